@@ -1,0 +1,8 @@
+//! One module per game (each owned by that game's work) plus the engine's own benchmarks.
+
+pub mod bait;
+pub mod engine;
+pub mod samegame;
+pub mod sokoban;
+pub mod sokogen;
+pub mod sudoku;

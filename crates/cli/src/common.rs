@@ -1,0 +1,215 @@
+//! What every subcommand shares: the common flags, JSON Lines / text output written as results
+//! are found, progress bars on stderr, the Ctrl-C flag, and argument validation.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// Flags every subcommand accepts (they may stand anywhere on the command line).
+#[derive(Args, Clone, Debug, Default)]
+pub struct CommonArgs {
+    /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// Time limit in seconds (per level/board/puzzle where the command solves many).
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Iteration (simulation) budget, instead of or besides the time limit.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_u64)]
+    pub iterations: Option<u64>,
+    /// Worker threads (root parallelism).
+    #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Memory budget: the most search nodes held at once.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_usize)]
+    pub max_nodes: Option<usize>,
+    /// Write JSON Lines (one object per result) on stdout instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+impl CommonArgs {
+    /// The seed, or `default`.
+    pub fn seed_or(&self, default: u64) -> u64 {
+        self.seed.unwrap_or(default)
+    }
+    /// The time limit, or `default` seconds.
+    pub fn time_or(&self, default: f64) -> Duration {
+        Duration::from_secs_f64(self.time_limit.unwrap_or(default))
+    }
+    /// The thread count, or `default`.
+    pub fn threads_or(&self, default: usize) -> usize {
+        self.threads.unwrap_or(default)
+    }
+    /// The output sink for this run.
+    pub fn output(&self) -> Output {
+        Output { json: self.json }
+    }
+}
+
+/// Parse a positive, finite number of seconds (at most a year).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("the time limit must be a positive number of seconds, not {s}"));
+    }
+    if v > 365.0 * 24.0 * 3600.0 {
+        return Err(format!("{s} seconds is more than a year"));
+    }
+    Ok(v)
+}
+
+/// Parse a positive integer.
+pub fn parse_positive_u64(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("'{s}' is not a positive whole number")),
+    }
+}
+
+/// Parse a positive integer (usize).
+pub fn parse_positive_usize(s: &str) -> Result<usize, String> {
+    parse_positive_u64(s).map(|v| v as usize)
+}
+
+/// Parse a thread count: 1 to 256.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let v = parse_positive_u64(s)?;
+    if v > 256 {
+        return Err(format!("{v} threads is too many (at most 256)"));
+    }
+    Ok(v as usize)
+}
+
+/// Where results go: JSON Lines or human text on stdout, flushed line by line so that a long
+/// run's results are on disk (or in the pipe) as soon as they are found.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    /// JSON Lines mode.
+    pub json: bool,
+}
+
+impl Output {
+    /// Write one JSON object as a line (in JSON mode only).
+    pub fn json<T: Serialize>(&self, value: &T) -> Result<()> {
+        if self.json {
+            let line = serde_json::to_string(value).context("encoding a result as JSON")?;
+            write_line(&line)?;
+        }
+        Ok(())
+    }
+
+    /// Write a line of text (in text mode only).
+    pub fn text(&self, line: &str) -> Result<()> {
+        if !self.json {
+            write_line(line)?;
+        }
+        Ok(())
+    }
+}
+
+fn write_line(line: &str) -> Result<()> {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    writeln!(lock, "{line}")
+        .and_then(|_| lock.flush())
+        .context("writing to standard output")
+}
+
+/// The process-wide interrupt flag: set by the first Ctrl-C (searches stop and keep what they
+/// found); a second Ctrl-C exits at once.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // If a handler cannot be installed (e.g. one exists already), Ctrl-C just kills.
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing and keeping what was found (Ctrl-C again to quit)");
+        });
+        flag
+    })
+    .clone()
+}
+
+/// Has Ctrl-C been pressed?
+pub fn interrupted() -> bool {
+    interrupt_flag().load(Ordering::Relaxed)
+}
+
+/// A progress bar over `len` items on stderr (hidden when stderr is not a terminal or with
+/// `--quiet`).
+pub fn progress_bar(common: &CommonArgs, len: u64, what: &str) -> ProgressBar {
+    if common.quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {what} [{{bar:30}}] {{pos}}/{{len}} {{msg}} ({{elapsed}}, eta {{eta}})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// A progress bar for a run of `limit` wall time (position in tenths of a second); call
+/// `set_position` from the caller's loop or leave it ticking.
+pub fn time_bar(common: &CommonArgs, limit: Duration, what: &str) -> ProgressBar {
+    if common.quiet || !std::io::stderr().is_terminal() || limit < Duration::from_secs(1) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new((limit.as_secs_f64() * 10.0).ceil() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {what} [{{bar:30}}] {{elapsed}}/{:.0}s {{msg}}",
+            limit.as_secs_f64()
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar
+}
+
+/// Read a whole text file, with its name in the error.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => bail!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ),
+    }
+}
+
+/// One line of the deterministic `puzzle bench` signature.
+#[derive(Clone, Debug, Serialize)]
+pub struct Signature {
+    /// What was run (game and algorithm).
+    pub name: String,
+    /// Nodes/iterations/expansions done: changes whenever search behaviour changes.
+    pub work: u64,
+    /// A result figure (score, solved count ...), also behaviour-dependent.
+    pub result: f64,
+    /// Wall time in seconds (not part of the signature).
+    pub time_s: f64,
+}

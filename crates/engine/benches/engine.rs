@@ -1,0 +1,4 @@
+//! Engine benchmarks (filled in by the engine work).
+fn main() {
+    divan::main();
+}

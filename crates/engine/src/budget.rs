@@ -1,0 +1,148 @@
+//! Search budgets (SPEC §A "Budgets"): iterations, wall time, node count and an external stop
+//! flag (Ctrl-C). A search never exceeds its node budget; time is checked often enough that a
+//! search overshoots its deadline by at most a few milliseconds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a search may run and how much memory (nodes) it may hold.
+///
+/// ```
+/// use puzzle_engine::Budget;
+/// use std::time::Duration;
+/// let b = Budget::iterations(1000).with_time(Duration::from_secs(1)).with_max_nodes(10_000);
+/// assert_eq!(b.max_iterations, Some(1000));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Stop after this many iterations (MCTS: playouts; other searches: their unit of work).
+    pub max_iterations: Option<u64>,
+    /// Stop after this much wall time.
+    pub max_time: Option<Duration>,
+    /// Never hold more than this many nodes (tree nodes, open/closed entries, ...).
+    pub max_nodes: usize,
+    /// Stop as soon as this flag is set (Ctrl-C, another thread found the answer, ...).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Default node budget: 2^24 nodes (a few hundred MB at most for the node types used here).
+pub const DEFAULT_MAX_NODES: usize = 1 << 24;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_iterations: None,
+            max_time: Some(Duration::from_secs(10)),
+            max_nodes: DEFAULT_MAX_NODES,
+            stop: None,
+        }
+    }
+}
+
+impl Budget {
+    /// Only an iteration limit (deterministic for a seed), default node budget.
+    pub fn iterations(n: u64) -> Self {
+        Budget {
+            max_iterations: Some(n),
+            max_time: None,
+            ..Budget::default()
+        }
+    }
+
+    /// Only a time limit, default node budget.
+    pub fn time(limit: Duration) -> Self {
+        Budget {
+            max_iterations: None,
+            max_time: Some(limit),
+            ..Budget::default()
+        }
+    }
+
+    /// Also stop after `limit` of wall time.
+    pub fn with_time(mut self, limit: Duration) -> Self {
+        self.max_time = Some(limit);
+        self
+    }
+
+    /// Also stop after `n` iterations.
+    pub fn with_iterations(mut self, n: u64) -> Self {
+        self.max_iterations = Some(n);
+        self
+    }
+
+    /// Set the node budget.
+    pub fn with_max_nodes(mut self, n: usize) -> Self {
+        self.max_nodes = n;
+        self
+    }
+
+    /// Stop when `flag` becomes true.
+    pub fn with_stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Start the clock: a [`Deadline`] to poll in the search loop.
+    pub fn start(&self) -> Deadline {
+        let start = Instant::now();
+        Deadline {
+            start,
+            end: self.max_time.map(|t| start + t),
+            stop: self.stop.clone(),
+        }
+    }
+}
+
+/// A running budget clock: the deadline and the stop flag.
+#[derive(Clone, Debug)]
+pub struct Deadline {
+    start: Instant,
+    end: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Deadline {
+    /// When the search started.
+    pub fn started(&self) -> Instant {
+        self.start
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time is up or the stop flag is set. Costs a clock read: poll it every few iterations.
+    pub fn expired(&self) -> bool {
+        self.stopped() || self.end.is_some_and(|end| Instant::now() >= end)
+    }
+
+    /// The stop flag is set (cheap: one atomic load).
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Time left, if there is a time limit.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.end
+            .map(|end| end.saturating_duration_since(Instant::now()))
+    }
+}
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// The search space was exhausted (for exact searches: the answer is proved).
+    Exhausted,
+    /// A goal / target score was reached.
+    Solved,
+    /// The iteration budget ran out.
+    Iterations,
+    /// The time budget ran out.
+    Time,
+    /// The node budget was reached and the search could not go on without exceeding it.
+    Nodes,
+    /// The stop flag was set (Ctrl-C).
+    Interrupted,
+}

@@ -1,0 +1,645 @@
+//! One MCTS tree in a flat arena (SPEC §A "MCTS loop", "Expansion bookkeeping", "Speed").
+//!
+//! Nodes live in a `Vec` and link by `u32` index (first child / next sibling, as in the Czech
+//! paper). A node's untried actions are computed once, on its first expansion ("bloom"), into a
+//! shared pool; each expansion pops a random one, and an exhausted range is recycled through
+//! per-length free lists. Scratch buffers are reused, so an iteration allocates nothing in
+//! steady state (except when a new best sequence is stored).
+
+use super::config::{Amaf, ChildrenPerExpansion, MctsConfig, SelectionPolicy};
+use crate::{Deadline, Game, PlayoutPolicy, Rng, StopReason};
+use std::time::Duration;
+
+const NONE: u32 = u32::MAX;
+const FLAG_BLOOMED: u8 = 1;
+const FLAG_TERMINAL: u8 = 2;
+
+#[derive(Clone, Debug)]
+struct Node<A> {
+    action: Option<A>,
+    parent: u32,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    untried_start: u32,
+    untried_len: u32,
+    flags: u8,
+    sum: f64,
+    sum_sq: f64,
+    max: f64,
+}
+
+impl<A> Node<A> {
+    fn new(action: Option<A>, parent: u32) -> Self {
+        Node {
+            action,
+            parent,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            untried_start: 0,
+            untried_len: 0,
+            flags: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+            max: f64::NEG_INFINITY,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct AmafStats {
+    visits: u32,
+    sum: f64,
+}
+
+/// Statistics of one root child, for the "best mean" and "most visited" decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildStats<A> {
+    /// The move.
+    pub action: A,
+    /// Visits through this child.
+    pub visits: u64,
+    /// Sum of the (transformed) rewards backed up through it.
+    pub reward_sum: f64,
+    /// Best (transformed) reward seen below it.
+    pub max_reward: f64,
+}
+
+impl<A> ChildStats<A> {
+    /// Mean (transformed) reward.
+    pub fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.reward_sum / self.visits as f64
+        }
+    }
+}
+
+/// A complete playout reported to an observer: a new best, or one above the report threshold.
+pub struct Found<'a, G: Game> {
+    /// The whole action sequence from the search root (tree part + playout).
+    pub sequence: &'a [G::Action],
+    /// The terminal state it reached.
+    pub state: &'a G,
+    /// `state.score()`.
+    pub score: f64,
+    /// Iterations of this tree so far.
+    pub iteration: u64,
+    /// Time since the whole search started.
+    pub elapsed: Duration,
+    /// It beats every earlier sequence of this tree.
+    pub new_best: bool,
+}
+
+/// A callback for [`Found`] sequences, shared by all threads (use a `Mutex` or channel inside).
+pub type Observer<'o, G> = &'o (dyn Fn(&Found<'_, G>) + Sync);
+
+/// A point of the best-score-over-time trace (for plots like the thesis's figures 3.2–3.6).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TracePoint {
+    /// Iterations of the tree that found it.
+    pub iteration: u64,
+    /// Seconds since the search started.
+    pub time_s: f64,
+    /// The new best score.
+    pub score: f64,
+}
+
+/// The best complete sequence a tree has seen.
+#[derive(Clone, Debug)]
+pub struct BestSequence<A> {
+    /// Actions from the root.
+    pub actions: Vec<A>,
+    /// Its score (`Game::score` of the terminal state).
+    pub score: f64,
+    /// Iteration at which it was found.
+    pub iteration: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// One MCTS tree over game `G`. Use [`super::search`] for the full driver (threads, restarts);
+/// use the tree directly for per-move play with subtree reuse.
+pub struct MctsTree<G: Game> {
+    root: G,
+    nodes: Vec<Node<G::Action>>,
+    amaf: Vec<AmafStats>,
+    pool: Vec<G::Action>,
+    free_ranges: Vec<Vec<u32>>,
+    max_nodes: usize,
+    config: MctsConfig,
+    // scratch
+    state: G,
+    path: Vec<u32>,
+    actions: Vec<G::Action>,
+    trace: Vec<G::Action>,
+    sequence: Vec<G::Action>,
+    /// Iterations run on this tree.
+    pub iterations: u64,
+    /// Best complete sequence seen (from the current root).
+    pub best: Option<BestSequence<G::Action>>,
+    /// Best-score-over-time trace.
+    pub trace_points: Vec<TracePoint>,
+}
+
+impl<G: Game> MctsTree<G> {
+    /// A tree holding only `root`. The node budget is `config.budget.max_nodes`.
+    pub fn new(root: G, config: &MctsConfig) -> Self {
+        let state = root.clone();
+        let max_nodes = config.budget.max_nodes.clamp(1, NONE as usize - 1);
+        MctsTree {
+            root,
+            nodes: vec![Node::new(None, NONE)],
+            amaf: if matches!(config.amaf, Amaf::Off) {
+                Vec::new()
+            } else {
+                vec![AmafStats::default()]
+            },
+            pool: Vec::new(),
+            free_ranges: Vec::new(),
+            max_nodes,
+            config: config.clone(),
+            state,
+            path: Vec::new(),
+            actions: Vec::new(),
+            trace: Vec::new(),
+            sequence: Vec::new(),
+            iterations: 0,
+            best: None,
+            trace_points: Vec::new(),
+        }
+    }
+
+    /// The root state.
+    pub fn root_state(&self) -> &G {
+        &self.root
+    }
+
+    /// Nodes in the tree (never more than the node budget).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Visits of the root.
+    pub fn root_visits(&self) -> u64 {
+        self.nodes[0].visits as u64
+    }
+
+    /// Run iterations until `max_iterations` (for this call), the deadline, the stop flag or the
+    /// target score. `clock` measures elapsed time for reports; `observer` hears new bests.
+    pub fn run<P: PlayoutPolicy<G>>(
+        &mut self,
+        policy: &mut P,
+        rng: &mut Rng,
+        max_iterations: Option<u64>,
+        clock: &Deadline,
+        observer: Option<Observer<'_, G>>,
+    ) -> StopReason {
+        let limit = max_iterations.unwrap_or(u64::MAX);
+        let mut done = 0u64;
+        loop {
+            if done >= limit {
+                return StopReason::Iterations;
+            }
+            if done % 64 == 0 {
+                if clock.stopped() {
+                    return StopReason::Interrupted;
+                }
+                if clock.expired() {
+                    return StopReason::Time;
+                }
+            }
+            if let (Some(target), Some(best)) = (self.config.target_score, &self.best) {
+                if best.score >= target {
+                    return StopReason::Solved;
+                }
+            }
+            if self.nodes[0].flags & FLAG_TERMINAL != 0 {
+                return StopReason::Exhausted;
+            }
+            self.iterate(policy, rng, clock, observer);
+            done += 1;
+        }
+    }
+
+    /// One iteration: selection, expansion, simulation, backpropagation.
+    fn iterate<P: PlayoutPolicy<G>>(
+        &mut self,
+        policy: &mut P,
+        rng: &mut Rng,
+        clock: &Deadline,
+        observer: Option<Observer<'_, G>>,
+    ) {
+        self.state.clone_from(&self.root);
+        self.path.clear();
+        let mut node = 0u32;
+        self.path.push(node);
+        // Selection and expansion.
+        loop {
+            let n = &self.nodes[node as usize];
+            if n.flags & FLAG_TERMINAL != 0 {
+                break;
+            }
+            if n.flags & FLAG_BLOOMED == 0 {
+                if node != 0 && n.visits < self.config.expansion.visits_before_expand {
+                    break;
+                }
+                if !self.bloom(node, rng) {
+                    break; // node budget: simulate from here
+                }
+                if self.nodes[node as usize].flags & FLAG_TERMINAL != 0 {
+                    break;
+                }
+            }
+            let n = &self.nodes[node as usize];
+            if n.untried_len > 0 {
+                if self.nodes.len() < self.max_nodes {
+                    let child = self.expand_one(node, rng);
+                    let action = self.nodes[child as usize].action.expect("child has action");
+                    self.state.apply(action);
+                    self.path.push(child);
+                    break;
+                } else if n.first_child == NONE {
+                    break;
+                }
+            }
+            let child = self.select(node);
+            let action = self.nodes[child as usize].action.expect("child has action");
+            self.state.apply(action);
+            node = child;
+            self.path.push(node);
+            if self.nodes[node as usize].visits == 0 {
+                break; // a fresh child (all-children expansion): simulate from it first
+            }
+        }
+        // Simulation.
+        self.trace.clear();
+        policy.playout(&mut self.state, rng, &mut self.trace);
+        let raw = self.state.reward(self.trace.len());
+        let reward = self.config.reward.apply(raw);
+        self.iterations += 1;
+        // Backpropagation.
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.sum += reward;
+            n.sum_sq += reward * reward;
+            if reward > n.max {
+                n.max = reward;
+            }
+        }
+        if !self.amaf.is_empty() {
+            self.update_amaf(reward);
+        }
+        // Best complete sequence.
+        if self.state.is_terminal() {
+            let score = self.state.score();
+            let new_best = self.best.as_ref().is_none_or(|b| score > b.score);
+            let report = self.config.report_threshold.is_some_and(|t| score >= t);
+            if new_best || report {
+                self.sequence.clear();
+                for &id in &self.path[1..] {
+                    self.sequence
+                        .push(self.nodes[id as usize].action.expect("child has action"));
+                }
+                self.sequence.extend_from_slice(&self.trace);
+                let elapsed = clock.elapsed();
+                if new_best {
+                    self.best = Some(BestSequence {
+                        actions: self.sequence.clone(),
+                        score,
+                        iteration: self.iterations,
+                        elapsed,
+                    });
+                    self.trace_points.push(TracePoint {
+                        iteration: self.iterations,
+                        time_s: elapsed.as_secs_f64(),
+                        score,
+                    });
+                }
+                if let Some(obs) = observer {
+                    obs(&Found {
+                        sequence: &self.sequence,
+                        state: &self.state,
+                        score,
+                        iteration: self.iterations,
+                        elapsed,
+                        new_best,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Compute the node's legal actions once. Returns false if the pool budget is full.
+    fn bloom(&mut self, node: u32, rng: &mut Rng) -> bool {
+        self.state.legal_actions(&mut self.actions);
+        let len = self.actions.len();
+        if len == 0 {
+            self.nodes[node as usize].flags |= FLAG_BLOOMED | FLAG_TERMINAL;
+            return true;
+        }
+        if self.config.expansion.children == ChildrenPerExpansion::All {
+            if self.nodes.len() + len > self.max_nodes {
+                return false;
+            }
+            rng.shuffle(&mut self.actions);
+            let mut prev = NONE;
+            for i in 0..len {
+                let id = self.push_node(self.actions[i], node);
+                if prev == NONE {
+                    self.nodes[node as usize].first_child = id;
+                } else {
+                    self.nodes[prev as usize].next_sibling = id;
+                }
+                prev = id;
+            }
+            self.nodes[node as usize].flags |= FLAG_BLOOMED;
+            return true;
+        }
+        let start = match self.free_ranges.get_mut(len).and_then(|v| v.pop()) {
+            Some(start) => start,
+            None => {
+                if self.pool.len() + len > self.max_nodes {
+                    return false;
+                }
+                let start = self.pool.len() as u32;
+                self.pool.extend_from_slice(&self.actions);
+                start
+            }
+        };
+        self.pool[start as usize..start as usize + len].copy_from_slice(&self.actions);
+        let n = &mut self.nodes[node as usize];
+        n.untried_start = start;
+        n.untried_len = len as u32;
+        n.flags |= FLAG_BLOOMED;
+        true
+    }
+
+    fn push_node(&mut self, action: G::Action, parent: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node::new(Some(action), parent));
+        if !self.amaf.is_empty() {
+            self.amaf.push(AmafStats::default());
+        }
+        id
+    }
+
+    /// Pop a random untried action of `node` and create its child (linked first).
+    fn expand_one(&mut self, node: u32, rng: &mut Rng) -> u32 {
+        let (start, len) = {
+            let n = &self.nodes[node as usize];
+            (n.untried_start as usize, n.untried_len as usize)
+        };
+        let pick = rng.below(len);
+        self.pool.swap(start + pick, start + len - 1);
+        let action = self.pool[start + len - 1];
+        let child = self.push_node(action, node);
+        let n = &mut self.nodes[node as usize];
+        n.untried_len -= 1;
+        self.nodes[child as usize].next_sibling = self.nodes[node as usize].first_child;
+        self.nodes[node as usize].first_child = child;
+        if self.nodes[node as usize].untried_len == 0 {
+            // Exhausted: recycle the range (its original length is the child count).
+            let total = self.child_count(node);
+            if self.free_ranges.len() <= total {
+                self.free_ranges.resize_with(total + 1, Vec::new);
+            }
+            self.free_ranges[total].push(start as u32);
+        }
+        child
+    }
+
+    fn child_count(&self, node: u32) -> usize {
+        let mut c = self.nodes[node as usize].first_child;
+        let mut k = 0;
+        while c != NONE {
+            k += 1;
+            c = self.nodes[c as usize].next_sibling;
+        }
+        k
+    }
+
+    /// The child maximizing the selection formula (first unvisited child if any).
+    fn select(&self, node: u32) -> u32 {
+        let parent = &self.nodes[node as usize];
+        let ln_n = (parent.visits.max(1) as f64).ln();
+        let mut best = NONE;
+        let mut best_value = f64::NEG_INFINITY;
+        let mut c = parent.first_child;
+        while c != NONE {
+            let child = &self.nodes[c as usize];
+            if child.visits == 0 {
+                return c;
+            }
+            let mut value = self.formula(child, ln_n);
+            if !self.amaf.is_empty() {
+                value = self.blend_amaf(c, child, value, ln_n);
+            }
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+            c = child.next_sibling;
+        }
+        best
+    }
+
+    #[inline]
+    fn formula(&self, child: &Node<G::Action>, ln_n: f64) -> f64 {
+        let nj = child.visits as f64;
+        let mean = child.sum / nj;
+        match self.config.selection {
+            SelectionPolicy::Ucb1 { c } => mean + c * (ln_n / nj).sqrt(),
+            SelectionPolicy::Ucb1Tuned { c } => {
+                let v = (child.sum_sq / nj - mean * mean + (2.0 * ln_n / nj).sqrt()).max(0.0);
+                mean + c * ((ln_n / nj) * v.min(0.25)).sqrt()
+            }
+            SelectionPolicy::UcbV { c, xi, b } => {
+                let var = (child.sum_sq / nj - mean * mean).max(0.0);
+                let e = xi * ln_n;
+                mean + (2.0 * var * e / nj).sqrt() + c * 3.0 * b * e / nj
+            }
+            SelectionPolicy::SpMcts { c, d, w } => {
+                let dev = ((child.sum_sq - nj * mean * mean + d) / nj).max(0.0);
+                mean + c * (ln_n / nj).sqrt() + dev.sqrt() + w * child.max
+            }
+        }
+    }
+
+    fn blend_amaf(&self, id: u32, child: &Node<G::Action>, uct: f64, ln_n: f64) -> f64 {
+        let a = self.amaf[id as usize];
+        if a.visits == 0 {
+            return uct;
+        }
+        let amaf_mean = a.sum / a.visits as f64;
+        match self.config.amaf {
+            Amaf::Off => uct,
+            Amaf::Alpha(alpha) => {
+                let c = match self.config.selection {
+                    SelectionPolicy::Ucb1 { c } | SelectionPolicy::SpMcts { c, .. } => c,
+                    SelectionPolicy::Ucb1Tuned { c } | SelectionPolicy::UcbV { c, .. } => c,
+                };
+                let amaf_value = amaf_mean + c * (ln_n / a.visits as f64).sqrt();
+                alpha * amaf_value + (1.0 - alpha) * uct
+            }
+            Amaf::Rave { k } => {
+                let beta = (k / (3.0 * child.visits as f64 + k)).sqrt();
+                beta * amaf_mean + (1.0 - beta) * uct
+            }
+        }
+    }
+
+    /// AMAF update: for each node on the path, every child whose action occurs later in the
+    /// same iteration (tree part below it or playout) gets the reward too.
+    fn update_amaf(&mut self, reward: f64) {
+        // Sequence of actions after path[i] is path[i+1..] actions + trace.
+        self.sequence.clear();
+        for &id in &self.path[1..] {
+            self.sequence
+                .push(self.nodes[id as usize].action.expect("child has action"));
+        }
+        self.sequence.extend_from_slice(&self.trace);
+        for (depth, &id) in self.path.iter().enumerate() {
+            let later = &self.sequence[depth..];
+            let mut c = self.nodes[id as usize].first_child;
+            while c != NONE {
+                let action = self.nodes[c as usize].action.expect("child has action");
+                if later.contains(&action) {
+                    let a = &mut self.amaf[c as usize];
+                    a.visits += 1;
+                    a.sum += reward;
+                }
+                c = self.nodes[c as usize].next_sibling;
+            }
+        }
+    }
+
+    /// Statistics of the root's children.
+    pub fn root_children(&self) -> Vec<ChildStats<G::Action>> {
+        let mut out = Vec::new();
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            out.push(ChildStats {
+                action: n.action.expect("child has action"),
+                visits: n.visits as u64,
+                reward_sum: n.sum,
+                max_reward: n.max,
+            });
+            c = n.next_sibling;
+        }
+        out
+    }
+
+    /// Make the child reached by `action` the new root, keeping its subtree (per-move mode).
+    /// The subtree is copied into a fresh arena, so the memory of the other branches is freed.
+    /// The best sequence is kept if it starts with `action` (shortened by it).
+    pub fn advance(&mut self, action: G::Action) {
+        let mut new_root = self.root.clone();
+        new_root.apply(action);
+        let mut c = self.nodes[0].first_child;
+        let mut found = NONE;
+        while c != NONE {
+            if self.nodes[c as usize].action == Some(action) {
+                found = c;
+                break;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        let mut nodes = Vec::new();
+        let mut amaf = Vec::new();
+        let mut pool = Vec::new();
+        if found != NONE {
+            // Breadth-first copy with index remapping.
+            let mut queue = vec![(found, NONE)];
+            let mut head = 0;
+            while head < queue.len() {
+                let (old, new_parent) = queue[head];
+                head += 1;
+                let o = &self.nodes[old as usize];
+                let id = nodes.len() as u32;
+                let mut n = Node::new(if new_parent == NONE { None } else { o.action }, new_parent);
+                n.visits = o.visits;
+                n.sum = o.sum;
+                n.sum_sq = o.sum_sq;
+                n.max = o.max;
+                n.flags = o.flags;
+                if o.untried_len > 0 {
+                    n.untried_start = pool.len() as u32;
+                    n.untried_len = o.untried_len;
+                    let s = o.untried_start as usize;
+                    pool.extend_from_slice(&self.pool[s..s + o.untried_len as usize]);
+                }
+                nodes.push(n);
+                if !self.amaf.is_empty() {
+                    amaf.push(self.amaf[old as usize]);
+                }
+                if new_parent != NONE {
+                    // Link as first child (sibling order reversed; harmless).
+                    let p = &mut nodes[new_parent as usize];
+                    let prev_first = p.first_child;
+                    p.first_child = id;
+                    nodes[id as usize].next_sibling = prev_first;
+                }
+                let mut ch = o.first_child;
+                while ch != NONE {
+                    queue.push((ch, id));
+                    ch = self.nodes[ch as usize].next_sibling;
+                }
+            }
+        } else {
+            nodes.push(Node::new(None, NONE));
+            if !self.amaf.is_empty() {
+                amaf.push(AmafStats::default());
+            }
+        }
+        self.nodes = nodes;
+        self.amaf = amaf;
+        self.pool = pool;
+        self.free_ranges.clear();
+        self.root = new_root;
+        self.best = self.best.take().and_then(|mut b| {
+            if b.actions.first() == Some(&action) {
+                b.actions.remove(0);
+                Some(b)
+            } else {
+                None
+            }
+        });
+    }
+
+    /// Check the tree's bookkeeping: each node's visits equal its children's visits plus the
+    /// playouts that started at the node itself (never negative); child counts respect the
+    /// budget. Returns a description of the first violation. Used by tests.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.nodes.len() > self.max_nodes.max(1) {
+            return Err(format!(
+                "{} nodes exceed the budget {}",
+                self.nodes.len(),
+                self.max_nodes
+            ));
+        }
+        for (i, n) in self.nodes.iter().enumerate() {
+            let mut sum = 0u64;
+            let mut c = n.first_child;
+            while c != NONE {
+                let child = &self.nodes[c as usize];
+                if child.parent != i as u32 {
+                    return Err(format!("node {c} has parent {} not {i}", child.parent));
+                }
+                sum += child.visits as u64;
+                c = child.next_sibling;
+            }
+            if sum > n.visits as u64 {
+                return Err(format!(
+                    "node {i}: children visits {sum} exceed its visits {}",
+                    n.visits
+                ));
+            }
+        }
+        Ok(())
+    }
+}

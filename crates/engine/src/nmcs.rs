@@ -1,0 +1,1 @@
+//! Nested Monte Carlo Search (Cazenave 2009), SPEC §A "Other searches".

@@ -1,0 +1,1 @@
+//! SameGame rules, formats, SP-MCTS with playout heuristics, NMCS/NRPA, DBS, A*/IDA*.

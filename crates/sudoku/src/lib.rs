@@ -1,0 +1,1 @@
+//! Sudoku boards, an exact bitboard solver, the MCTS solver of the Czech paper, and a generator.
