@@ -42,7 +42,7 @@ pub fn policies() -> Vec<(&'static str, SelectionPolicy)> {
             "sp-mcts",
             SelectionPolicy::SpMcts {
                 c: 0.5,
-                d: 10_000.0,
+                d: 0.05,
                 w: 0.02,
             },
         ),

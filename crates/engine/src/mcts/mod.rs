@@ -373,3 +373,6 @@ pub fn play_per_move<G: Game, P: PlayoutPolicy<G>>(
         stop_reason: stop,
     }
 }
+
+#[cfg(test)]
+mod tests;
