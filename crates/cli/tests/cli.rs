@@ -1,0 +1,92 @@
+//! End-to-end tests of the CLI shell: help, the engine benchmark, the signature, bad arguments.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn puzzle() -> Command {
+    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+#[test]
+fn help_lists_the_subcommand_groups() {
+    let out = puzzle().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for group in ["solve", "generate", "play", "experiment", "bench", "render"] {
+        assert!(text.contains(group), "--help lacks {group}:\n{text}");
+    }
+    let out = puzzle().args(["solve", "--help"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for game in ["sokoban", "samegame", "sudoku"] {
+        assert!(text.contains(game), "solve --help lacks {game}");
+    }
+}
+
+#[test]
+fn bench_engine_json_reports_iterations_per_second() {
+    let out = puzzle()
+        .args(["bench", "engine", "--seconds", "0.1", "--threads", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 4, "one line per selection policy");
+    for l in &lines {
+        assert!(l["iterations_per_s"].as_f64().unwrap() > 0.0);
+        assert!(l["iterations"].as_u64().unwrap() > 0);
+        assert!(l["best_score"].as_f64().unwrap() <= l["optimum"].as_f64().unwrap());
+        assert_eq!(l["threads"], 1);
+    }
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let run = || {
+        let out = puzzle().args(["bench", "--json"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let lines = json_lines(&out.stdout);
+        let total = lines.last().unwrap()["total_work"].as_u64().unwrap();
+        let parts: Vec<(String, u64, f64)> = lines[..lines.len() - 1]
+            .iter()
+            .map(|l| {
+                (
+                    l["name"].as_str().unwrap().to_string(),
+                    l["work"].as_u64().unwrap(),
+                    l["result"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        (total, parts)
+    };
+    let (a, pa) = run();
+    let (b, pb) = run();
+    assert!(a > 0);
+    assert_eq!(a, b, "the bench signature changed between two identical runs");
+    assert_eq!(pa, pb);
+    assert!(pa.iter().any(|(n, _, _)| n.starts_with("engine/")));
+}
+
+#[test]
+fn bad_arguments_are_clear_errors_not_panics() {
+    for args in [
+        vec!["bench", "engine", "--time-limit", "-3"],
+        vec!["bench", "engine", "--threads", "0"],
+        vec!["bench", "engine", "--seconds", "abc"],
+        vec!["bench", "engine", "--iterations", "0"],
+        vec!["frobnicate"],
+    ] {
+        let out = puzzle().args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}
