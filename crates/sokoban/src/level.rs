@@ -1,0 +1,538 @@
+//! Levels and the XSB text format (SPEC §F "Input").
+//!
+//! A file holds many levels separated by blank lines. Board characters: `#` wall, `@` player,
+//! `+` player on goal, `$` box, `*` box on goal, `.` goal, space / `-` / `_` floor. Lines starting
+//! with `;` are comments; the last comment line before a board is its title (Microban's `; 12`,
+//! XSokoban's `;screen.01`, Boxoban's `; 7`). Rows may be ragged and may be run-length encoded
+//! (`4#` = `####`, `|` separates rows inside one line).
+
+use std::fmt;
+
+/// A parsed Sokoban level: a `width` × `height` grid stored row-major (index `y * width + x`).
+///
+/// Cells outside the walls are neither walls nor playable; [`Level::to_xsb`] writes them as
+/// spaces. A level returned by [`parse_xsb`] is valid: one player, as many boxes as goals (at
+/// least one), and the player's area closed by walls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Number of columns.
+    pub width: usize,
+    /// Number of rows.
+    pub height: usize,
+    /// `walls[y * width + x]`: the cell is a wall.
+    pub walls: Vec<bool>,
+    /// `goals[i]`: the cell is a goal (storage square).
+    pub goals: Vec<bool>,
+    /// `boxes[i]`: a box stands on the cell.
+    pub boxes: Vec<bool>,
+    /// The player's cell index (`y * width + x`).
+    pub player: usize,
+    /// The title (last comment line before the board), if any.
+    pub title: Option<String>,
+}
+
+/// What is wrong with an XSB text (see [`XsbError`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum XsbProblem {
+    /// The text holds no level at all.
+    Empty,
+    /// A character that is not part of the XSB alphabet.
+    UnknownCharacter(char),
+    /// The level has no player.
+    NoPlayer,
+    /// A second player (the first one is at the given 1-based line and column).
+    TwoPlayers {
+        /// Line of the first player.
+        first_line: usize,
+        /// Column of the first player.
+        first_column: usize,
+    },
+    /// The numbers of boxes and goals differ.
+    BoxGoalMismatch {
+        /// Boxes counted.
+        boxes: usize,
+        /// Goals counted.
+        goals: usize,
+    },
+    /// The level has no box (and no goal).
+    NoBoxes,
+    /// The player's area is not closed by walls: the player could walk off the board here.
+    OpenBorder,
+    /// A box or goal (not a box on a goal) outside the area the player can ever reach.
+    OutsideArea(char),
+    /// A run-length count with nothing after it, or absurdly large.
+    BadRunLength,
+    /// [`Level::parse_one`] was given a text with several levels.
+    MoreThanOneLevel,
+}
+
+impl fmt::Display for XsbProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            XsbProblem::Empty => write!(f, "no level found (empty input)"),
+            XsbProblem::UnknownCharacter(c) => write!(f, "unknown character {c:?}"),
+            XsbProblem::NoPlayer => write!(f, "no player ('@' or '+')"),
+            XsbProblem::TwoPlayers {
+                first_line,
+                first_column,
+            } => write!(
+                f,
+                "second player (the first is at line {first_line}, column {first_column})"
+            ),
+            XsbProblem::BoxGoalMismatch { boxes, goals } => {
+                write!(f, "{boxes} boxes but {goals} goals")
+            }
+            XsbProblem::NoBoxes => write!(f, "no boxes"),
+            XsbProblem::OpenBorder => write!(f, "open border: the player can walk off the board"),
+            XsbProblem::OutsideArea(c) => {
+                write!(f, "{c:?} outside the area the player can reach")
+            }
+            XsbProblem::BadRunLength => write!(f, "bad run-length count"),
+            XsbProblem::MoreThanOneLevel => write!(f, "expected one level, found more"),
+        }
+    }
+}
+
+/// An XSB parse error: the 1-based level number, line and column (in the whole text) and the
+/// problem. Level-wide problems point at the first line of the level, column 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XsbError {
+    /// 1-based index of the level in the file (0 when the file holds none).
+    pub level: usize,
+    /// 1-based line number in the text.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What is wrong.
+    pub problem: XsbProblem,
+}
+
+impl fmt::Display for XsbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.problem == XsbProblem::Empty {
+            return write!(f, "{}", self.problem);
+        }
+        write!(
+            f,
+            "level {}, line {}, column {}: {}",
+            self.level, self.line, self.column, self.problem
+        )
+    }
+}
+
+impl std::error::Error for XsbError {}
+
+/// One cell of a raw board with where it came from in the text.
+#[derive(Clone, Copy)]
+struct RawCell {
+    ch: char,
+    line: usize,
+    column: usize,
+}
+
+/// Is `c` a board character (after run-length expansion)?
+fn is_board_char(c: char) -> bool {
+    matches!(c, '#' | '@' | '+' | '$' | '*' | '.' | ' ' | '-' | '_')
+}
+
+/// Expand one text line into board rows (run-length `3#`, `|` row breaks).
+fn expand_line(
+    text: &str,
+    line_no: usize,
+    level: usize,
+    rows: &mut Vec<Vec<RawCell>>,
+) -> Result<(), XsbError> {
+    let err = |column: usize, problem: XsbProblem| XsbError {
+        level,
+        line: line_no,
+        column,
+        problem,
+    };
+    let mut row: Vec<RawCell> = Vec::new();
+    let mut count: Option<(usize, usize)> = None; // (value, column of first digit)
+    for (i, c) in text.chars().enumerate() {
+        let column = i + 1;
+        if c.is_ascii_digit() {
+            let digit = c as usize - '0' as usize;
+            let (value, start) = count.unwrap_or((0, column));
+            let value = value * 10 + digit;
+            if value > 10_000 {
+                return Err(err(start, XsbProblem::BadRunLength));
+            }
+            count = Some((value, start));
+            continue;
+        }
+        if c == '|' {
+            if let Some((_, start)) = count {
+                return Err(err(start, XsbProblem::BadRunLength));
+            }
+            rows.push(std::mem::take(&mut row));
+            continue;
+        }
+        if !is_board_char(c) {
+            return Err(err(column, XsbProblem::UnknownCharacter(c)));
+        }
+        let n = count.take().map_or(1, |(v, _)| v);
+        for _ in 0..n {
+            row.push(RawCell {
+                ch: c,
+                line: line_no,
+                column,
+            });
+        }
+    }
+    if let Some((_, start)) = count {
+        return Err(err(start, XsbProblem::BadRunLength));
+    }
+    rows.push(row);
+    Ok(())
+}
+
+/// Is this line part of a board (rather than a comment, a title, free text or a blank
+/// separator)? A board line holds a wall and starts with a board character or a run-length
+/// digit; inside a board (`in_board`), any line holding a wall continues it, so that a stray
+/// character there is reported rather than skipped.
+fn is_board_line(line: &str, in_board: bool) -> bool {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with(';') || !t.contains('#') {
+        return false;
+    }
+    let first = t.chars().next().unwrap_or(' ');
+    in_board || is_board_char(first) || first.is_ascii_digit()
+}
+
+/// Parse every level of an XSB text.
+///
+/// Errors name the level (1-based), the line and column and the problem: unknown characters,
+/// no player, two players, boxes ≠ goals, no boxes, an open border, boxes/goals outside the
+/// player's area, an empty text.
+pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
+    let mut levels = Vec::new();
+    let mut title: Option<String> = None;
+    let mut rows: Vec<Vec<RawCell>> = Vec::new();
+    let mut first_line = 0;
+    let lines: Vec<&str> = text.lines().collect();
+    let flush = |rows: &mut Vec<Vec<RawCell>>,
+                     title: &mut Option<String>,
+                     first_line: usize,
+                     levels: &mut Vec<Level>|
+     -> Result<(), XsbError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let level = build_level(rows, title.take(), levels.len() + 1, first_line)?;
+        levels.push(level);
+        rows.clear();
+        Ok(())
+    };
+    for (i, raw) in lines.iter().enumerate() {
+        let line_no = i + 1;
+        let line = raw.trim_end_matches(['\r', '\n']);
+        if is_board_line(line, !rows.is_empty()) {
+            if rows.is_empty() {
+                first_line = line_no;
+            }
+            expand_line(line, line_no, levels.len() + 1, &mut rows)?;
+        } else {
+            flush(&mut rows, &mut title, first_line, &mut levels)?;
+            let t = line.trim();
+            let comment = t.strip_prefix(';').or_else(|| t.strip_prefix("Title:"));
+            if let Some(comment) = comment {
+                let comment = comment.trim();
+                if !comment.is_empty() {
+                    title = Some(comment.to_string());
+                }
+            }
+        }
+    }
+    flush(&mut rows, &mut title, first_line, &mut levels)?;
+    if levels.is_empty() {
+        return Err(XsbError {
+            level: 0,
+            line: lines.len().max(1),
+            column: 1,
+            problem: XsbProblem::Empty,
+        });
+    }
+    Ok(levels)
+}
+
+/// Build and validate one level from its raw rows.
+fn build_level(
+    rows: &[Vec<RawCell>],
+    title: Option<String>,
+    level_no: usize,
+    first_line: usize,
+) -> Result<Level, XsbError> {
+    let height = rows.len();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let n = width * height;
+    let mut walls = vec![false; n];
+    let mut goals = vec![false; n];
+    let mut boxes = vec![false; n];
+    let mut present = vec![false; n]; // a character was written in the text at this cell
+    let mut origin = vec![(first_line, 1usize); n];
+    let mut player: Option<(usize, usize, usize)> = None;
+    for (y, row) in rows.iter().enumerate() {
+        for (x, cell) in row.iter().enumerate() {
+            let i = y * width + x;
+            present[i] = true;
+            origin[i] = (cell.line, cell.column);
+            match cell.ch {
+                '#' => walls[i] = true,
+                '.' => goals[i] = true,
+                '$' => boxes[i] = true,
+                '*' => {
+                    boxes[i] = true;
+                    goals[i] = true;
+                }
+                '@' | '+' => {
+                    if cell.ch == '+' {
+                        goals[i] = true;
+                    }
+                    if let Some((_, l, c)) = player {
+                        return Err(XsbError {
+                            level: level_no,
+                            line: cell.line,
+                            column: cell.column,
+                            problem: XsbProblem::TwoPlayers {
+                                first_line: l,
+                                first_column: c,
+                            },
+                        });
+                    }
+                    player = Some((i, cell.line, cell.column));
+                }
+                _ => {}
+            }
+        }
+    }
+    let level_err = |problem: XsbProblem| XsbError {
+        level: level_no,
+        line: first_line,
+        column: 1,
+        problem,
+    };
+    let Some((player, _, _)) = player else {
+        return Err(level_err(XsbProblem::NoPlayer));
+    };
+    // Flood the player's area (walls stop it); stepping off the board or onto a cell with no
+    // character in the text means the border is open.
+    let mut area = vec![false; n];
+    let mut stack = vec![player];
+    area[player] = true;
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % width, i / width);
+        let neighbours = [
+            (x as isize, y as isize - 1),
+            (x as isize + 1, y as isize),
+            (x as isize, y as isize + 1),
+            (x as isize - 1, y as isize),
+        ];
+        for (nx, ny) in neighbours {
+            if nx < 0 || ny < 0 || nx as usize >= width || ny as usize >= height {
+                let (line, column) = origin[i];
+                return Err(XsbError {
+                    level: level_no,
+                    line,
+                    column,
+                    problem: XsbProblem::OpenBorder,
+                });
+            }
+            let j = ny as usize * width + nx as usize;
+            if walls[j] || area[j] {
+                continue;
+            }
+            if !present[j] {
+                let (line, column) = origin[i];
+                return Err(XsbError {
+                    level: level_no,
+                    line,
+                    column,
+                    problem: XsbProblem::OpenBorder,
+                });
+            }
+            area[j] = true;
+            stack.push(j);
+        }
+    }
+    for i in 0..n {
+        // A box on a goal walled in away from the player is decoration (Microban 155 has
+        // some); a lone box or goal out there makes the level unsolvable.
+        if (boxes[i] != goals[i]) && !area[i] {
+            let (line, column) = origin[i];
+            let ch = match (boxes[i], goals[i]) {
+                (true, true) => '*',
+                (true, false) => '$',
+                _ => '.',
+            };
+            return Err(XsbError {
+                level: level_no,
+                line,
+                column,
+                problem: XsbProblem::OutsideArea(ch),
+            });
+        }
+    }
+    let box_count = boxes.iter().filter(|&&b| b).count();
+    let goal_count = goals.iter().filter(|&&g| g).count();
+    if box_count != goal_count {
+        return Err(level_err(XsbProblem::BoxGoalMismatch {
+            boxes: box_count,
+            goals: goal_count,
+        }));
+    }
+    if box_count == 0 {
+        return Err(level_err(XsbProblem::NoBoxes));
+    }
+    // Trailing columns without walls (trailing spaces in the text) lie outside the closed
+    // area: drop them so that writing and reading again gives the same grid.
+    let mut new_width = width;
+    while new_width > 0 && (0..height).all(|y| !walls[y * width + new_width - 1]) {
+        new_width -= 1;
+    }
+    let crop = |v: &[bool]| -> Vec<bool> {
+        (0..height)
+            .flat_map(|y| v[y * width..y * width + new_width].iter().copied())
+            .collect()
+    };
+    let (px, py) = (player % width, player / width);
+    Ok(Level {
+        width: new_width,
+        height,
+        walls: crop(&walls),
+        goals: crop(&goals),
+        boxes: crop(&boxes),
+        player: py * new_width + px,
+        title,
+    })
+}
+
+impl Level {
+    /// Parse a text holding exactly one level (comments and a title allowed).
+    /// More than one level is reported as an error at the second level's first line.
+    pub fn parse_one(text: &str) -> Result<Level, XsbError> {
+        let mut levels = parse_xsb(text)?;
+        if levels.len() > 1 {
+            // Find the first line of the second board to report it.
+            return Err(XsbError {
+                level: 2,
+                line: second_board_line(text),
+                column: 1,
+                problem: XsbProblem::MoreThanOneLevel,
+            });
+        }
+        Ok(levels.remove(0))
+    }
+
+    /// The cell index of column `x`, row `y`.
+    #[inline]
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        y * self.width + x
+    }
+
+    /// The (column, row) of a cell index.
+    #[inline]
+    pub fn xy(&self, i: usize) -> (usize, usize) {
+        (i % self.width, i / self.width)
+    }
+
+    /// Number of boxes.
+    pub fn box_count(&self) -> usize {
+        self.boxes.iter().filter(|&&b| b).count()
+    }
+
+    /// Every box is on a goal.
+    pub fn is_solved(&self) -> bool {
+        self.boxes.iter().zip(&self.goals).all(|(&b, &g)| !b || g)
+    }
+
+    /// The cells the player can reach by walking (ignoring boxes) from the start: the level's
+    /// playable area.
+    pub fn area(&self) -> Vec<bool> {
+        let n = self.width * self.height;
+        let mut area = vec![false; n];
+        if self.player >= n {
+            return area;
+        }
+        let mut stack = vec![self.player];
+        area[self.player] = true;
+        while let Some(i) = stack.pop() {
+            let (x, y) = self.xy(i);
+            let mut visit = |j: usize| {
+                if !self.walls[j] && !area[j] {
+                    area[j] = true;
+                    stack.push(j);
+                }
+            };
+            if y > 0 {
+                visit(i - self.width);
+            }
+            if x + 1 < self.width {
+                visit(i + 1);
+            }
+            if y + 1 < self.height {
+                visit(i + self.width);
+            }
+            if x > 0 {
+                visit(i - 1);
+            }
+        }
+        area
+    }
+
+    /// Write the level in XSB (no title line; trailing spaces trimmed, rows end with `\n`).
+    /// Floor inside and outside the walls is written as a space.
+    pub fn to_xsb(&self) -> String {
+        let mut out = String::with_capacity((self.width + 1) * self.height);
+        for y in 0..self.height {
+            let mut row = String::with_capacity(self.width);
+            for x in 0..self.width {
+                let i = self.index(x, y);
+                let c = if self.walls[i] {
+                    '#'
+                } else if i == self.player {
+                    if self.goals[i] {
+                        '+'
+                    } else {
+                        '@'
+                    }
+                } else if self.boxes[i] {
+                    if self.goals[i] {
+                        '*'
+                    } else {
+                        '$'
+                    }
+                } else if self.goals[i] {
+                    '.'
+                } else {
+                    ' '
+                };
+                row.push(c);
+            }
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The line number of the first line of the second board in `text` (for `parse_one`).
+fn second_board_line(text: &str) -> usize {
+    let mut boards = 0;
+    let mut in_board = false;
+    for (i, line) in text.lines().enumerate() {
+        if is_board_line(line, in_board) {
+            if !in_board {
+                boards += 1;
+                if boards == 2 {
+                    return i + 1;
+                }
+            }
+            in_board = true;
+        } else {
+            in_board = false;
+        }
+    }
+    1
+}

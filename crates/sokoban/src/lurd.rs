@@ -1,0 +1,191 @@
+//! LURD solutions (SPEC §F "Output"): `l u r d` are player moves, `L U R D` pushes, and the
+//! replay that verifies a solution against a level.
+
+use crate::level::Level;
+use std::fmt;
+
+/// One of the four directions, in the order up, right, down, left (clockwise from up, the
+/// paper's gene numbering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Up (`u`).
+    Up = 0,
+    /// Right (`r`).
+    Right = 1,
+    /// Down (`d`).
+    Down = 2,
+    /// Left (`l`).
+    Left = 3,
+}
+
+impl Dir {
+    /// All four, clockwise from up.
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    /// The LURD letter: lower case for a move, upper case for a push.
+    pub fn letter(self, push: bool) -> char {
+        let c = match self {
+            Dir::Up => 'u',
+            Dir::Right => 'r',
+            Dir::Down => 'd',
+            Dir::Left => 'l',
+        };
+        if push {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    }
+
+    /// Parse a LURD letter: the direction and whether it is a push (upper case).
+    pub fn from_letter(c: char) -> Option<(Dir, bool)> {
+        let d = match c.to_ascii_lowercase() {
+            'u' => Dir::Up,
+            'r' => Dir::Right,
+            'd' => Dir::Down,
+            'l' => Dir::Left,
+            _ => return None,
+        };
+        Some((d, c.is_ascii_uppercase()))
+    }
+
+    /// The opposite direction.
+    pub fn opposite(self) -> Dir {
+        Dir::ALL[(self as usize + 2) % 4]
+    }
+
+    /// The cell next to `i` in this direction on a `width` × `height` grid, if any.
+    #[inline]
+    pub fn step(self, i: usize, width: usize, height: usize) -> Option<usize> {
+        let (x, y) = (i % width, i / width);
+        match self {
+            Dir::Up => (y > 0).then(|| i - width),
+            Dir::Right => (x + 1 < width).then(|| i + 1),
+            Dir::Down => (y + 1 < height).then(|| i + width),
+            Dir::Left => (x > 0).then(|| i - 1),
+        }
+    }
+}
+
+/// The outcome of replaying a LURD string: whether it ends solved, and its counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// Every box is on a goal after the last step.
+    pub solved: bool,
+    /// Steps taken (moves and pushes).
+    pub moves: usize,
+    /// Steps that pushed a box.
+    pub pushes: usize,
+}
+
+/// Why a LURD string cannot be played on a level. `step` is 1-based and counts letters
+/// (whitespace is skipped and not counted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// A character that is not one of `lurdLURD`.
+    UnknownLetter {
+        /// 1-based step.
+        step: usize,
+        /// The character.
+        letter: char,
+    },
+    /// The player would walk into a wall (or off the board).
+    IntoWall {
+        /// 1-based step.
+        step: usize,
+    },
+    /// The pushed box would go into a wall or another box.
+    BoxBlocked {
+        /// 1-based step.
+        step: usize,
+    },
+    /// A lower-case move walks into a box (it would push).
+    MoveWouldPush {
+        /// 1-based step.
+        step: usize,
+    },
+    /// An upper-case push with no box to push.
+    PushWithoutBox {
+        /// 1-based step.
+        step: usize,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::UnknownLetter { step, letter } => {
+                write!(
+                    f,
+                    "step {step}: unknown letter {letter:?} (expected one of lurdLURD)"
+                )
+            }
+            ReplayError::IntoWall { step } => {
+                write!(f, "step {step}: the player walks into a wall")
+            }
+            ReplayError::BoxBlocked { step } => {
+                write!(
+                    f,
+                    "step {step}: the box is pushed into a wall or another box"
+                )
+            }
+            ReplayError::MoveWouldPush { step } => {
+                write!(
+                    f,
+                    "step {step}: lower-case move walks into a box (use upper case to push)"
+                )
+            }
+            ReplayError::PushWithoutBox { step } => {
+                write!(
+                    f,
+                    "step {step}: upper-case push but there is no box to push"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Play `lurd` on `level` from its start and report whether it solves it.
+///
+/// Lower case must not push; upper case must push. Whitespace is ignored.
+pub fn replay(level: &Level, lurd: &str) -> Result<Replay, ReplayError> {
+    let mut boxes = level.boxes.clone();
+    let mut player = level.player;
+    let (w, h) = (level.width, level.height);
+    let mut moves = 0;
+    let mut pushes = 0;
+    for c in lurd.chars().filter(|c| !c.is_whitespace()) {
+        let step = moves + 1;
+        let Some((dir, push)) = Dir::from_letter(c) else {
+            return Err(ReplayError::UnknownLetter { step, letter: c });
+        };
+        let next = match dir.step(player, w, h) {
+            Some(n) if !level.walls[n] => n,
+            _ => return Err(ReplayError::IntoWall { step }),
+        };
+        if boxes[next] {
+            if !push {
+                return Err(ReplayError::MoveWouldPush { step });
+            }
+            let beyond = match dir.step(next, w, h) {
+                Some(b) if !level.walls[b] && !boxes[b] => b,
+                _ => return Err(ReplayError::BoxBlocked { step }),
+            };
+            boxes[next] = false;
+            boxes[beyond] = true;
+            pushes += 1;
+        } else if push {
+            return Err(ReplayError::PushWithoutBox { step });
+        }
+        player = next;
+        moves += 1;
+    }
+    let solved = boxes.iter().zip(&level.goals).all(|(&b, &g)| !b || g);
+    Ok(Replay {
+        solved,
+        moves,
+        pushes,
+    })
+}
