@@ -70,13 +70,24 @@ pub fn bench_engine(args: BenchEngineArgs, common: &CommonArgs) -> Result<()> {
         None => vec![1, 2],
     };
     let scale = 1.0 / game.optimum() as f64;
+    let stop = crate::common::interrupt_flag();
+    let bar = crate::common::progress_bar(
+        common,
+        (policies().len() * threads.len()) as u64,
+        "bench engine",
+    );
     for (name, selection) in policies() {
         for &t in &threads {
+            if crate::common::interrupted() {
+                break;
+            }
+            bar.set_message(format!("{name}, {t} thread(s)"));
             let cfg = MctsConfig {
                 selection,
                 reward: mcts::RewardTransform { offset: 0.0, scale },
                 budget: Budget::time(Duration::from_secs_f64(args.seconds))
-                    .with_max_nodes(common.max_nodes.unwrap_or(1 << 22)),
+                    .with_max_nodes(common.max_nodes.unwrap_or(1 << 22))
+                    .with_stop_flag(stop.clone()),
                 seed: common.seed_or(1),
                 threads: t,
                 ..MctsConfig::default()
@@ -97,8 +108,10 @@ pub fn bench_engine(args: BenchEngineArgs, common: &CommonArgs) -> Result<()> {
                 "{name:<11} threads={t} iterations={:>10} iterations/s={:>12.0} best={}/{} peak_nodes={}",
                 line.iterations, line.iterations_per_s, line.best_score, line.optimum, line.peak_nodes
             ))?;
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     Ok(())
 }
 

@@ -203,7 +203,7 @@ impl<G: Game> MctsTree<G> {
             if done >= limit {
                 return StopReason::Iterations;
             }
-            if done % 64 == 0 {
+            if done.is_multiple_of(64) {
                 if clock.stopped() {
                     return StopReason::Interrupted;
                 }
