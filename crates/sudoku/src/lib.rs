@@ -1,1 +1,25 @@
-//! Sudoku boards, an exact bitboard solver, the MCTS solver of the Czech paper, and a generator.
+//! # puzzle-sudoku
+//!
+//! Sudoku for puzzle-search (SPEC §D, the Czech thesis `mcts-samegame-sudoku.cs.txt`, chapter 4):
+//!
+//! - [`grid`] and [`parse`]: n²×n² grids (4×4 to 25×25), the one-line and grid text layouts,
+//!   errors naming line and column;
+//! - [`board`]: candidate bookkeeping with one used-value mask per row, column and box;
+//! - [`solver`] (with [`fast9`]): the exact solver, constraint propagation on band bitboards plus
+//!   branching, counting solutions up to a limit;
+//! - [`mcts`]: the thesis's MCTS solver (one-cell expansion, random / pseudo-random playouts,
+//!   reward `movecount / (movecount + unsolved)`, restarts, UCB1 / UCB1-Tuned, α-AMAF);
+//! - [`generator`]: puzzles with a unique solution and a difficulty estimate.
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod fast9;
+pub mod grid;
+pub mod parse;
+pub mod solver;
+
+pub use board::Board;
+pub use grid::Grid;
+pub use parse::{parse_puzzle, parse_puzzles, ParseError, ParsedPuzzle};
+pub use solver::{solve, solve_exact, ExactLimits, ExactOutcome};
