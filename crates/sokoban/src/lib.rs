@@ -2,10 +2,25 @@
 //! (SPEC §F, the paper `sokoban-genetic-solver.cs.txt`).
 //!
 //! - [`level`]: the [`Level`] type and the XSB format ([`parse_xsb`], [`Level::to_xsb`]);
-//! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution.
+//! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;
+//! - [`board`]: the compiled static board (compact cells, dead squares, push distances,
+//!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
+//! - [`deadlock`]: freeze deadlocks; [`matching`]: the Hungarian lower bound;
+//! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
+//!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 
+pub mod board;
+pub mod deadlock;
+pub mod game;
+pub mod genetic;
 pub mod level;
 pub mod lurd;
+pub mod matching;
+pub mod position;
+pub mod solver;
 
+pub use board::Board;
+pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
 pub use lurd::{replay, Dir, Replay, ReplayError};
+pub use solver::{solve, Algorithm, Solution};

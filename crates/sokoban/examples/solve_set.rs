@@ -1,0 +1,47 @@
+//! Solve every level of an XSB file with one algorithm and print one line per level.
+//! `cargo run --release -p puzzle-sokoban --example solve_set -- FILE ALGO SECS [FIRST_N]`
+
+use puzzle_engine::Budget;
+use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm};
+use std::time::Duration;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 4 {
+        eprintln!("usage: solve_set FILE ALGO SECS [FIRST_N]");
+        std::process::exit(2);
+    }
+    let text = std::fs::read_to_string(&args[1]).expect("readable file");
+    let levels = parse_xsb(&text).unwrap_or_else(|e| panic!("{}: {e}", args[1]));
+    let algo = Algorithm::from_name(&args[2]).expect("algorithm name");
+    let secs: f64 = args[3].parse().expect("seconds");
+    let first: usize = args.get(4).map_or(levels.len(), |s| s.parse().expect("count"));
+    let mut solved = 0;
+    let mut times = Vec::new();
+    for (i, level) in levels.iter().take(first).enumerate() {
+        let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(4_000_000);
+        let s = solve(level, algo, &budget).expect("board");
+        let ok = s
+            .lurd
+            .as_ref()
+            .is_some_and(|l| replay(level, l).is_ok_and(|r| r.solved));
+        solved += usize::from(ok);
+        times.push(s.elapsed.as_secs_f64());
+        println!(
+            "{:4} {:5} pushes {:5} nodes {:9} {:8.3}s {:?}",
+            i + 1,
+            ok,
+            s.pushes.as_ref().map_or(0, |p| p.len()),
+            s.nodes,
+            s.elapsed.as_secs_f64(),
+            s.stop
+        );
+    }
+    times.sort_by(f64::total_cmp);
+    let total: f64 = times.iter().sum();
+    println!(
+        "solved {solved}/{} total {total:.2}s median {:.3}s",
+        times.len(),
+        times.get(times.len() / 2).copied().unwrap_or(0.0)
+    );
+}

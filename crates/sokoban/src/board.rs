@@ -1,0 +1,277 @@
+//! The static part of a level, compiled once for search (SPEC §F, issue item 1 and 3): the
+//! playable cells renumbered compactly, a neighbour table, goals, dead squares (SPEC §F "static
+//! deadlocks", by pull-reachability from the goals), push distances that respect walls, and
+//! Zobrist keys.
+
+use crate::level::Level;
+use crate::lurd::Dir;
+use puzzle_engine::Rng;
+
+/// "No cell" in the compact numbering (a wall or off the board).
+pub const NONE: u16 = u16::MAX;
+
+/// "Unreachable" push distance.
+pub const FAR: u16 = u16::MAX;
+
+/// The most playable cells a level may have (cell numbers are `u16`).
+pub const MAX_CELLS: usize = 4096;
+
+/// A compact bitset over cells.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CellSet {
+    words: Vec<u64>,
+}
+
+impl CellSet {
+    /// An empty set able to hold `cells` cells.
+    pub fn new(cells: usize) -> Self {
+        CellSet {
+            words: vec![0; cells.div_ceil(64)],
+        }
+    }
+    /// Is `c` in the set?
+    #[inline]
+    pub fn contains(&self, c: u16) -> bool {
+        self.words[c as usize >> 6] >> (c & 63) & 1 != 0
+    }
+    /// Add `c`.
+    #[inline]
+    pub fn insert(&mut self, c: u16) {
+        self.words[c as usize >> 6] |= 1 << (c & 63);
+    }
+    /// Remove `c`.
+    #[inline]
+    pub fn remove(&mut self, c: u16) {
+        self.words[c as usize >> 6] &= !(1 << (c & 63));
+    }
+    /// Remove everything.
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+    /// The raw words (bit `c & 63` of word `c >> 6`).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+    /// Overwrite from raw words of the same length.
+    pub fn set_words(&mut self, words: &[u64]) {
+        self.words.copy_from_slice(words);
+    }
+    /// Number of cells in the set.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// The set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+    /// The cells in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some((i * 64) as u16 + b as u16)
+            })
+        })
+    }
+}
+
+/// The compiled static board of a level.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Grid width of the level.
+    pub width: usize,
+    /// Grid height of the level.
+    pub height: usize,
+    /// Compact cell → grid index (`y * width + x`).
+    pub grid_of: Vec<usize>,
+    /// Grid index → compact cell, or [`NONE`].
+    pub cell_of: Vec<u16>,
+    /// `neighbors[c][d]`: the cell next to `c` in direction `d` (`Dir as usize`), or [`NONE`].
+    pub neighbors: Vec<[u16; 4]>,
+    /// Goal cells.
+    pub goals: CellSet,
+    /// Goal cells as a list.
+    pub goal_list: Vec<u16>,
+    /// Dead squares: a box there can never reach any goal.
+    pub dead: Vec<bool>,
+    /// `goal_distance[g][c]`: pushes needed to bring a box from `c` to goal number `g` with no
+    /// other box on the board ([`FAR`] if impossible). A lower bound for any position.
+    pub goal_distance: Vec<Vec<u16>>,
+    /// Zobrist keys of a box on each cell.
+    pub zobrist_box: Vec<u64>,
+    /// Zobrist keys of the (normalized) player on each cell.
+    pub zobrist_player: Vec<u64>,
+    /// The start position's boxes.
+    pub start_boxes: CellSet,
+    /// The start position's player cell.
+    pub start_player: u16,
+}
+
+/// Why a level cannot be compiled for search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// More playable cells than [`MAX_CELLS`].
+    TooLarge(usize),
+    /// The player is not on a playable cell, or a box is outside the playable area.
+    Inconsistent(&'static str),
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardError::TooLarge(n) => {
+                write!(f, "level too large: {n} playable cells (at most {MAX_CELLS})")
+            }
+            BoardError::Inconsistent(why) => write!(f, "inconsistent level: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+impl Board {
+    /// Compile a level. Boxes on goals walled off from the player are dropped (decoration).
+    pub fn new(level: &Level) -> Result<Board, BoardError> {
+        let (width, height) = (level.width, level.height);
+        if level.player >= width * height || level.walls[level.player] {
+            return Err(BoardError::Inconsistent("the player is not on a floor cell"));
+        }
+        let area = level.area();
+        let count = area.iter().filter(|&&a| a).count();
+        if count > MAX_CELLS {
+            return Err(BoardError::TooLarge(count));
+        }
+        let mut grid_of = Vec::with_capacity(count);
+        let mut cell_of = vec![NONE; width * height];
+        for (i, &a) in area.iter().enumerate() {
+            if a {
+                cell_of[i] = grid_of.len() as u16;
+                grid_of.push(i);
+            }
+        }
+        let neighbors: Vec<[u16; 4]> = grid_of
+            .iter()
+            .map(|&i| {
+                let mut n = [NONE; 4];
+                for d in Dir::ALL {
+                    if let Some(j) = d.step(i, width, height) {
+                        n[d as usize] = cell_of[j];
+                    }
+                }
+                n
+            })
+            .collect();
+        let mut goals = CellSet::new(count);
+        let mut start_boxes = CellSet::new(count);
+        for (c, &i) in grid_of.iter().enumerate() {
+            if level.goals[i] {
+                goals.insert(c as u16);
+            }
+            if level.boxes[i] {
+                start_boxes.insert(c as u16);
+            }
+        }
+        if goals.len() != start_boxes.len() {
+            return Err(BoardError::Inconsistent(
+                "boxes and goals in the playable area differ in number",
+            ));
+        }
+        let goal_list: Vec<u16> = goals.iter().collect();
+        let goal_distance: Vec<Vec<u16>> = goal_list
+            .iter()
+            .map(|&g| pull_distances(&neighbors, g))
+            .collect();
+        let dead = (0..count)
+            .map(|c| goal_distance.iter().all(|d| d[c] == FAR))
+            .collect();
+        let mut rng = Rng::new(0x5eed_50c0_ba17 ^ count as u64);
+        let zobrist_box = (0..count).map(|_| rng.next_u64()).collect();
+        let zobrist_player = (0..count).map(|_| rng.next_u64()).collect();
+        Ok(Board {
+            width,
+            height,
+            start_player: cell_of[level.player],
+            grid_of,
+            cell_of,
+            neighbors,
+            goals,
+            goal_list,
+            dead,
+            goal_distance,
+            zobrist_box,
+            zobrist_player,
+            start_boxes,
+        })
+    }
+
+    /// Number of playable cells.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.grid_of.len()
+    }
+
+    /// Number of boxes (= goals).
+    #[inline]
+    pub fn box_count(&self) -> usize {
+        self.goal_list.len()
+    }
+
+    /// The neighbour of `c` in direction `d`, or [`NONE`].
+    #[inline]
+    pub fn step(&self, c: u16, d: Dir) -> u16 {
+        self.neighbors[c as usize][d as usize]
+    }
+
+    /// Is `c` a dead square?
+    #[inline]
+    pub fn is_dead(&self, c: u16) -> bool {
+        self.dead[c as usize]
+    }
+
+    /// Is `c` a goal?
+    #[inline]
+    pub fn is_goal(&self, c: u16) -> bool {
+        self.goals.contains(c)
+    }
+
+    /// The direction from cell `a` to its neighbour `b`.
+    pub fn direction(&self, a: u16, b: u16) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|&d| self.step(a, d) == b)
+    }
+
+    /// The (column, row) of a compact cell.
+    pub fn xy(&self, c: u16) -> (usize, usize) {
+        let i = self.grid_of[c as usize];
+        (i % self.width, i / self.width)
+    }
+}
+
+/// Pull distances from goal `g`: a box at `c` can be pulled to `c + d` when `c + d` and
+/// `c + 2d` are floor (the player stands there and backs off). The number of pulls is the
+/// number of pushes from that cell to `g` on an otherwise empty board.
+fn pull_distances(neighbors: &[[u16; 4]], g: u16) -> Vec<u16> {
+    let mut dist = vec![FAR; neighbors.len()];
+    let mut queue = std::collections::VecDeque::new();
+    dist[g as usize] = 0;
+    queue.push_back(g);
+    while let Some(c) = queue.pop_front() {
+        for d in 0..4 {
+            let to = neighbors[c as usize][d];
+            if to == NONE {
+                continue;
+            }
+            let player = neighbors[to as usize][d];
+            if player == NONE || dist[to as usize] != FAR {
+                continue;
+            }
+            dist[to as usize] = dist[c as usize] + 1;
+            queue.push_back(to);
+        }
+    }
+    dist
+}

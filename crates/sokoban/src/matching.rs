@@ -1,0 +1,143 @@
+//! The admissible lower bound of the push-optimal solvers (issue item 4): a minimum-cost
+//! perfect matching of boxes to goals (Hungarian method, O(n³)) on the wall-respecting push
+//! distances of [`crate::board::Board::goal_distance`].
+
+use crate::board::{Board, CellSet, FAR};
+
+/// Cost used for an impossible box→goal pair.
+const INF: i64 = 1 << 40;
+
+/// Reusable scratch for [`LowerBound::compute`].
+#[derive(Clone, Debug, Default)]
+pub struct LowerBound {
+    cost: Vec<i64>,
+    boxes: Vec<u16>,
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i64>,
+    used: Vec<bool>,
+}
+
+impl LowerBound {
+    /// New scratch.
+    pub fn new() -> Self {
+        LowerBound::default()
+    }
+
+    /// The minimum total push distance over all assignments of boxes to distinct goals, or
+    /// `None` when no assignment exists (some boxes cannot all reach distinct goals: a
+    /// deadlock).
+    pub fn compute(&mut self, board: &Board, boxes: &CellSet) -> Option<u32> {
+        self.boxes.clear();
+        self.boxes.extend(boxes.iter());
+        let n = self.boxes.len();
+        self.cost.clear();
+        for &b in &self.boxes {
+            for g in 0..n {
+                let d = board.goal_distance[g][b as usize];
+                self.cost.push(if d == FAR { INF } else { d as i64 });
+            }
+        }
+        let total = self.hungarian(n);
+        (total < INF).then_some(total as u32)
+    }
+
+    /// Minimum-cost assignment of rows to columns of the `n × n` matrix `self.cost`
+    /// (potentials and augmenting paths, 1-based internally).
+    fn hungarian(&mut self, n: usize) -> i64 {
+        if n == 0 {
+            return 0;
+        }
+        // Quick exit: a row or column with only impossible entries.
+        for i in 0..n {
+            if self.cost[i * n..(i + 1) * n].iter().all(|&c| c >= INF) {
+                return INF;
+            }
+        }
+        self.u.clear();
+        self.u.resize(n + 1, 0);
+        self.v.clear();
+        self.v.resize(n + 1, 0);
+        self.p.clear();
+        self.p.resize(n + 1, 0);
+        self.way.clear();
+        self.way.resize(n + 1, 0);
+        for i in 1..=n {
+            self.p[0] = i;
+            let mut j0 = 0usize;
+            self.minv.clear();
+            self.minv.resize(n + 1, i64::MAX);
+            self.used.clear();
+            self.used.resize(n + 1, false);
+            loop {
+                self.used[j0] = true;
+                let i0 = self.p[j0];
+                let mut delta = i64::MAX;
+                let mut j1 = 0usize;
+                for j in 1..=n {
+                    if !self.used[j] {
+                        let cur = self.cost[(i0 - 1) * n + (j - 1)] - self.u[i0] - self.v[j];
+                        if cur < self.minv[j] {
+                            self.minv[j] = cur;
+                            self.way[j] = j0;
+                        }
+                        if self.minv[j] < delta {
+                            delta = self.minv[j];
+                            j1 = j;
+                        }
+                    }
+                }
+                for j in 0..=n {
+                    if self.used[j] {
+                        self.u[self.p[j]] += delta;
+                        self.v[j] -= delta;
+                    } else {
+                        self.minv[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if self.p[j0] == 0 {
+                    break;
+                }
+            }
+            loop {
+                let j1 = self.way[j0];
+                self.p[j0] = self.p[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
+            }
+        }
+        let mut total = 0i64;
+        for j in 1..=n {
+            let c = self.cost[(self.p[j] - 1) * n + (j - 1)];
+            if c >= INF {
+                return INF;
+            }
+            total += c;
+        }
+        total
+    }
+}
+
+/// Sum over boxes of the distance to the nearest goal (a weaker, cheaper bound; `None` if a
+/// box reaches no goal).
+pub fn nearest_goal_bound(board: &Board, boxes: &CellSet) -> Option<u32> {
+    let mut total = 0u32;
+    for b in boxes.iter() {
+        let d = board
+            .goal_distance
+            .iter()
+            .map(|d| d[b as usize])
+            .min()
+            .unwrap_or(FAR);
+        if d == FAR {
+            return None;
+        }
+        total += d as u32;
+    }
+    Some(total)
+}

@@ -1,0 +1,243 @@
+//! Dynamic state for push-level search (issue item 1): the boxes as a bitset, the player, the
+//! Zobrist hash of the boxes, player reachability with a normalized player cell (the smallest
+//! reachable cell, so positions that differ only by player walking coincide), push generation
+//! and push apply/undo.
+
+use crate::board::{Board, CellSet, NONE};
+use crate::lurd::Dir;
+
+/// A push: the box on `from` is pushed one cell in `dir` (the player stands behind it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Push {
+    /// The box's cell before the push (compact numbering).
+    pub from: u16,
+    /// The direction of the push.
+    pub dir: Dir,
+}
+
+/// Boxes and player of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Cells holding a box.
+    pub boxes: CellSet,
+    /// The player's cell.
+    pub player: u16,
+    /// XOR of the boxes' Zobrist keys.
+    pub box_hash: u64,
+}
+
+impl Position {
+    /// The level's start position.
+    pub fn start(board: &Board) -> Position {
+        let box_hash = board
+            .start_boxes
+            .iter()
+            .fold(0, |h, c| h ^ board.zobrist_box[c as usize]);
+        Position {
+            boxes: board.start_boxes.clone(),
+            player: board.start_player,
+            box_hash,
+        }
+    }
+
+    /// Rebuild a position from box words and a player cell.
+    pub fn from_words(board: &Board, words: &[u64], player: u16) -> Position {
+        let mut boxes = CellSet::new(board.cells());
+        boxes.set_words(words);
+        let box_hash = boxes
+            .iter()
+            .fold(0, |h, c| h ^ board.zobrist_box[c as usize]);
+        Position {
+            boxes,
+            player,
+            box_hash,
+        }
+    }
+
+    /// Every box is on a goal.
+    #[inline]
+    pub fn is_solved(&self, board: &Board) -> bool {
+        self.boxes.words() == board.goals.words()
+    }
+
+    /// Number of boxes on goals.
+    pub fn boxes_on_goals(&self, board: &Board) -> usize {
+        self.boxes
+            .words()
+            .iter()
+            .zip(board.goals.words())
+            .map(|(a, b)| (a & b).count_ones() as usize)
+            .sum()
+    }
+
+    /// Apply `push` (which must be possible): the box moves, the player takes its cell.
+    /// Returns the player's cell before the push (for [`Position::undo_push`]).
+    #[inline]
+    pub fn apply_push(&mut self, board: &Board, push: Push) -> u16 {
+        let to = board.step(push.from, push.dir);
+        debug_assert!(to != NONE && !self.boxes.contains(to) && self.boxes.contains(push.from));
+        self.boxes.remove(push.from);
+        self.boxes.insert(to);
+        self.box_hash ^= board.zobrist_box[push.from as usize] ^ board.zobrist_box[to as usize];
+        let old = self.player;
+        self.player = push.from;
+        old
+    }
+
+    /// Take back `push`, restoring the player to `old_player`.
+    #[inline]
+    pub fn undo_push(&mut self, board: &Board, push: Push, old_player: u16) {
+        let to = board.step(push.from, push.dir);
+        self.boxes.remove(to);
+        self.boxes.insert(push.from);
+        self.box_hash ^= board.zobrist_box[push.from as usize] ^ board.zobrist_box[to as usize];
+        self.player = old_player;
+    }
+
+    /// Can `push` be made physically (player side reachable is NOT checked): a box on
+    /// `from`, a free floor cell beyond it.
+    #[inline]
+    pub fn push_target(&self, board: &Board, push: Push) -> Option<u16> {
+        if !self.boxes.contains(push.from) {
+            return None;
+        }
+        let to = board.step(push.from, push.dir);
+        (to != NONE && !self.boxes.contains(to)).then_some(to)
+    }
+}
+
+/// Player reachability scratch: which cells the player reaches without pushing, and the
+/// smallest of them (the normalized player cell). Reused across calls without clearing.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    stamp: Vec<u32>,
+    current: u32,
+    stack: Vec<u16>,
+    /// The smallest reachable cell after the last [`Reach::compute`].
+    pub min: u16,
+}
+
+impl Reach {
+    /// Scratch for a board with `cells` cells.
+    pub fn new(cells: usize) -> Reach {
+        Reach {
+            stamp: vec![0; cells],
+            current: 0,
+            stack: Vec::with_capacity(cells),
+            min: 0,
+        }
+    }
+
+    /// Flood the cells reachable from `from` around `boxes`; returns the normalized cell.
+    pub fn compute(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.current = 1;
+        }
+        let cur = self.current;
+        self.stamp[from as usize] = cur;
+        self.stack.clear();
+        self.stack.push(from);
+        let mut min = from;
+        while let Some(c) = self.stack.pop() {
+            for &n in &board.neighbors[c as usize] {
+                if n != NONE && self.stamp[n as usize] != cur && !boxes.contains(n) {
+                    self.stamp[n as usize] = cur;
+                    min = min.min(n);
+                    self.stack.push(n);
+                }
+            }
+        }
+        self.min = min;
+        min
+    }
+
+    /// Number of cells this scratch was made for.
+    pub fn capacity(&self) -> usize {
+        self.stamp.len()
+    }
+
+    /// Was `c` reached by the last [`Reach::compute`]?
+    #[inline]
+    pub fn reachable(&self, c: u16) -> bool {
+        c != NONE && self.stamp[c as usize] == self.current
+    }
+}
+
+/// Write every push possible in `pos` into `out` (cleared first), given `reach` computed for
+/// `pos`. With `prune_dead`, pushes onto dead squares are left out.
+pub fn generate_pushes(
+    board: &Board,
+    pos: &Position,
+    reach: &Reach,
+    prune_dead: bool,
+    out: &mut Vec<Push>,
+) {
+    out.clear();
+    for b in pos.boxes.iter() {
+        for dir in Dir::ALL {
+            let to = board.step(b, dir);
+            if to == NONE || pos.boxes.contains(to) || (prune_dead && board.is_dead(to)) {
+                continue;
+            }
+            if reach.reachable(board.step(b, dir.opposite())) {
+                out.push(Push { from: b, dir });
+            }
+        }
+    }
+}
+
+/// Shortest player walk from `from` to `to` around `boxes` (BFS), as directions; `None` if
+/// unreachable.
+pub fn walk(board: &Board, boxes: &CellSet, from: u16, to: u16) -> Option<Vec<Dir>> {
+    if from == to {
+        return Some(Vec::new());
+    }
+    let mut prev: Vec<u16> = vec![NONE; board.cells()];
+    let mut queue = std::collections::VecDeque::new();
+    prev[from as usize] = from;
+    queue.push_back(from);
+    while let Some(c) = queue.pop_front() {
+        for d in Dir::ALL {
+            let n = board.step(c, d);
+            if n == NONE || boxes.contains(n) || prev[n as usize] != NONE {
+                continue;
+            }
+            prev[n as usize] = c;
+            if n == to {
+                let mut path = Vec::new();
+                let mut at = to;
+                while at != from {
+                    let p = prev[at as usize];
+                    path.push(board.direction(p, at).expect("adjacent cells"));
+                    at = p;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            queue.push_back(n);
+        }
+    }
+    None
+}
+
+/// Turn a push sequence from the start into LURD with shortest player walks between pushes.
+/// `None` if some push is impossible (a bug in the caller).
+pub fn pushes_to_lurd(board: &Board, pushes: &[Push]) -> Option<String> {
+    let mut pos = Position::start(board);
+    let mut out = String::new();
+    for &p in pushes {
+        pos.push_target(board, p)?;
+        let behind = board.step(p.from, p.dir.opposite());
+        if behind == NONE {
+            return None;
+        }
+        for d in walk(board, &pos.boxes, pos.player, behind)? {
+            out.push(d.letter(false));
+        }
+        out.push(p.dir.letter(true));
+        pos.apply_push(board, p);
+    }
+    Some(out)
+}

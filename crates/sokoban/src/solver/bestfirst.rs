@@ -1,0 +1,247 @@
+//! Best-first push search: BFS (FIFO), A* (f = g + h, bucket queue, deeper first among equal
+//! f), weighted A* (f = g + w·h) and greedy best-first (h, then deeper first). Duplicates are
+//! caught by the transposition table of [`super::store::NodeStore`] (positions with the
+//! normalized player). Children are pruned by dead squares, freeze deadlocks and an infinite
+//! matching bound.
+
+use super::store::{NodeStore, NO_NODE};
+use super::{budget_exceeded, SearchOutcome};
+use crate::board::Board;
+use crate::deadlock::FreezeCheck;
+use crate::lurd::Dir;
+use crate::matching::LowerBound;
+use crate::position::{generate_pushes, Position, Push, Reach};
+use puzzle_engine::{Budget, StopReason};
+use std::collections::VecDeque;
+
+/// The expansion order of [`best_first`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Breadth-first (push-optimal).
+    Bfs,
+    /// A*: f = g + h (push-optimal with the admissible matching bound).
+    AStar,
+    /// Weighted A*: f = g + w·h (at most w times the optimum).
+    Weighted(u32),
+    /// Greedy best-first: f = h.
+    Greedy,
+}
+
+impl Order {
+    fn priority(self, g: u32, h: u32) -> usize {
+        match self {
+            Order::Bfs => g as usize,
+            Order::AStar => (g + h) as usize,
+            Order::Weighted(w) => (g + w * h) as usize,
+            Order::Greedy => h as usize,
+        }
+    }
+}
+
+/// A bucket priority queue on small integer priorities, LIFO within a bucket.
+struct Buckets {
+    buckets: Vec<Vec<u32>>,
+    min: usize,
+    len: usize,
+}
+
+impl Buckets {
+    fn new() -> Self {
+        Buckets {
+            buckets: Vec::new(),
+            min: 0,
+            len: 0,
+        }
+    }
+    fn push(&mut self, priority: usize, node: u32) {
+        if priority >= self.buckets.len() {
+            self.buckets.resize_with(priority + 1, Vec::new);
+        }
+        self.buckets[priority].push(node);
+        self.min = self.min.min(priority);
+        self.len += 1;
+    }
+    fn pop(&mut self) -> Option<(usize, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.buckets[self.min].is_empty() {
+            self.min += 1;
+        }
+        self.len -= 1;
+        let node = self.buckets[self.min].pop()?;
+        Some((self.min, node))
+    }
+}
+
+/// Open list: FIFO for BFS, buckets otherwise.
+enum Open {
+    Fifo(VecDeque<u32>),
+    Buckets(Buckets),
+}
+
+/// Run a best-first push search on `board` within `budget`.
+pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome {
+    let deadline = budget.start();
+    let mut reach = Reach::new(board.cells());
+    let mut freeze = FreezeCheck::new();
+    let mut bound = LowerBound::new();
+    let mut pushes: Vec<Push> = Vec::new();
+    let mut pos = Position::start(board);
+    let words_per = pos.boxes.words().len();
+    let mut store = NodeStore::new(words_per);
+    let mut outcome = SearchOutcome {
+        pushes: None,
+        nodes: 1,
+        expanded: 0,
+        stop: StopReason::Exhausted,
+    };
+    if pos.is_solved(board) {
+        outcome.pushes = Some(Vec::new());
+        outcome.stop = StopReason::Solved;
+        return outcome;
+    }
+    let Some(h0) = bound.compute(board, &pos.boxes) else {
+        return outcome;
+    };
+    let norm = reach.compute(board, &pos.boxes, pos.player);
+    let dummy = Push {
+        from: 0,
+        dir: Dir::Up,
+    };
+    let root_key = pos.box_hash ^ board.zobrist_player[norm as usize];
+    let root = store.insert(root_key, pos.boxes.words(), norm, NO_NODE, dummy, 0, h0);
+    let mut open = match order {
+        Order::Bfs => Open::Fifo(VecDeque::from([root])),
+        _ => {
+            let mut b = Buckets::new();
+            b.push(order.priority(0, h0), root);
+            Open::Buckets(b)
+        }
+    };
+    let goal_at_pop = order == Order::AStar;
+    let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
+    loop {
+        let node = match &mut open {
+            Open::Fifo(q) => q.pop_front(),
+            Open::Buckets(b) => loop {
+                match b.pop() {
+                    None => break None,
+                    Some((p, n)) => {
+                        let i = n as usize;
+                        if store.closed[i] || order.priority(store.g[i], store.h[i]) != p {
+                            continue; // stale entry
+                        }
+                        break Some(n);
+                    }
+                }
+            },
+        };
+        let Some(node) = node else {
+            outcome.stop = StopReason::Exhausted;
+            return outcome;
+        };
+        let i = node as usize;
+        if goal_at_pop && store.h[i] == 0 {
+            outcome.pushes = Some(store.path_to(node));
+            outcome.stop = StopReason::Solved;
+            return outcome;
+        }
+        if let Some(stop) = budget_exceeded(budget, &deadline, outcome.expanded) {
+            outcome.stop = stop;
+            return outcome;
+        }
+        store.closed[i] = true;
+        outcome.expanded += 1;
+        let g = store.g[i];
+        pos = Position::from_words(board, store.words(node), store.player(node));
+        reach.compute(board, &pos.boxes, pos.player);
+        generate_pushes(board, &pos, &reach, true, &mut pushes);
+        for &push in &pushes {
+            let old = pos.apply_push(board, push);
+            let to = board.step(push.from, push.dir);
+            let child = expand_child(
+                board,
+                &mut pos,
+                &mut reach,
+                &mut freeze,
+                &mut bound,
+                &mut store,
+                push,
+                to,
+                node,
+                g + 1,
+                limit,
+            );
+            pos.undo_push(board, push, old);
+            match child {
+                Child::Pruned => {}
+                Child::Improved(j) | Child::New(j) => {
+                    outcome.nodes += u64::from(matches!(child, Child::New(_)));
+                    let hj = store.h[j as usize];
+                    if !goal_at_pop && hj == 0 {
+                        outcome.pushes = Some(store.path_to(j));
+                        outcome.stop = StopReason::Solved;
+                        return outcome;
+                    }
+                    match &mut open {
+                        Open::Fifo(q) => q.push_back(j),
+                        Open::Buckets(b) => b.push(order.priority(g + 1, hj), j),
+                    }
+                }
+                Child::Full => {
+                    outcome.stop = StopReason::Nodes;
+                    return outcome;
+                }
+            }
+        }
+    }
+}
+
+enum Child {
+    Pruned,
+    New(u32),
+    Improved(u32),
+    Full,
+}
+
+/// Evaluate the child position `pos` (the push already applied): deadlock tests, duplicate
+/// test, bound, insertion.
+#[allow(clippy::too_many_arguments)]
+fn expand_child(
+    board: &Board,
+    pos: &mut Position,
+    reach: &mut Reach,
+    freeze: &mut FreezeCheck,
+    bound: &mut LowerBound,
+    store: &mut NodeStore,
+    push: Push,
+    to: u16,
+    parent: u32,
+    g: u32,
+    limit: usize,
+) -> Child {
+    if freeze.is_deadlock(board, &pos.boxes, to) {
+        return Child::Pruned;
+    }
+    let norm = reach.compute(board, &pos.boxes, pos.player);
+    let key = pos.box_hash ^ board.zobrist_player[norm as usize];
+    if let Some(j) = store.find(key, pos.boxes.words(), norm) {
+        let ju = j as usize;
+        if g < store.g[ju] {
+            store.g[ju] = g;
+            store.parent[ju] = parent;
+            store.push[ju] = push;
+            store.closed[ju] = false;
+            return Child::Improved(j);
+        }
+        return Child::Pruned;
+    }
+    let Some(h) = bound.compute(board, &pos.boxes) else {
+        return Child::Pruned;
+    };
+    if store.len() >= limit {
+        return Child::Full;
+    }
+    Child::New(store.insert(key, pos.boxes.words(), norm, parent, push, g, h))
+}

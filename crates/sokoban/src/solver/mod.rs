@@ -1,0 +1,138 @@
+//! Push-level solvers (issue item 4, SPEC §F "Classic solvers"): BFS, A*, weighted A*,
+//! greedy best-first and IDA* over pushes, with the dead-square table, freeze deadlocks, the
+//! Hungarian matching lower bound and a transposition table; and the genetic solver
+//! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations,
+//! stored positions as nodes, the stop flag) and reports how far it got.
+
+mod bestfirst;
+mod idastar;
+mod store;
+
+use crate::board::{Board, BoardError};
+use crate::level::Level;
+use crate::position::{pushes_to_lurd, Push};
+use puzzle_engine::{Budget, Deadline, StopReason};
+use std::time::Duration;
+
+pub use bestfirst::{best_first, Order};
+pub use idastar::idastar;
+
+/// Which solver to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// A* over pushes with the matching lower bound: push-optimal.
+    AStar,
+    /// IDA* over pushes with the matching lower bound and a transposition table: push-optimal,
+    /// little memory.
+    IdaStar,
+    /// Breadth-first search over pushes: push-optimal, for small levels.
+    Bfs,
+    /// Greedy best-first on the lower bound (ties: most pushes first): fast, any solution.
+    Greedy,
+    /// The genetic "reactive string" solver of the paper (SPEC §F).
+    Genetic,
+}
+
+impl Algorithm {
+    /// Parse a CLI name: `astar`, `idastar`, `bfs`, `greedy`, `ga`.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Some(match name {
+            "astar" => Algorithm::AStar,
+            "idastar" => Algorithm::IdaStar,
+            "bfs" => Algorithm::Bfs,
+            "greedy" => Algorithm::Greedy,
+            "ga" => Algorithm::Genetic,
+            _ => return None,
+        })
+    }
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Genetic => "ga",
+        }
+    }
+}
+
+/// What a solver found.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The pushes from the start (`None` if no solution was found).
+    pub pushes: Option<Vec<Push>>,
+    /// The solution as LURD with shortest player walks between pushes.
+    pub lurd: Option<String>,
+    /// Positions generated (stored or visited).
+    pub nodes: u64,
+    /// Positions expanded.
+    pub expanded: u64,
+    /// Why the search ended (`Solved`, `Exhausted` = proved unsolvable, or a budget).
+    pub stop: StopReason,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// The raw outcome of a push search.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    /// The pushes of the solution, if found.
+    pub pushes: Option<Vec<Push>>,
+    /// Positions generated.
+    pub nodes: u64,
+    /// Positions expanded.
+    pub expanded: u64,
+    /// Why it ended.
+    pub stop: StopReason,
+}
+
+/// Poll the budget: returns the reason to stop, if any. `expanded` counts iterations.
+pub(crate) fn budget_exceeded(
+    budget: &Budget,
+    deadline: &Deadline,
+    expanded: u64,
+) -> Option<StopReason> {
+    if budget.max_iterations.is_some_and(|m| expanded >= m) {
+        return Some(StopReason::Iterations);
+    }
+    if expanded % 128 == 0 {
+        if deadline.stopped() {
+            return Some(StopReason::Interrupted);
+        }
+        if deadline.expired() {
+            return Some(StopReason::Time);
+        }
+    }
+    None
+}
+
+/// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
+/// default configuration and seed 1).
+pub fn solve(level: &Level, algorithm: Algorithm, budget: &Budget) -> Result<Solution, BoardError> {
+    let board = Board::new(level)?;
+    let deadline = budget.start();
+    let outcome = match algorithm {
+        Algorithm::AStar => best_first(&board, Order::AStar, budget),
+        Algorithm::Bfs => best_first(&board, Order::Bfs, budget),
+        Algorithm::Greedy => best_first(&board, Order::Greedy, budget),
+        Algorithm::IdaStar => idastar(&board, budget),
+        Algorithm::Genetic => {
+            let config = crate::genetic::GaConfig::default();
+            crate::genetic::solve_ga(&board, &config, budget, 1)
+        }
+    };
+    let lurd = outcome
+        .pushes
+        .as_ref()
+        .and_then(|p| pushes_to_lurd(&board, p));
+    Ok(Solution {
+        pushes: outcome.pushes,
+        lurd,
+        nodes: outcome.nodes,
+        expanded: outcome.expanded,
+        stop: outcome.stop,
+        elapsed: deadline.elapsed(),
+    })
+}

@@ -1,0 +1,138 @@
+//! The node store of the best-first solvers: positions (box words + normalized player) in flat
+//! arrays with an open-addressing transposition table on their Zobrist keys.
+
+use crate::position::Push;
+
+/// "No node".
+pub const NO_NODE: u32 = u32::MAX;
+
+/// Flat storage of search nodes with duplicate detection.
+pub struct NodeStore {
+    words_per: usize,
+    words: Vec<u64>,
+    player: Vec<u16>,
+    keys: Vec<u64>,
+    /// Parent node of each node ([`NO_NODE`] for the root).
+    pub parent: Vec<u32>,
+    /// The push that led to each node (meaningless for the root).
+    pub push: Vec<Push>,
+    /// Pushes from the root.
+    pub g: Vec<u32>,
+    /// Lower bound of each node.
+    pub h: Vec<u32>,
+    /// Expanded (closed).
+    pub closed: Vec<bool>,
+    table: Vec<u32>,
+    mask: usize,
+}
+
+impl NodeStore {
+    /// An empty store for positions of `words_per` box words.
+    pub fn new(words_per: usize) -> Self {
+        let cap = 1 << 12;
+        NodeStore {
+            words_per,
+            words: Vec::new(),
+            player: Vec::new(),
+            keys: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            g: Vec::new(),
+            h: Vec::new(),
+            closed: Vec::new(),
+            table: vec![NO_NODE; cap],
+            mask: cap - 1,
+        }
+    }
+
+    /// Number of nodes stored.
+    pub fn len(&self) -> usize {
+        self.player.len()
+    }
+
+
+    /// The box words of node `i`.
+    pub fn words(&self, i: u32) -> &[u64] {
+        let s = i as usize * self.words_per;
+        &self.words[s..s + self.words_per]
+    }
+
+    /// The normalized player of node `i`.
+    pub fn player(&self, i: u32) -> u16 {
+        self.player[i as usize]
+    }
+
+    /// Find the node with these boxes and normalized player.
+    pub fn find(&self, key: u64, words: &[u64], player: u16) -> Option<u32> {
+        let mut slot = (key as usize) & self.mask;
+        loop {
+            let i = self.table[slot];
+            if i == NO_NODE {
+                return None;
+            }
+            if self.keys[i as usize] == key
+                && self.player[i as usize] == player
+                && self.words(i) == words
+            {
+                return Some(i);
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+
+    /// Add a node (the caller checked it is new) and return its index.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert(
+        &mut self,
+        key: u64,
+        words: &[u64],
+        player: u16,
+        parent: u32,
+        push: Push,
+        g: u32,
+        h: u32,
+    ) -> u32 {
+        if (self.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let index = self.len() as u32;
+        self.words.extend_from_slice(words);
+        self.player.push(player);
+        self.keys.push(key);
+        self.parent.push(parent);
+        self.push.push(push);
+        self.g.push(g);
+        self.h.push(h);
+        self.closed.push(false);
+        self.place(key, index);
+        index
+    }
+
+    fn place(&mut self, key: u64, index: u32) {
+        let mut slot = (key as usize) & self.mask;
+        while self.table[slot] != NO_NODE {
+            slot = (slot + 1) & self.mask;
+        }
+        self.table[slot] = index;
+    }
+
+    fn grow(&mut self) {
+        let cap = self.table.len() * 2;
+        self.table = vec![NO_NODE; cap];
+        self.mask = cap - 1;
+        for i in 0..self.len() {
+            self.place(self.keys[i], i as u32);
+        }
+    }
+
+    /// The pushes from the root to node `i`.
+    pub fn path_to(&self, mut i: u32) -> Vec<Push> {
+        let mut path = Vec::new();
+        while self.parent[i as usize] != NO_NODE {
+            path.push(self.push[i as usize]);
+            i = self.parent[i as usize];
+        }
+        path.reverse();
+        path
+    }
+}
