@@ -4,6 +4,57 @@
 //! which maximizes a [`crate::Game`] score. Each respects a [`crate::Budget`]
 //! (`max_nodes` = states stored, `max_iterations` = expansions, time, stop flag).
 
+//!
+//! | search | optimal | memory (`max_nodes` bounds it) |
+//! |---|---|---|
+//! | [`bfs`] | fewest steps | every state reached |
+//! | [`dfs`] | no | every state reached |
+//! | [`depth_limited`] | no (best horizon state) | path + transposition table |
+//! | [`astar`] | yes (admissible h) | every state reached ([`arena::StateArena`]) |
+//! | [`weighted_astar`], [`greedy_best_first`] | within w× / no | every state reached |
+//! | [`idastar`], [`idastar_with_table`] | yes (admissible h) | path (+ table) |
+//! | [`dbs`] | no (maximizes a [`crate::Game`] score) | `depth` + 2 states |
+//!
+//! ```
+//! use puzzle_engine::classic::{astar, bfs, idastar, SearchProblem};
+//! use puzzle_engine::Budget;
+//! /// Reach (3, 2) on an open grid from (0, 0).
+//! struct Grid;
+//! impl SearchProblem for Grid {
+//!     type State = (i32, i32);
+//!     type Action = char;
+//!     fn initial_state(&self) -> (i32, i32) { (0, 0) }
+//!     fn is_goal(&self, s: &(i32, i32)) -> bool { *s == (3, 2) }
+//!     fn successors(&self, &(x, y): &(i32, i32), out: &mut Vec<(char, (i32, i32), u32)>) {
+//!         out.clear();
+//!         for (a, dx, dy) in [('R', 1, 0), ('L', -1, 0), ('D', 0, 1), ('U', 0, -1)] {
+//!             let (nx, ny) = (x + dx, y + dy);
+//!             if (0..5).contains(&nx) && (0..5).contains(&ny) { out.push((a, (nx, ny), 1)); }
+//!         }
+//!     }
+//!     fn heuristic(&self, &(x, y): &(i32, i32)) -> u32 { ((3 - x).abs() + (2 - y).abs()) as u32 }
+//! }
+//! let budget = Budget::iterations(10_000);
+//! assert_eq!(astar(&Grid, &budget).cost, 5);
+//! assert_eq!(idastar(&Grid, &budget).cost, 5);
+//! assert_eq!(bfs(&Grid, &budget).cost, 5);
+//! ```
+
+pub mod arena;
+mod astar;
+mod dbs;
+mod idastar;
+pub(crate) mod meter;
+mod uninformed;
+
+#[cfg(test)]
+mod tests;
+
+pub use astar::{astar, greedy_best_first, weighted_astar};
+pub use dbs::{dbs, DbsConfig, DbsResult, GreedyPolicy};
+pub use idastar::{idastar, idastar_with_table};
+pub use uninformed::{bfs, depth_limited, dfs};
+
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -47,4 +98,16 @@ pub struct Plan<A> {
     pub peak_stored: usize,
     /// Wall time.
     pub elapsed: Duration,
+}
+
+impl<A> Plan<A> {
+    /// Number of actions in the plan.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// The plan has no action (the start is a goal, or nothing was found).
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
 }
