@@ -1,0 +1,383 @@
+//! Solving a board with any of the searches (SPEC §C "SP-MCTS", "Baselines"; issue 5 §4),
+//! with every answer verified by replaying it ([`replay`]).
+//!
+//! - SP-MCTS: the engine's MCTS with Schadd's selection formula (C, D, W·max), all children
+//!   expanded after [`SpMctsSettings::visits_before_expand`] playouts (20, the thesis §3.4),
+//!   normalized rewards, root-parallel threads and optional random restarts; the answer is
+//!   the best sequence found by the global search (Hungarian paper §3.6);
+//! - NMCS and NRPA from the engine, with the group's colour and cells as NRPA's move code;
+//! - DBS (the engine's depth-budgeted search completed by a playout policy), A* and IDA*
+//!   ([`crate::bounded`]);
+//! - Random: independent playouts of the chosen policy, keeping the best.
+
+use crate::board::{Board, Move, Scratch};
+use crate::bounded;
+use crate::playout::{AnyChooser, Playout};
+use puzzle_engine::mcts::{self, ChildrenPerExpansion, Expansion, MctsConfig, RewardTransform, SelectionPolicy};
+use puzzle_engine::{Budget, PlayoutPolicy, Rng, StopReason};
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// The searches of `puzzle solve samegame --algo`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Algorithm {
+    /// Single-player MCTS (Schadd et al. 2008).
+    #[default]
+    SpMcts,
+    /// Nested Monte Carlo Search (Cazenave 2009).
+    Nmcs,
+    /// Nested Rollout Policy Adaptation (Rosin 2011).
+    Nrpa,
+    /// Depth-budgeted search (Billings; the first SameGame benchmark program).
+    Dbs,
+    /// A* on the admissible bound.
+    AStar,
+    /// IDA* on the admissible bound.
+    IdaStar,
+    /// Independent playouts, best kept.
+    Random,
+}
+
+impl Algorithm {
+    /// Every algorithm, in CLI order.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::SpMcts,
+        Algorithm::Nmcs,
+        Algorithm::Nrpa,
+        Algorithm::Dbs,
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::Random,
+    ];
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Algorithm::SpMcts => "spmcts",
+            Algorithm::Nmcs => "nmcs",
+            Algorithm::Nrpa => "nrpa",
+            Algorithm::Dbs => "dbs",
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Random => "random",
+        })
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.to_string() == s)
+            .ok_or_else(|| {
+                format!("unknown algorithm '{s}' (expected spmcts, nmcs, nrpa, dbs, astar, idastar or random)")
+            })
+    }
+}
+
+/// SP-MCTS settings; `Default` follows the papers (Schadd et al.; the Czech thesis §3.4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpMctsSettings {
+    /// The selection formula: by default SP-MCTS with the constants below.
+    pub selection: SelectionPolicy,
+    /// Playouts through a leaf before it is expanded (20 in the thesis and Schadd).
+    pub visits_before_expand: u32,
+    /// Expand all children at once (Schadd) or one per playout (Coulom).
+    pub all_children: bool,
+    /// Restart with a fresh tree after this many playouts per thread (random restarts).
+    pub restart_after: Option<u64>,
+    /// Rewards are `(score + offset) · scale / bound` with `bound` the root's upper bound.
+    pub reward_offset: f64,
+    /// See `reward_offset`.
+    pub reward_scale: f64,
+}
+
+impl Default for SpMctsSettings {
+    fn default() -> Self {
+        SpMctsSettings {
+            selection: SelectionPolicy::SpMcts {
+                c: 0.05,
+                d: 0.0004,
+                w: 0.02,
+            },
+            visits_before_expand: 20,
+            all_children: true,
+            restart_after: None,
+            reward_offset: 0.0,
+            reward_scale: 2.0,
+        }
+    }
+}
+
+/// Everything that configures [`solve`].
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    /// The search.
+    pub algorithm: Algorithm,
+    /// The playout policy (SP-MCTS, DBS completions, NMCS, Random).
+    pub playout: AnyChooser,
+    /// Time, iterations (playouts / expansions), nodes, stop flag.
+    pub budget: Budget,
+    /// Seed (runs are reproducible for a seed, thread count and iteration budget).
+    pub seed: u64,
+    /// Root-parallel threads (SP-MCTS).
+    pub threads: usize,
+    /// SP-MCTS settings.
+    pub spmcts: SpMctsSettings,
+    /// NMCS nesting level (Cazenave: 3 on the standard boards).
+    pub nmcs_level: usize,
+    /// NRPA nesting level.
+    pub nrpa_level: usize,
+    /// DBS depth.
+    pub dbs_depth: usize,
+}
+
+impl Default for SolveConfig {
+    fn default() -> Self {
+        SolveConfig {
+            algorithm: Algorithm::SpMcts,
+            playout: AnyChooser::default(),
+            budget: Budget::time(Duration::from_secs(10)),
+            seed: 1,
+            threads: 1,
+            spmcts: SpMctsSettings::default(),
+            nmcs_level: 2,
+            nrpa_level: 3,
+            dbs_depth: 2,
+        }
+    }
+}
+
+/// A verified answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The moves, from the start.
+    pub moves: Vec<Move>,
+    /// The final score under the board's convention (checked by replay).
+    pub score: i64,
+    /// The board was cleared.
+    pub cleared: bool,
+    /// Iterations (playouts, or expansions for A*/IDA*).
+    pub iterations: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// The search proved the score optimal (A*/IDA* that finished).
+    pub optimal: bool,
+    /// Why the search ended.
+    pub stop_reason: StopReason,
+}
+
+/// A move sequence that does not replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// Move `index` (0-based) names no removable group.
+    Illegal {
+        /// Position in the sequence.
+        index: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// The sequence ends while groups remain.
+    NotFinished {
+        /// Moves in the sequence.
+        moves: usize,
+    },
+    /// The replayed score differs from the claimed one.
+    ScoreMismatch {
+        /// Claimed.
+        claimed: i64,
+        /// Replayed.
+        replayed: i64,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Illegal { index, mv } => write!(
+                f,
+                "move {} (column {}, row {} from the bottom) removes no group",
+                index + 1,
+                mv.col,
+                mv.row
+            ),
+            ReplayError::NotFinished { moves } => {
+                write!(f, "after {moves} moves the game is not over")
+            }
+            ReplayError::ScoreMismatch { claimed, replayed } => {
+                write!(f, "claimed score {claimed} but the replay scores {replayed}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Replay `moves` from `board` to the end of the game; returns the final position.
+pub fn replay(board: &Board, moves: &[Move]) -> Result<Board, ReplayError> {
+    let mut state = board.clone();
+    let mut scratch = Scratch::new();
+    for (index, &mv) in moves.iter().enumerate() {
+        if state.try_play(mv, &mut scratch).is_none() {
+            return Err(ReplayError::Illegal { index, mv });
+        }
+    }
+    if state.has_move() {
+        return Err(ReplayError::NotFinished { moves: moves.len() });
+    }
+    Ok(state)
+}
+
+/// Check that `moves` is a complete game from `board` scoring `claimed`.
+pub fn verify(board: &Board, moves: &[Move], claimed: i64) -> Result<Board, ReplayError> {
+    let end = replay(board, moves)?;
+    if end.final_score() != claimed {
+        return Err(ReplayError::ScoreMismatch {
+            claimed,
+            replayed: end.final_score(),
+        });
+    }
+    Ok(end)
+}
+
+/// The MCTS configuration SP-MCTS uses for `board`.
+pub fn mcts_config(board: &Board, cfg: &SolveConfig) -> MctsConfig {
+    let s = &cfg.spmcts;
+    let bound = board.upper_bound().max(1) as f64;
+    MctsConfig {
+        selection: s.selection,
+        expansion: Expansion {
+            visits_before_expand: s.visits_before_expand,
+            children: if s.all_children {
+                ChildrenPerExpansion::All
+            } else {
+                ChildrenPerExpansion::One
+            },
+        },
+        reward: RewardTransform {
+            offset: s.reward_offset,
+            scale: s.reward_scale / bound,
+        },
+        budget: cfg.budget.clone(),
+        seed: cfg.seed,
+        threads: cfg.threads.max(1),
+        restart_after: s.restart_after,
+        ..MctsConfig::default()
+    }
+}
+
+/// Solve `board` with `cfg`; the answer is replayed and checked before it is returned.
+/// `on_best` hears every improvement (score, moves) as it is found (SP-MCTS, Random).
+pub fn solve(
+    board: &Board,
+    cfg: &SolveConfig,
+    on_best: Option<&(dyn Fn(i64, &[Move]) + Sync)>,
+) -> Result<Solution, ReplayError> {
+    let start = Instant::now();
+    let policy = Playout::new(cfg.playout.clone());
+    let (moves, score, iterations, optimal, stop_reason) = match cfg.algorithm {
+        Algorithm::SpMcts => {
+            let mc = mcts_config(board, cfg);
+            let best_seen = std::sync::Mutex::new(i64::MIN);
+            let observer = |found: &mcts::Found<'_, Board>| {
+                if let Some(cb) = on_best {
+                    let score = found.state.final_score();
+                    let mut b = best_seen.lock().unwrap_or_else(|e| e.into_inner());
+                    if score > *b {
+                        *b = score;
+                        cb(score, found.sequence);
+                    }
+                }
+            };
+            let r = mcts::search_observed(board, &mc, &policy, Some(&observer));
+            let (moves, score) = if r.best_sequence.is_empty() && board.has_move() {
+                let (m, s) = random_search(board, cfg, &policy, &Budget::iterations(1), None).0;
+                (m, s)
+            } else {
+                let end = replay(board, &r.best_sequence)?;
+                (r.best_sequence, end.final_score())
+            };
+            (moves, score, r.iterations, false, r.stop_reason)
+        }
+        Algorithm::Random => {
+            let ((moves, score), iterations, stop) =
+                random_search(board, cfg, &policy, &cfg.budget, on_best);
+            (moves, score, iterations, false, stop)
+        }
+        Algorithm::Dbs => {
+            let config = puzzle_engine::classic::DbsConfig {
+                depth: cfg.dbs_depth.max(1),
+                seed: cfg.seed,
+            };
+            let r = puzzle_engine::classic::dbs(board, &config, &policy, &cfg.budget);
+            let end = replay(board, &r.sequence)?;
+            (r.sequence, end.final_score(), r.playouts, false, r.stop_reason)
+        }
+        Algorithm::AStar => {
+            let r = bounded::astar(board, &cfg.budget, cfg.seed);
+            (r.moves, r.score, r.expanded, r.optimal, r.stop_reason)
+        }
+        Algorithm::IdaStar => {
+            let r = bounded::idastar(board, &cfg.budget, cfg.seed);
+            (r.moves, r.score, r.expanded, r.optimal, r.stop_reason)
+        }
+        Algorithm::Nmcs | Algorithm::Nrpa => crate::nested::run(board, cfg, &policy)?,
+    };
+    let end = verify(board, &moves, score)?;
+    Ok(Solution {
+        moves,
+        score,
+        cleared: end.is_cleared(),
+        iterations,
+        elapsed: start.elapsed(),
+        optimal,
+        stop_reason,
+    })
+}
+
+type Found = (Vec<Move>, i64);
+
+/// Independent playouts with `policy` until the budget ends; the best complete game.
+fn random_search(
+    board: &Board,
+    cfg: &SolveConfig,
+    policy: &Playout<AnyChooser>,
+    budget: &Budget,
+    on_best: Option<&(dyn Fn(i64, &[Move]) + Sync)>,
+) -> (Found, u64, StopReason) {
+    let deadline = budget.start();
+    let mut policy = policy.clone();
+    let mut rng = Rng::new(cfg.seed);
+    let mut state = board.clone();
+    let mut trace = Vec::new();
+    let mut best: Found = (Vec::new(), i64::MIN);
+    let mut n = 0u64;
+    let limit = budget.max_iterations.unwrap_or(u64::MAX);
+    let stop = loop {
+        if n >= limit {
+            break StopReason::Iterations;
+        }
+        if n % 64 == 0 && n > 0 && deadline.expired() {
+            break if deadline.stopped() {
+                StopReason::Interrupted
+            } else {
+                StopReason::Time
+            };
+        }
+        state.clone_from(board);
+        trace.clear();
+        policy.playout(&mut state, &mut rng, &mut trace);
+        n += 1;
+        let score = state.final_score();
+        if score > best.1 {
+            best = (trace.clone(), score);
+            if let Some(cb) = on_best {
+                cb(score, &trace);
+            }
+        }
+    };
+    (best, n, stop)
+}

@@ -1,0 +1,229 @@
+//! Rules: hand-computed games under each scoring convention, gravity and column-shift
+//! invariants (property tests), group enumeration, the engine's conformance harness.
+
+use proptest::prelude::*;
+use puzzle_engine::{conformance, Game, HashedGame};
+use puzzle_samegame::{format, Board, Move, Penalty, Scoring, Scratch};
+
+const R: u8 = 1;
+const G: u8 = 2;
+const B: u8 = 3;
+
+fn board(rows: &[&[u8]], colours: usize, scoring: Scoring) -> Board {
+    let rows: Vec<Vec<u8>> = rows.iter().map(|r| r.to_vec()).collect();
+    Board::from_rows(&rows, colours, scoring).unwrap()
+}
+
+/// Play moves given as (column, row from the top of the board before the move).
+fn play(b: &mut Board, moves: &[(usize, usize)]) -> Vec<usize> {
+    let mut scratch = Scratch::new();
+    moves
+        .iter()
+        .map(|&(c, r)| {
+            let mv = b.move_from_top(c, r).unwrap();
+            b.try_play(mv, &mut scratch).expect("legal move")
+        })
+        .collect()
+}
+
+#[test]
+fn hand_computed_clearing_game() {
+    // R G G
+    // R R B
+    // B B B
+    let rows: &[&[u8]] = &[&[R, G, G], &[R, R, B], &[B, B, B]];
+    let mut b = board(rows, 3, Scoring::standard());
+    // B group of 4: (4-2)^2 = 4; then R (3): 1; then the two Gs slid together: 0; +1000.
+    let sizes = play(&mut b, &[(2, 2), (0, 2), (0, 2)]);
+    assert_eq!(sizes, vec![4, 3, 2]);
+    assert!(b.is_cleared() && b.is_terminal());
+    assert_eq!(b.final_score(), 1005);
+    assert_eq!(b.score(), 1005.0);
+
+    let mut h = board(rows, 3, Scoring::hungarian());
+    play(&mut h, &[(2, 2), (0, 2), (0, 2)]);
+    // (4-1)^2 + (3-1)^2 + (2-1)^2 = 9 + 4 + 1, no bonus.
+    assert_eq!(h.final_score(), 14);
+}
+
+#[test]
+fn intermediate_positions_after_gravity_and_shift() {
+    let rows: &[&[u8]] = &[&[R, G, G], &[R, R, B], &[B, B, B]];
+    let mut b = board(rows, 3, Scoring::standard());
+    play(&mut b, &[(2, 2)]);
+    assert_eq!(b.rows(), vec![vec![0, 0, 0], vec![R, G, 0], vec![R, R, G]]);
+    play(&mut b, &[(0, 2)]);
+    // Column 0 emptied: the Gs shift left.
+    assert_eq!(b.rows(), vec![vec![0, 0, 0], vec![0, 0, 0], vec![G, G, 0]]);
+    assert_eq!(b.columns(), 2);
+}
+
+#[test]
+fn penalties_on_a_stuck_board() {
+    // Checkerboard: no group at all; R = 5, G = 4 stones.
+    let rows: &[&[u8]] = &[&[R, G, R], &[G, R, G], &[R, G, R]];
+    let none = board(rows, 2, Scoring::standard());
+    assert!(none.is_terminal());
+    assert_eq!(none.final_score(), 0);
+    let total = board(rows, 2, Scoring::standard().with_penalty(Penalty::Total));
+    assert_eq!(total.final_score(), -49); // (9 - 2)^2
+    let per = board(rows, 2, Scoring::standard().with_penalty(Penalty::PerColour));
+    assert_eq!(per.final_score(), -13); // (5 - 2)^2 + (4 - 2)^2
+    assert_eq!(per.score(), -13.0);
+}
+
+#[test]
+fn penalty_after_moves() {
+    let rows: &[&[u8]] = &[&[R, R, R, G, G, G, G, B]];
+    let mut b = board(rows, 3, Scoring::standard().with_penalty(Penalty::PerColour));
+    play(&mut b, &[(3, 0)]); // 4 Gs: 4 points
+    play(&mut b, &[(0, 0)]); // 3 Rs: 1 point, the B is left
+    assert!(b.is_terminal() && !b.is_cleared());
+    assert_eq!(b.points(), 5);
+    assert_eq!(b.final_score(), 5 - 1); // (1 - 2)^2 for the lone B
+    let mut h = board(rows, 3, Scoring::hungarian().with_penalty(Penalty::Total));
+    play(&mut h, &[(3, 0), (0, 0)]);
+    assert_eq!(h.final_score(), 9 + 4 - 1);
+}
+
+#[test]
+fn illegal_moves_are_rejected() {
+    let rows: &[&[u8]] = &[&[R, G, R], &[G, R, G]];
+    let mut b = board(rows, 2, Scoring::standard());
+    let before = b.clone();
+    let mut scratch = Scratch::new();
+    assert!(b.try_play(Move { col: 0, row: 0 }, &mut scratch).is_none());
+    assert!(b.try_play(Move { col: 9, row: 0 }, &mut scratch).is_none());
+    assert_eq!(b, before);
+}
+
+#[test]
+fn one_action_per_group_and_codes_differ() {
+    let text = include_str!("../../../data/samegame/standard20/problem01.txt");
+    let b = format::parse_standard(text, "problem01.txt", Scoring::standard()).unwrap();
+    let mut actions = Vec::new();
+    b.legal_actions(&mut actions);
+    let mut scratch = Scratch::new();
+    assert_eq!(actions.len(), b.find_groups(&mut scratch));
+    let sizes: usize = scratch.groups.iter().map(|g| g.size as usize).sum();
+    // Each stone belongs to at most one group.
+    assert!(sizes <= 225);
+    let mut codes: Vec<u64> = actions.iter().map(|&a| b.action_code(a)).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), actions.len());
+    // Any stone of a group gives the same code.
+    for g in &scratch.groups {
+        let first = b.move_of(g.cell);
+        let (size, colour) = b.group_at(first, &mut Scratch::new()).unwrap();
+        assert_eq!((size, colour), (g.size as usize, g.colour));
+    }
+}
+
+#[test]
+fn engine_conformance() {
+    let text = include_str!("../../../data/samegame/standard20/problem05.txt");
+    let b = format::parse_standard(text, "problem05.txt", Scoring::standard()).unwrap();
+    let report = conformance::check_playouts(&b, 30, 300, 1).unwrap();
+    assert!(report.max_length > 20);
+    for seed in 0..5 {
+        let r = Board::random(7, 5, 3, seed, Scoring::hungarian()).unwrap();
+        conformance::check_playouts(&r, 20, 100, seed).unwrap();
+    }
+}
+
+#[test]
+fn hash_follows_the_stones() {
+    let a = Board::random(6, 6, 3, 9, Scoring::standard()).unwrap();
+    let b = a.clone();
+    assert_eq!(a.state_hash(), b.state_hash());
+    let mut c = a.clone();
+    let mut actions = Vec::new();
+    c.legal_actions(&mut actions);
+    c.apply(actions[0]);
+    assert_ne!(a.state_hash(), c.state_hash());
+}
+
+/// Brute force: the best final score from `b` (tiny boards only).
+fn best_final(b: &Board) -> i64 {
+    let mut actions = Vec::new();
+    b.legal_actions(&mut actions);
+    if actions.is_empty() {
+        return b.final_score();
+    }
+    actions
+        .iter()
+        .map(|&a| {
+            let mut c = b.clone();
+            c.apply(a);
+            best_final(&c)
+        })
+        .max()
+        .unwrap()
+}
+
+fn check_invariants(before: &Board, after: &Board, size: usize, colour: u8) -> Result<(), TestCaseError> {
+    let k = before.colours();
+    for c in 1..=k {
+        let drop = if c == colour as usize { size as u16 } else { 0 };
+        prop_assert_eq!(after.counts()[c], before.counts()[c] - drop);
+    }
+    prop_assert_eq!(after.stones(), before.stones() - size);
+    prop_assert_eq!(after.points(), before.points() + before.scoring().group_points(size));
+    let mut seen_empty = false;
+    for c in 0..after.width() {
+        let h = after.column_height(c);
+        // No floating stones: stones exactly in rows 0..h.
+        for r in 0..after.height() {
+            prop_assert_eq!(after.get(c, r) != 0, r < h, "column {} row {}", c, r);
+        }
+        // No empty column left of a non-empty one.
+        if h == 0 {
+            seen_empty = true;
+        } else {
+            prop_assert!(!seen_empty, "empty column left of column {}", c);
+        }
+    }
+    // Stones counted by colour match the grid.
+    let mut grid_counts = vec![0u16; k + 1];
+    for row in after.rows() {
+        for v in row {
+            grid_counts[v as usize] += 1;
+        }
+    }
+    prop_assert_eq!(&grid_counts[1..], &after.counts()[1..]);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn gravity_and_shift_invariants(
+        w in 1usize..12, h in 1usize..12, k in 1usize..6, seed in any::<u64>(), picks in proptest::collection::vec(any::<u32>(), 1..80)
+    ) {
+        let mut b = Board::random(w, h, k, seed, Scoring::standard()).unwrap();
+        let mut scratch = Scratch::new();
+        for p in picks {
+            let n = b.find_groups(&mut scratch);
+            if n == 0 {
+                prop_assert!(b.is_terminal());
+                break;
+            }
+            let g = scratch.groups[p as usize % n];
+            let mv = b.move_of(g.cell);
+            let before = b.clone();
+            let size = b.try_play(mv, &mut scratch).unwrap();
+            prop_assert_eq!(size, g.size as usize);
+            check_invariants(&before, &b, size, g.colour)?;
+        }
+    }
+
+    #[test]
+    fn upper_bound_is_admissible(w in 1usize..5, h in 1usize..4, k in 1usize..4, seed in any::<u64>()) {
+        for scoring in [Scoring::standard(), Scoring::hungarian(), Scoring::standard().with_penalty(Penalty::PerColour)] {
+            let b = Board::random(w, h, k, seed, scoring).unwrap();
+            prop_assert!(b.upper_bound() >= best_final(&b));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Every search returns a complete legal game whose replayed score is the reported one;
+//! A* and IDA* that finish are optimal (checked by brute force on small boards).
+
+use puzzle_engine::{Budget, Game};
+use puzzle_samegame::playout::{AnyChooser, Playout};
+use puzzle_samegame::search::{self, Algorithm, SolveConfig};
+use puzzle_samegame::{bounded, format, Board, Penalty, Scoring};
+
+fn brute_force(b: &Board) -> i64 {
+    let mut actions = Vec::new();
+    b.legal_actions(&mut actions);
+    if actions.is_empty() {
+        return b.final_score();
+    }
+    actions
+        .iter()
+        .map(|&a| {
+            let mut c = b.clone();
+            c.apply(a);
+            brute_force(&c)
+        })
+        .max()
+        .unwrap()
+}
+
+fn config(algorithm: Algorithm, iterations: u64) -> SolveConfig {
+    SolveConfig {
+        algorithm,
+        budget: Budget::iterations(iterations),
+        seed: 3,
+        nmcs_level: 1,
+        nrpa_level: 1,
+        ..SolveConfig::default()
+    }
+}
+
+#[test]
+fn every_algorithm_replays_to_its_score() {
+    let b = Board::random(8, 8, 4, 11, Scoring::standard()).unwrap();
+    for algorithm in Algorithm::ALL {
+        let s = search::solve(&b, &config(algorithm, 3000), None).unwrap();
+        let end = search::verify(&b, &s.moves, s.score).unwrap();
+        assert_eq!(end.is_cleared(), s.cleared, "{algorithm}");
+        assert!(!end.has_move(), "{algorithm}");
+        assert!(s.iterations > 0, "{algorithm}");
+    }
+}
+
+#[test]
+fn every_playout_policy_finishes_the_game() {
+    let b = Board::random(10, 10, 5, 5, Scoring::standard()).unwrap();
+    for name in ["random", "tabu", "tabu-colour", "pseudo", "pseudo-tabu-5", "double-tabu", "roulette", "eps0.2-double-tabu"] {
+        let playout: AnyChooser = name.parse().unwrap();
+        let cfg = SolveConfig { playout, ..config(Algorithm::Random, 50) };
+        let s = search::solve(&b, &cfg, None).unwrap();
+        search::verify(&b, &s.moves, s.score).unwrap();
+    }
+}
+
+#[test]
+fn tabu_playouts_beat_random_ones_on_average() {
+    let text = include_str!("../../../data/samegame/standard20/problem02.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let mean = |name: &str| {
+        let mut p = Playout::new(name.parse::<AnyChooser>().unwrap());
+        let mut rng = puzzle_engine::Rng::new(1);
+        let mut total = 0i64;
+        for _ in 0..300 {
+            let mut s = b.clone();
+            p.run(&mut s, &mut rng);
+            total += s.final_score();
+        }
+        total / 300
+    };
+    assert!(mean("tabu") > mean("random") + 50);
+}
+
+#[test]
+fn spmcts_is_deterministic_and_improves_on_random_playouts() {
+    let text = include_str!("../../../data/samegame/standard20/problem03.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let a = search::solve(&b, &config(Algorithm::SpMcts, 4000), None).unwrap();
+    let again = search::solve(&b, &config(Algorithm::SpMcts, 4000), None).unwrap();
+    assert_eq!(a.moves, again.moves);
+    let random = search::solve(&b, &config(Algorithm::Random, 4000), None).unwrap();
+    assert!(a.score >= random.score - 200, "{} vs {}", a.score, random.score);
+    let threads = SolveConfig { threads: 2, ..config(Algorithm::SpMcts, 4000) };
+    let t = search::solve(&b, &threads, None).unwrap();
+    search::verify(&b, &t.moves, t.score).unwrap();
+    assert_eq!(t.iterations, 4000);
+}
+
+#[test]
+fn observer_hears_improvements_in_order() {
+    let b = Board::random(9, 9, 4, 2, Scoring::standard()).unwrap();
+    let heard = std::sync::Mutex::new(Vec::new());
+    let cb = |score: i64, moves: &[puzzle_samegame::Move]| {
+        search::verify(&b, moves, score).unwrap();
+        heard.lock().unwrap().push(score);
+    };
+    let s = search::solve(&b, &config(Algorithm::SpMcts, 2000), Some(&cb)).unwrap();
+    let heard = heard.into_inner().unwrap();
+    assert!(heard.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(heard.last().copied(), Some(s.score));
+}
+
+#[test]
+fn astar_and_idastar_are_optimal_on_small_boards() {
+    for seed in 0..12 {
+        let scoring = match seed % 3 {
+            0 => Scoring::standard(),
+            1 => Scoring::hungarian(),
+            _ => Scoring::standard().with_penalty(Penalty::PerColour),
+        };
+        let b = Board::random(4, 4, 3, seed, scoring).unwrap();
+        let best = brute_force(&b);
+        let a = bounded::astar(&b, &Budget::iterations(1_000_000), 1);
+        assert!(a.optimal, "seed {seed}");
+        assert_eq!(a.score, best, "A* seed {seed}");
+        search::verify(&b, &a.moves, a.score).unwrap();
+        let i = bounded::idastar(&b, &Budget::iterations(1_000_000), 1);
+        assert!(i.optimal, "seed {seed}");
+        assert_eq!(i.score, best, "IDA* seed {seed}");
+        search::verify(&b, &i.moves, i.score).unwrap();
+    }
+}
+
+#[test]
+fn bounded_searches_respect_their_budget_and_still_answer() {
+    let text = include_str!("../../../data/samegame/standard20/problem04.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let a = bounded::astar(&b, &Budget::iterations(200).with_max_nodes(20_000), 1);
+    assert!(!a.optimal && a.expanded <= 200 && a.peak_stored <= 20_000);
+    search::verify(&b, &a.moves, a.score).unwrap();
+    let i = bounded::idastar(&b, &Budget::iterations(500), 1);
+    assert!(!i.optimal && i.expanded <= 500);
+    search::verify(&b, &i.moves, i.score).unwrap();
+}
+
+#[test]
+fn replay_rejects_bad_sequences() {
+    let b = Board::random(6, 6, 3, 1, Scoring::standard()).unwrap();
+    let s = search::solve(&b, &config(Algorithm::Random, 10), None).unwrap();
+    assert!(search::verify(&b, &s.moves, s.score + 1).is_err());
+    assert!(search::replay(&b, &s.moves[..s.moves.len() - 1]).is_err());
+    let mut bad = s.moves.clone();
+    bad.insert(0, puzzle_samegame::Move { col: 50, row: 0 });
+    assert!(search::replay(&b, &bad).is_err());
+}
