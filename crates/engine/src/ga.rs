@@ -174,8 +174,9 @@ pub fn evolve_observed<P: GeneticProblem>(
     let mut meter = Meter::start(budget);
     let max_evaluations = budget.max_iterations.unwrap_or(u64::MAX);
     let mut rng = Rng::new(config.seed);
-    let mut population: Vec<P::Chromosome> =
-        (0..n).map(|_| problem.random_chromosome(&mut rng)).collect();
+    let mut population: Vec<P::Chromosome> = (0..n)
+        .map(|_| problem.random_chromosome(&mut rng))
+        .collect();
     let mut raw = evaluate(problem, &population);
     let mut evaluations = n as u64;
     let first_best = argmax(&raw);
@@ -589,7 +590,10 @@ mod tests {
         assert_eq!(a.evaluations, b.evaluations);
         let other = evolve(
             &Word,
-            &GaConfig { seed: 9, ..cfg.clone() },
+            &GaConfig {
+                seed: 9,
+                ..cfg.clone()
+            },
             &Budget::iterations(1_000_000),
         );
         assert_ne!(a.history, other.history);
@@ -603,7 +607,11 @@ mod tests {
         assert!(r.evaluations <= 1_000);
         assert_eq!(r.generations, 9); // 100 + 9 × 98 = 982; a tenth would pass 1,000
         let flag = Arc::new(AtomicBool::new(true));
-        let r = evolve(&OneMax, &cfg, &Budget::iterations(1_000).with_stop_flag(flag));
+        let r = evolve(
+            &OneMax,
+            &cfg,
+            &Budget::iterations(1_000).with_stop_flag(flag),
+        );
         assert_eq!(r.stop_reason, StopReason::Interrupted);
         assert_eq!(r.evaluations, 100);
         let r = evolve(
@@ -614,7 +622,10 @@ mod tests {
             },
             &Budget::time(Duration::from_millis(30)).with_max_nodes(40),
         );
-        assert!(matches!(r.stop_reason, StopReason::Time | StopReason::Solved));
+        assert!(matches!(
+            r.stop_reason,
+            StopReason::Time | StopReason::Solved
+        ));
         assert_eq!(r.population, 20);
         let r = evolve(
             &OneMax,

@@ -274,7 +274,12 @@ mod tests {
             seed: 3,
             ..Default::default()
         };
-        let r = search(&game, &cfg, &UniformRandom::default(), &Budget::iterations(10_000_000));
+        let r = search(
+            &game,
+            &cfg,
+            &UniformRandom::default(),
+            &Budget::iterations(10_000_000),
+        );
         assert_eq!(r.best_score, game.optimum() as f64);
         assert_eq!(replay(&game, &r.best_sequence), (r.best_score, true));
         assert_eq!(r.stop_reason, StopReason::Exhausted);
@@ -290,7 +295,12 @@ mod tests {
                 seed: 11,
                 ..Default::default()
             };
-            let r = search(&tree, &cfg, &UniformRandom::default(), &Budget::iterations(1_000_000));
+            let r = search(
+                &tree,
+                &cfg,
+                &UniformRandom::default(),
+                &Budget::iterations(1_000_000),
+            );
             assert_eq!(r.best_score, 1.0, "level {level}");
             assert_eq!(replay(&tree, &r.best_sequence), (1.0, true));
         }
@@ -321,7 +331,12 @@ mod tests {
             level: 3,
             ..Default::default()
         };
-        let r = search(&game, &cfg, &UniformRandom::default(), &Budget::iterations(500));
+        let r = search(
+            &game,
+            &cfg,
+            &UniformRandom::default(),
+            &Budget::iterations(500),
+        );
         assert_eq!(r.stop_reason, StopReason::Iterations);
         assert_eq!(r.playouts, 500);
         assert_eq!(r.runs, 0);
@@ -381,8 +396,18 @@ mod tests {
             seed: 2,
             ..Default::default()
         };
-        let first_step = search(&tree, &cfg, &UniformRandom::default(), &Budget::iterations(2));
-        let full = search(&tree, &cfg, &UniformRandom::default(), &Budget::iterations(1 << 20));
+        let first_step = search(
+            &tree,
+            &cfg,
+            &UniformRandom::default(),
+            &Budget::iterations(2),
+        );
+        let full = search(
+            &tree,
+            &cfg,
+            &UniformRandom::default(),
+            &Budget::iterations(1 << 20),
+        );
         assert!(full.best_score >= first_step.best_score);
         assert_eq!(full.stop_reason, StopReason::Exhausted);
         // One level-1 run on a depth-20 binary tree: 2 playouts per step, 20 steps.

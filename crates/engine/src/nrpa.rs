@@ -279,8 +279,7 @@ impl<G: Game> Nrpa<'_, G> {
         for &(code, delta) in &self.deltas {
             *policy.entry(code).or_insert(0.0) += delta;
         }
-        let entries: usize = self.policies[1..=level].iter().map(|p| p.len()).sum::<usize>()
-            + self.policies[level + 1..].iter().map(|p| p.len()).sum::<usize>();
+        let entries: usize = self.policies.iter().map(|p| p.len()).sum();
         self.peak_entries = self.peak_entries.max(entries);
         if entries > self.max_entries {
             self.stop = Some(StopReason::Nodes);
@@ -370,7 +369,7 @@ mod tests {
     fn adaptation_beats_plain_sampling() {
         // Level 2 with adaptation against the same search with α = 0 (uniform sampling), same
         // playouts: 2,500 uniform playouts reach a 40-deep leaf with chance 2500 / 2^40.
-        let tree = coded_tree(40, 0x1234_5678_9A);
+        let tree = coded_tree(40, 0x0012_3456_789A);
         let adapt = NrpaConfig {
             level: 2,
             iterations: 50,

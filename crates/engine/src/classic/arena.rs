@@ -147,7 +147,9 @@ impl<S: Eq + Hash, A: Clone> StateArena<S, A> {
         action: Option<A>,
         g: u32,
     ) -> Option<u32> {
-        let index = u32::try_from(self.states.len()).ok().filter(|&i| i != NONE)?;
+        let index = u32::try_from(self.states.len())
+            .ok()
+            .filter(|&i| i != NONE)?;
         assert_eq!(
             action.is_none(),
             index == 0,

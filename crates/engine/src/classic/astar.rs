@@ -130,11 +130,7 @@ pub fn greedy_best_first<P: SearchProblem>(problem: &P, budget: &Budget) -> Plan
     )
 }
 
-fn best_first<P: SearchProblem>(
-    problem: &P,
-    weights: Weights,
-    budget: &Budget,
-) -> Plan<P::Action> {
+fn best_first<P: SearchProblem>(problem: &P, weights: Weights, budget: &Budget) -> Plan<P::Action> {
     let mut meter = Meter::start(budget);
     let mut stats = Stats::default();
     if budget.max_nodes == 0 {

@@ -5,7 +5,7 @@
 use super::arena::state_hash;
 use super::meter::Meter;
 use super::uninformed::Stats;
-use super::{Plan, SearchProblem};
+use super::{Plan, SearchProblem, Successors};
 use crate::{Budget, FxHashMap, StopReason};
 
 /// One level of the explicit DFS stack.
@@ -65,7 +65,7 @@ pub fn idastar_with_table<P: SearchProblem>(
     let mut bound = problem.heuristic(&root) as u64;
     let mut table: FxHashMap<P::State, u32> = FxHashMap::default();
     let mut frames: Vec<Frame<P::Action, P::State>> = Vec::new();
-    let mut pool: Vec<Vec<(P::Action, P::State, u32)>> = Vec::new();
+    let mut pool: Vec<Successors<P>> = Vec::new();
     // Hashes of the states on the path (root first), for a fast cycle check.
     let mut path_hashes: Vec<u64> = Vec::new();
     loop {
@@ -131,7 +131,8 @@ pub fn idastar_with_table<P: SearchProblem>(
                     Some(seen) if *seen <= g => continue,
                     Some(seen) => *seen = g,
                     None => {
-                        if table.len() < table_capacity && table.len() + depth + 1 < budget.max_nodes
+                        if table.len() < table_capacity
+                            && table.len() + depth + 1 < budget.max_nodes
                         {
                             table.insert(state.clone(), g);
                         }

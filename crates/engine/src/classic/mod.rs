@@ -79,6 +79,13 @@ pub trait SearchProblem {
     }
 }
 
+/// The successor buffer of a problem: (action, next state, step cost) triples.
+pub type Successors<P> = Vec<(
+    <P as SearchProblem>::Action,
+    <P as SearchProblem>::State,
+    u32,
+)>;
+
 /// The outcome of a classic search.
 #[derive(Clone, Debug)]
 pub struct Plan<A> {

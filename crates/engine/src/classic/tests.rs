@@ -24,7 +24,11 @@ struct Maze {
 
 impl Maze {
     fn parse(text: &str) -> Maze {
-        let rows: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let rows: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
         let width = rows[0].len() as i32;
         let mut cells = Vec::new();
         let (mut start, mut goal) = ((0, 0), (0, 0));
@@ -306,7 +310,10 @@ fn eight_puzzle_idastar_is_optimal() {
     };
     assert_eq!(idastar(&puzzle, &budget()).cost, 4);
     // A 20-move position: cross-check IDA* (with and without table) against A*.
-    let start = replay_puzzle(GOAL, &[7, 4, 3, 0, 1, 2, 5, 4, 7, 6, 3, 4, 5, 8, 7, 6, 3, 4, 1, 0]);
+    let start = replay_puzzle(
+        GOAL,
+        &[7, 4, 3, 0, 1, 2, 5, 4, 7, 6, 3, 4, 5, 8, 7, 6, 3, 4, 1, 0],
+    );
     let puzzle = EightPuzzle { start };
     let a = astar(&puzzle, &budget());
     let i = idastar(&puzzle, &budget());
@@ -333,7 +340,11 @@ fn node_budget_is_never_exceeded() {
             ("weighted", weighted_astar(&puzzle, 2.0, &b)),
             ("greedy", greedy_best_first(&puzzle, &b)),
         ] {
-            assert!(plan.peak_stored <= max, "{name} {max}: {}", plan.peak_stored);
+            assert!(
+                plan.peak_stored <= max,
+                "{name} {max}: {}",
+                plan.peak_stored
+            );
             // BFS and A* need far more than 1000 states here; the others may get lucky.
             if plan.found {
                 assert!(!["bfs", "astar"].contains(&name), "{name} {max}");
@@ -345,7 +356,11 @@ fn node_budget_is_never_exceeded() {
         let plan = depth_limited(&puzzle, 40, &b.clone().with_iterations(20_000));
         assert!(plan.peak_stored <= max, "depth_limited {max}");
         let plan = idastar_with_table(&puzzle, 1 << 20, &b.clone().with_iterations(20_000));
-        assert!(plan.peak_stored <= max, "idastar {max}: {}", plan.peak_stored);
+        assert!(
+            plan.peak_stored <= max,
+            "idastar {max}: {}",
+            plan.peak_stored
+        );
     }
     // IDA*'s path alone is longer than 10 states for a 31-move solution.
     let plan = idastar(&puzzle, &Budget::iterations(10_000_000).with_max_nodes(10));
@@ -395,7 +410,10 @@ fn budgets_report_the_right_stop_reason() {
     }
     let flag = Arc::new(AtomicBool::new(true));
     let stopped = Budget::iterations(1000).with_stop_flag(flag);
-    assert_eq!(astar(&Endless, &stopped).stop_reason, StopReason::Interrupted);
+    assert_eq!(
+        astar(&Endless, &stopped).stop_reason,
+        StopReason::Interrupted
+    );
     assert_eq!(bfs(&Endless, &stopped).stop_reason, StopReason::Interrupted);
 }
 
@@ -427,7 +445,12 @@ fn replay_game<G: Game>(root: &G, actions: &[G::Action]) -> f64 {
 fn dbs_finds_the_toy_optima() {
     let values: Vec<i64> = (0..20).map(|i| (i * 37 % 101) as i64).collect();
     let game = SumGame::new(&values, 6);
-    let r = dbs(&game, &DbsConfig::default(), &GreedyPolicy::default(), &budget());
+    let r = dbs(
+        &game,
+        &DbsConfig::default(),
+        &GreedyPolicy::default(),
+        &budget(),
+    );
     assert_eq!(r.score, game.optimum() as f64);
     assert_eq!(replay_game(&game, &r.sequence), r.score);
     assert_eq!(r.stop_reason, StopReason::Exhausted);
@@ -448,7 +471,12 @@ fn dbs_finds_the_toy_optima() {
 fn dbs_respects_its_budgets() {
     let tree = BinaryTreeGame::new(30, 0x1234_5678);
     let cfg = DbsConfig { depth: 4, seed: 1 };
-    let r = dbs(&tree, &cfg, &UniformRandom::default(), &Budget::iterations(40));
+    let r = dbs(
+        &tree,
+        &cfg,
+        &UniformRandom::default(),
+        &Budget::iterations(40),
+    );
     assert_eq!(r.stop_reason, StopReason::Iterations);
     assert_eq!(r.playouts, 40);
     // Stopped mid-way, the result is still a complete, replayable sequence.

@@ -3,7 +3,7 @@
 
 use super::arena::{StateArena, NONE};
 use super::meter::Meter;
-use super::{Plan, SearchProblem};
+use super::{Plan, SearchProblem, Successors};
 use crate::{Budget, FxHashMap, StopReason};
 
 /// Breadth-first search: the plan with the fewest steps (optimal cost when every step costs
@@ -222,7 +222,7 @@ pub fn depth_limited<P: SearchProblem>(
     }
     let mut table: FxHashMap<P::State, u32> = FxHashMap::default();
     let mut frames: Vec<Frame<P::Action, P::State>> = Vec::with_capacity(max_depth);
-    let mut pool: Vec<Vec<(P::Action, P::State, u32)>> = Vec::new();
+    let mut pool: Vec<Successors<P>> = Vec::new();
     meter.tick();
     stats.expanded += 1;
     let mut successors = Vec::new();
