@@ -1,1 +1,24 @@
-//! The GVGAI game Bait and its DFS, depth-limited, A* and MCTS agents.
+//! # puzzle-bait
+//!
+//! GVGAI's game Bait, exactly as the GVGAI framework runs it (SPEC §E; the rules in
+//! `data/bait/bait.txt`), and the agents of the Chinese report `bait-search-agents.zh.txt`
+//! (DFS, depth-limited DFS, A*, MCTS) plus an offline shortest-win planner and an improved
+//! MCTS, each playing under GVGAI's per-move CPU budget (40 ms).
+//!
+//! - [`level`]: GVGAI level text with Bait's legend, clear errors;
+//! - [`state`]: the compact state (avatar, key flag, bitsets), one tick of the rules, hashing;
+//! - [`heuristic`]: the paper's Manhattan heuristic, walking distances, the dead-position test;
+//! - [`astar`]: resumable A* (per-move agent and offline planner);
+//! - [`agents`]: the agents and the game loop that times every move.
+
+pub mod agents;
+pub mod astar;
+pub mod bits;
+pub mod clock;
+pub mod heuristic;
+pub mod level;
+pub mod state;
+
+pub use agents::{play_game, AgentKind, GameConfig, Outcome};
+pub use level::{builtin_level, Level, LevelError, BUILTIN_LEVELS};
+pub use state::{actions_to_string, parse_actions, Action, BaitState, Status, MAX_TICKS};

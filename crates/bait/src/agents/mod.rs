@@ -1,0 +1,221 @@
+//! The agents and the game loop (SPEC §E "Agents"). Every agent sees the current position at
+//! each tick and must answer within the per-move budget (GVGAI: 40 ms of CPU time; 1 s to set
+//! up). [`play_game`] times every answer, applies it, and replays the whole action sequence
+//! from the start before reporting, so a reported result is always reproducible.
+
+mod astar_agents;
+mod dfs;
+mod dls;
+mod mcts;
+
+pub use astar_agents::{AStarAgent, OfflineAgent};
+pub use dfs::DfsAgent;
+pub use dls::{DlsAgent, DlsConfig};
+pub use mcts::{MctsAgent, MctsAgentConfig};
+
+use crate::clock::MoveClock;
+use crate::state::{Action, BaitState};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// An agent playing Bait one tick at a time.
+pub trait Agent {
+    /// Prepare with the start position (GVGAI gives an agent's constructor 1 s).
+    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+        let _ = (state, clock);
+    }
+    /// Choose the action for `state` before `clock` expires.
+    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action;
+    /// Search work done so far (positions expanded, MCTS iterations ...).
+    fn work(&self) -> u64;
+}
+
+/// The agents `puzzle play bait --agent` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    /// Depth-first search with a visited set, planned whole before the first move (paper Task 1).
+    Dfs,
+    /// Depth-limited DFS per move with the paper's heuristic (paper Task 2).
+    Dls,
+    /// A* per move, open/closed lists kept across moves (paper Task 3).
+    Astar,
+    /// Offline A* planner: a shortest win, computed before the game, then replayed.
+    AstarOffline,
+    /// MCTS per move: UCB1, depth-limited random rollouts, most-visited move (paper Task 4,
+    /// GVGAI's sample controller).
+    Mcts,
+    /// Our improved MCTS (see [`MctsAgentConfig::plus`]).
+    MctsPlus,
+}
+
+impl AgentKind {
+    /// Every agent, in the order of the reports.
+    pub const ALL: [AgentKind; 6] = [
+        AgentKind::Dfs,
+        AgentKind::Dls,
+        AgentKind::Astar,
+        AgentKind::AstarOffline,
+        AgentKind::Mcts,
+        AgentKind::MctsPlus,
+    ];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Dfs => "dfs",
+            AgentKind::Dls => "dls",
+            AgentKind::Astar => "astar",
+            AgentKind::AstarOffline => "astar-offline",
+            AgentKind::Mcts => "mcts",
+            AgentKind::MctsPlus => "mcts-plus",
+        }
+    }
+
+    /// Does the agent use random numbers (so several seeds are worth playing)?
+    pub fn is_random(self) -> bool {
+        matches!(self, AgentKind::Mcts | AgentKind::MctsPlus | AgentKind::Dls)
+    }
+
+    /// A fresh agent.
+    pub fn make(self, config: &GameConfig) -> Box<dyn Agent> {
+        match self {
+            AgentKind::Dfs => Box::new(DfsAgent::new(config.max_nodes)),
+            AgentKind::Dls => Box::new(DlsAgent::new(DlsConfig::default(), config.seed)),
+            AgentKind::Astar => Box::new(AStarAgent::new(config.max_nodes)),
+            AgentKind::AstarOffline => Box::new(OfflineAgent::new(config.max_nodes, config.stop.clone())),
+            AgentKind::Mcts => Box::new(MctsAgent::new(MctsAgentConfig::plain(), config.seed, config.max_nodes)),
+            AgentKind::MctsPlus => Box::new(MctsAgent::new(MctsAgentConfig::plus(), config.seed, config.max_nodes)),
+        }
+    }
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AgentKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        AgentKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown agent '{s}' (one of: {})",
+                    AgentKind::ALL.map(|k| k.name()).join(", ")
+                )
+            })
+    }
+}
+
+/// Settings of one game.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    /// CPU time per move (GVGAI: 40 ms). Agents search for 80% of it, keeping a margin for
+    /// choosing and bookkeeping.
+    pub move_budget: Duration,
+    /// CPU time for setting up (GVGAI: 1 s).
+    pub setup_budget: Duration,
+    /// Random seed.
+    pub seed: u64,
+    /// Node budget of every search (positions or tree nodes stored).
+    pub max_nodes: usize,
+    /// Ctrl-C: stop the game (it is then reported as it stands).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            move_budget: Duration::from_millis(40),
+            setup_budget: Duration::from_secs(1),
+            seed: 0,
+            max_nodes: 3_000_000,
+            stop: None,
+        }
+    }
+}
+
+/// The result of one game, checked by replay.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The game was won.
+    pub win: bool,
+    /// Final score.
+    pub score: i32,
+    /// Ticks played until the game ended (or was stopped).
+    pub ticks: u32,
+    /// The actions, one per tick.
+    pub actions: Vec<Action>,
+    /// Longest CPU time any move took, in milliseconds (GVGAI's measure).
+    pub max_move_ms: f64,
+    /// Longest wall time any move took, in milliseconds.
+    pub max_move_wall_ms: f64,
+    /// CPU time of the setup, in milliseconds (the offline planner's whole search).
+    pub setup_ms: f64,
+    /// Search work (expansions or iterations).
+    pub work: u64,
+    /// The final position.
+    pub final_state: BaitState,
+    /// The game was stopped by the stop flag before it ended.
+    pub interrupted: bool,
+}
+
+/// Play a game of `kind` from `start`. `on_tick` sees every position after each tick (for
+/// `--show`). The returned outcome has been re-derived by replaying its actions from `start`.
+pub fn play_game(
+    start: &BaitState,
+    kind: AgentKind,
+    config: &GameConfig,
+    mut on_tick: impl FnMut(&BaitState, Action),
+) -> Outcome {
+    let mut agent = kind.make(config);
+    let setup_clock = MoveClock::start(config.setup_budget);
+    agent.setup(start, &setup_clock);
+    let setup_ms = setup_clock.cpu_elapsed().as_secs_f64() * 1e3;
+    let mut state = start.clone();
+    let mut actions = Vec::new();
+    let mut max_cpu = 0f64;
+    let mut max_wall = 0f64;
+    let mut interrupted = false;
+    let search_share = config.move_budget.mul_f64(0.8);
+    while !state.is_terminal_state() {
+        if config.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            interrupted = true;
+            break;
+        }
+        let clock = MoveClock::start(search_share);
+        let action = agent.act(&state, &clock);
+        max_cpu = max_cpu.max(clock.cpu_elapsed().as_secs_f64() * 1e3);
+        max_wall = max_wall.max(clock.wall_elapsed().as_secs_f64() * 1e3);
+        state.step(action);
+        actions.push(action);
+        on_tick(&state, action);
+    }
+    let replayed = start.replay(&actions);
+    assert_eq!(replayed, state, "the game does not replay to the same position");
+    Outcome {
+        win: replayed.is_win(),
+        score: replayed.points(),
+        ticks: actions.len() as u32,
+        actions,
+        max_move_ms: max_cpu,
+        max_move_wall_ms: max_wall,
+        setup_ms,
+        work: agent.work(),
+        final_state: replayed,
+        interrupted,
+    }
+}
+
+impl BaitState {
+    /// The game is over (won, dead or out of time).
+    pub fn is_terminal_state(&self) -> bool {
+        self.status() != crate::state::Status::Playing
+    }
+}

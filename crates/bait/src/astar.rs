@@ -1,0 +1,245 @@
+//! A* over Bait positions (SPEC §E "A*"), resumable: the open and closed lists live in the
+//! [`AStar`] value, so a per-move agent continues the same search at its next move (the
+//! paper's Task 3 design) and the offline planner runs it to the end in one go.
+//!
+//! Costs are ticks, the goal is a win, and positions that are lost or certainly unwinnable
+//! ([`crate::heuristic::is_dead`]) are pruned. Both heuristics are admissible and consistent,
+//! so the first win popped is a shortest one; among the shortest wins the highest score is
+//! kept (all goals with the same f are popped before the search stops).
+
+use crate::clock::MoveClock;
+use crate::heuristic::{admissible_distance, is_dead, paper_distance, relaxed_distance};
+use crate::state::{Action, BaitState, Dynamic, Fingerprint};
+use puzzle_engine::FxHashMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Which lower bound A* uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heuristic {
+    /// The paper's: Manhattan distance to the key, then to the door.
+    Paper,
+    /// Walking distance to a key and on to a door (stronger; used by the offline planner).
+    Walk,
+    /// [`relaxed_distance`] with the given extra cost per hole: not admissible (a hole can
+    /// be filled on the way at no extra move), so plans are short but not proved shortest.
+    Relaxed(u32),
+}
+
+impl Heuristic {
+    fn eval(self, s: &BaitState) -> Option<u32> {
+        match self {
+            Heuristic::Paper => paper_distance(s),
+            Heuristic::Walk => admissible_distance(s),
+            Heuristic::Relaxed(hole_cost) => relaxed_distance(s, hole_cost),
+        }
+    }
+}
+
+struct Node {
+    dy: Dynamic,
+    parent: u32,
+    action: Action,
+    g: u16,
+}
+
+/// How a search call ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AStarStatus {
+    /// A shortest win was found (the actions from the search's start).
+    Solved(Vec<Action>),
+    /// Every reachable position was searched: no win exists.
+    Exhausted,
+    /// The node budget is full.
+    OutOfNodes,
+    /// The time (or stop) budget ran out; call [`AStar::run`] again to continue.
+    Paused,
+}
+
+/// A resumable A* search from one start position.
+pub struct AStar {
+    start: BaitState,
+    heuristic: Heuristic,
+    nodes: Vec<Node>,
+    open: BinaryHeap<(Reverse<u32>, u16, Reverse<u32>)>,
+    best_g: FxHashMap<Fingerprint, u16>,
+    max_nodes: usize,
+    goal: Option<(u32, i32)>,
+    goal_f: u32,
+    /// Positions expanded so far.
+    pub expanded: u64,
+    /// Positions generated so far.
+    pub generated: u64,
+    scratch: BaitState,
+}
+
+impl AStar {
+    /// A search from `start`, storing at most `max_nodes` positions.
+    pub fn new(start: &BaitState, heuristic: Heuristic, max_nodes: usize) -> AStar {
+        // Reserved up front (address space only until used): growing these by copying in the
+        // middle of a move would blow the per-move budget.
+        let reserve = max_nodes.clamp(1, 1 << 26);
+        let mut best_g = FxHashMap::default();
+        best_g.reserve(reserve);
+        let mut search = AStar {
+            start: start.clone(),
+            heuristic,
+            nodes: Vec::with_capacity(reserve),
+            open: BinaryHeap::with_capacity(reserve),
+            best_g,
+            max_nodes: max_nodes.max(1),
+            goal: None,
+            goal_f: u32::MAX,
+            expanded: 0,
+            generated: 0,
+            scratch: start.clone(),
+        };
+        if let Some(h) = heuristic.eval(start).filter(|_| !is_dead(start)) {
+            search.nodes.push(Node {
+                dy: start.dy,
+                parent: u32::MAX,
+                action: Action::Nil,
+                g: 0,
+            });
+            search.best_g.insert(start.fingerprint(), 0);
+            search.open.push((Reverse(h), 0, Reverse(0)));
+        }
+        search
+    }
+
+    /// Positions stored.
+    pub fn stored(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn path_to(&self, mut index: u32) -> Vec<Action> {
+        let mut path = Vec::new();
+        while self.nodes[index as usize].parent != u32::MAX {
+            path.push(self.nodes[index as usize].action);
+            index = self.nodes[index as usize].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Search until a shortest win is known, the space is exhausted, the node budget is full
+    /// or `clock` runs out (checked every 64 expansions; `None` = no time limit).
+    pub fn run(&mut self, clock: Option<&MoveClock>, stop: Option<&dyn Fn() -> bool>) -> AStarStatus {
+        let mut count = 0u32;
+        loop {
+            count += 1;
+            if count % 64 == 0 {
+                if clock.is_some_and(|c| c.expired()) || stop.is_some_and(|f| f()) {
+                    return AStarStatus::Paused;
+                }
+            }
+            let Some(&(Reverse(f), _, Reverse(index))) = self.open.peek() else {
+                return match self.goal {
+                    Some((g, _)) => AStarStatus::Solved(self.path_to(g)),
+                    None => AStarStatus::Exhausted,
+                };
+            };
+            if f > self.goal_f {
+                let (g, _) = self.goal.expect("goal_f is set with goal");
+                return AStarStatus::Solved(self.path_to(g));
+            }
+            self.open.pop();
+            let node_dy = self.nodes[index as usize].dy;
+            let g = self.nodes[index as usize].g;
+            self.scratch.dy = node_dy;
+            let fp = self.scratch.fingerprint();
+            if self.best_g.get(&fp).is_some_and(|&best| best < g) {
+                continue; // a stale duplicate
+            }
+            if self.scratch.is_win() {
+                let score = self.scratch.points();
+                if self.goal.is_none_or(|(_, s)| score > s) {
+                    self.goal = Some((index, score));
+                    self.goal_f = f;
+                }
+                continue;
+            }
+            self.expanded += 1;
+            for action in Action::MOVES {
+                self.scratch.dy = node_dy;
+                self.scratch.step(action);
+                let mut same = self.scratch.dy;
+                same.tick = node_dy.tick;
+                if same == node_dy {
+                    continue; // blocked: only the tick changed
+                }
+                if is_dead(&self.scratch) {
+                    continue;
+                }
+                let child_g = g + 1;
+                let child_fp = self.scratch.fingerprint();
+                match self.best_g.get_mut(&child_fp) {
+                    Some(best) if *best <= child_g => continue,
+                    Some(best) => *best = child_g,
+                    None => {
+                        if self.nodes.len() >= self.max_nodes {
+                            return AStarStatus::OutOfNodes;
+                        }
+                        self.best_g.insert(child_fp, child_g);
+                    }
+                }
+                // The heuristic only for positions not seen before (or reached cheaper).
+                let Some(h) = self.heuristic.eval(&self.scratch) else {
+                    continue;
+                };
+                if self.nodes.len() >= self.max_nodes {
+                    return AStarStatus::OutOfNodes;
+                }
+                self.generated += 1;
+                let child = self.nodes.len() as u32;
+                self.nodes.push(Node {
+                    dy: self.scratch.dy,
+                    parent: index,
+                    action,
+                    g: child_g,
+                });
+                self.open
+                    .push((Reverse(child_g as u32 + h), child_g, Reverse(child)));
+            }
+        }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &BaitState {
+        &self.start
+    }
+}
+
+/// The result of [`shortest_win`].
+#[derive(Clone, Debug)]
+pub struct PlanResult {
+    /// A shortest win (highest score among the shortest), if one was found.
+    pub plan: Option<Vec<Action>>,
+    /// How the search ended.
+    pub status: AStarStatus,
+    /// Positions expanded.
+    pub expanded: u64,
+    /// Positions stored.
+    pub stored: usize,
+}
+
+/// Offline planner: A* with the walking-distance heuristic to the end (or the node budget, or
+/// `stop`). The plan is replayed before it is returned.
+pub fn shortest_win(start: &BaitState, max_nodes: usize, stop: Option<&dyn Fn() -> bool>) -> PlanResult {
+    let mut search = AStar::new(start, Heuristic::Walk, max_nodes);
+    let status = search.run(None, stop);
+    let plan = match &status {
+        AStarStatus::Solved(p) => {
+            let end = start.replay(p);
+            assert!(end.is_win(), "A* plan does not replay to a win");
+            Some(p.clone())
+        }
+        _ => None,
+    };
+    PlanResult {
+        plan,
+        status,
+        expanded: search.expanded,
+        stored: search.stored(),
+    }
+}

@@ -1,0 +1,59 @@
+//! Per-move time budgets measured as GVGAI measures them: CPU time of the agent's thread
+//! (GVGAI's `ElapsedCpuTimer`), with a wall-clock backstop.
+
+use std::time::{Duration, Instant};
+
+/// CPU time consumed by the calling thread so far.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on
+    // Linux and the other platforms libc exposes it for.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A running per-move (or setup) budget.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveClock {
+    cpu_start: Duration,
+    wall_start: Instant,
+    limit: Duration,
+}
+
+impl MoveClock {
+    /// Start a budget of `limit` CPU time (the wall clock may run to three times that, for a
+    /// loaded machine, before the budget counts as spent too).
+    pub fn start(limit: Duration) -> MoveClock {
+        MoveClock {
+            cpu_start: thread_cpu_time(),
+            wall_start: Instant::now(),
+            limit,
+        }
+    }
+
+    /// CPU time used since the start.
+    pub fn cpu_elapsed(&self) -> Duration {
+        thread_cpu_time().saturating_sub(self.cpu_start)
+    }
+
+    /// Wall time since the start.
+    pub fn wall_elapsed(&self) -> Duration {
+        self.wall_start.elapsed()
+    }
+
+    /// The limit.
+    pub fn limit(&self) -> Duration {
+        self.limit
+    }
+
+    /// Is the budget spent?
+    pub fn expired(&self) -> bool {
+        self.cpu_elapsed() >= self.limit || self.wall_elapsed() >= self.limit * 3
+    }
+}

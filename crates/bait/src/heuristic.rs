@@ -1,0 +1,176 @@
+//! Distance estimates and the dead-position test used by the agents (SPEC §E; the paper's
+//! heuristic in its Task 2/3, and the "box pushed onto the key or door" trap).
+
+use crate::state::{Action, BaitState};
+use std::cell::RefCell;
+
+/// Extra cost of entering a box's cell in [`relaxed_distance`].
+pub const BOX_COST: u32 = 2;
+
+/// The paper's horizon heuristic: Manhattan distance from the avatar to the nearest key while
+/// no key is held, then to the nearest door. (`None` when nothing is left to reach.)
+pub fn paper_distance(state: &BaitState) -> Option<u32> {
+    if state.is_win() {
+        return Some(0);
+    }
+    let level = state.level();
+    let d = &state.dy;
+    let targets = if d.has_key { &d.doors } else { &d.keys };
+    targets.iter().map(|t| level.manhattan(d.avatar, t)).min()
+}
+
+/// A lower bound on the ticks still needed to win: walking distance (through non-wall cells)
+/// to a key and from there to a door, or to a door once the key is held. Admissible, since
+/// walls never move and every step moves the avatar by at most one cell. `None` when no win
+/// can be reached that way (no key left to take, or the target is walled off).
+pub fn admissible_distance(state: &BaitState) -> Option<u32> {
+    if state.is_win() {
+        return Some(0);
+    }
+    let level = state.level();
+    let d = &state.dy;
+    let unreachable = crate::level::Level::UNREACHABLE;
+    let to_door = |from: u16| -> Option<u32> {
+        d.doors
+            .iter()
+            .map(|g| level.distance(from, g))
+            .filter(|&x| x != unreachable)
+            .min()
+            .map(u32::from)
+    };
+    if d.has_key {
+        to_door(d.avatar)
+    } else {
+        d.keys
+            .iter()
+            .filter_map(|k| {
+                let a = level.distance(d.avatar, k);
+                if a == unreachable {
+                    return None;
+                }
+                to_door(k).map(|b| a as u32 + b)
+            })
+            .min()
+    }
+}
+
+/// Is the box at `cell` frozen for good: blocked by a wall (or the level's edge) both along
+/// the row and along the column? Walls never change, so such a box can never move again.
+pub fn box_frozen(state: &BaitState, cell: u16) -> bool {
+    let level = state.level();
+    let wall = |dr, dc| match level.step(cell, dr, dc) {
+        None => true,
+        Some(n) => level.walls.get(n as usize),
+    };
+    (wall(0, -1) || wall(0, 1)) && (wall(-1, 0) || wall(1, 0))
+}
+
+/// Is the game lost already, or certainly unwinnable? True when the game is lost, when no key
+/// can still be taken (every remaining key lies under a frozen box or is walled off) while
+/// none is held, or when a door lies under a frozen box (GVGAI's trap: level 0's first move
+/// down pushes a box onto the key in a corner).
+pub fn is_dead(state: &BaitState) -> bool {
+    if state.is_loss() {
+        return true;
+    }
+    if state.is_win() {
+        return false;
+    }
+    let d = &state.dy;
+    if d.doors.iter().any(|g| d.boxes.get(g as usize) && box_frozen(state, g)) {
+        return true;
+    }
+    if !d.has_key
+        && d.keys
+            .iter()
+            .all(|k| d.boxes.get(k as usize) && box_frozen(state, k))
+    {
+        return true;
+    }
+    admissible_distance(state).is_none()
+}
+
+thread_local! {
+    static SCRATCH: RefCell<(Vec<u32>, Vec<Vec<u32>>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// The cheapest walk to a key and on to a door (or to a door once the key is held) where
+/// entering a floor cell costs 1, a box 1 + [`BOX_COST`] and a hole 1 + `hole_cost`; walls,
+/// and doors while no key is held, are impassable. `None` if no such walk exists.
+///
+/// One run of Dial's algorithm (Dijkstra with bucket queues) over (cell, key held) pairs,
+/// stopping at the first door reached with the key.
+pub fn relaxed_distance(state: &BaitState, hole_cost: u32) -> Option<u32> {
+    if state.is_win() {
+        return Some(0);
+    }
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let (dist, buckets) = &mut *guard;
+        let level = state.level();
+        let d = &state.dy;
+        let n = level.cells();
+        dist.clear();
+        dist.resize(2 * n, u32::MAX);
+        let ring = (hole_cost.max(BOX_COST) + 2) as usize;
+        if buckets.len() < ring {
+            buckets.resize_with(ring, Vec::new);
+        }
+        for b in buckets.iter_mut() {
+            b.clear();
+        }
+        let start = d.avatar as u32 + if d.has_key { n as u32 } else { 0 };
+        dist[start as usize] = 0;
+        buckets[0].push(start);
+        let mut pending = 1usize;
+        let mut current = 0u32;
+        while pending > 0 {
+            let slot = current as usize % ring;
+            while let Some(node) = buckets[slot].pop() {
+                pending -= 1;
+                if dist[node as usize] != current {
+                    continue;
+                }
+                let keyed = node as usize >= n;
+                let cell = (node as usize % n) as u16;
+                if keyed && d.doors.get(cell as usize) {
+                    return Some(current);
+                }
+                if !keyed && d.keys.get(cell as usize) {
+                    let up = cell as usize + n;
+                    if current < dist[up] {
+                        dist[up] = current;
+                        buckets[slot].push(up as u32);
+                        pending += 1;
+                    }
+                }
+                for a in Action::MOVES {
+                    let (dr, dc) = a.delta();
+                    let Some(next) = level.step(cell, dr, dc) else {
+                        continue;
+                    };
+                    let i = next as usize;
+                    if level.walls.get(i) || (!keyed && d.doors.get(i)) {
+                        continue;
+                    }
+                    let cost = 1 + if d.holes.get(i) {
+                        hole_cost
+                    } else if d.boxes.get(i) {
+                        BOX_COST
+                    } else {
+                        0
+                    };
+                    let nd = current + cost;
+                    let id = i + if keyed { n } else { 0 };
+                    if nd < dist[id] {
+                        dist[id] = nd;
+                        buckets[nd as usize % ring].push(id as u32);
+                        pending += 1;
+                    }
+                }
+            }
+            current += 1;
+        }
+        None
+    })
+}

@@ -1,0 +1,423 @@
+//! The game state and GVGAI's rules, one tick at a time (SPEC §E; `data/bait/bait.txt`).
+//!
+//! A tick applies the avatar's move, then GVGAI's interactions in the order the VGDL lists
+//! them: `avatar wall > stepBack`, `avatar hole > killSprite`, `box avatar > bounceForward`,
+//! `box wall box mushroom > undoAll` (the whole tick is undone: avatar and box go back),
+//! `box hole > killBoth scoreChange=1`, `nokey key > transformTo withkey`,
+//! `key avatar > killSprite`, `nokey goal > stepBack` (only the avatar goes back: a box it
+//! pushed off the door stays pushed), `goal withkey > killSprite scoreChange=5`,
+//! `mushroom avatar > killSprite scoreChange=1`. Then the termination set: no door left is a
+//! win, no avatar a loss, and a game still running after [`MAX_TICKS`] ticks is lost.
+
+use crate::bits::Bits;
+use crate::level::Level;
+use puzzle_engine::{FxLikeHasher, Game, HashedGame, UndoGame};
+use std::hash::Hasher;
+use std::sync::Arc;
+
+/// GVGAI's limit on a game's length: a game not won after this many ticks is lost.
+pub const MAX_TICKS: u16 = 2000;
+
+/// The avatar's actions (GVGAI's `ACTION_UP/DOWN/LEFT/RIGHT/NIL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Action {
+    /// Move up.
+    Up = 0,
+    /// Move down.
+    Down = 1,
+    /// Move left.
+    Left = 2,
+    /// Move right.
+    Right = 3,
+    /// Stay (nothing in Bait moves by itself, so a nil tick only spends time).
+    Nil = 4,
+}
+
+impl Action {
+    /// The four moves, in the order the searches try them.
+    pub const MOVES: [Action; 4] = [Action::Up, Action::Down, Action::Left, Action::Right];
+
+    /// The letter used in action sequences: U D L R N.
+    pub fn letter(self) -> char {
+        match self {
+            Action::Up => 'U',
+            Action::Down => 'D',
+            Action::Left => 'L',
+            Action::Right => 'R',
+            Action::Nil => 'N',
+        }
+    }
+
+    /// The action a letter names (case-insensitive).
+    pub fn from_letter(c: char) -> Option<Action> {
+        Some(match c.to_ascii_uppercase() {
+            'U' => Action::Up,
+            'D' => Action::Down,
+            'L' => Action::Left,
+            'R' => Action::Right,
+            'N' => Action::Nil,
+            _ => return None,
+        })
+    }
+
+    /// Row and column offsets of the move.
+    #[inline]
+    pub fn delta(self) -> (i32, i32) {
+        match self {
+            Action::Up => (-1, 0),
+            Action::Down => (1, 0),
+            Action::Left => (0, -1),
+            Action::Right => (0, 1),
+            Action::Nil => (0, 0),
+        }
+    }
+}
+
+/// Render a sequence as letters (`UDLRN`).
+pub fn actions_to_string(actions: &[Action]) -> String {
+    actions.iter().map(|a| a.letter()).collect()
+}
+
+/// Parse a sequence of letters (`UDLRN`; whitespace ignored).
+pub fn parse_actions(text: &str) -> Result<Vec<Action>, String> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .enumerate()
+        .map(|(i, c)| {
+            Action::from_letter(c)
+                .ok_or_else(|| format!("action {}: {c:?} is not one of U D L R N", i + 1))
+        })
+        .collect()
+}
+
+/// How the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Status {
+    /// Still running.
+    Playing = 0,
+    /// The avatar opened every door.
+    Won = 1,
+    /// The avatar fell into a hole.
+    Dead = 2,
+    /// [`MAX_TICKS`] ticks passed without a win.
+    TimeOut = 3,
+}
+
+/// Everything that changes during a game: `Copy`, no heap (the undo record of a tick).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dynamic {
+    /// The avatar's cell.
+    pub avatar: u16,
+    /// Ticks played.
+    pub tick: u16,
+    /// Score so far (+1 per filled hole and mushroom eaten, +5 per door opened).
+    pub score: i32,
+    /// The avatar holds the key (GVGAI's `withkey` avatar).
+    pub has_key: bool,
+    /// Game status.
+    pub status: Status,
+    /// Boxes.
+    pub boxes: Bits,
+    /// Holes not yet filled.
+    pub holes: Bits,
+    /// Mushrooms not yet eaten.
+    pub mushrooms: Bits,
+    /// Keys not yet taken.
+    pub keys: Bits,
+    /// Doors not yet opened.
+    pub doors: Bits,
+}
+
+/// A Bait position: the level (shared) and the [`Dynamic`] part.
+#[derive(Clone, Debug)]
+pub struct BaitState {
+    level: Arc<Level>,
+    /// The changing part of the state.
+    pub dy: Dynamic,
+}
+
+impl PartialEq for BaitState {
+    fn eq(&self, other: &Self) -> bool {
+        self.dy == other.dy && (Arc::ptr_eq(&self.level, &other.level) || self.level == other.level)
+    }
+}
+
+impl Eq for BaitState {}
+
+/// A 128-bit fingerprint of a position (everything but the tick and the score, which the
+/// position determines), used as the key of visited/closed sets. Two independent 64-bit hashes:
+/// a collision among the few million positions a search stores has probability below 2⁻⁸⁰.
+pub type Fingerprint = u128;
+
+impl BaitState {
+    /// The start of `level`.
+    pub fn new(level: Level) -> BaitState {
+        BaitState::from_shared(Arc::new(level))
+    }
+
+    /// The start of a shared level.
+    pub fn from_shared(level: Arc<Level>) -> BaitState {
+        let dy = Dynamic {
+            avatar: level.avatar,
+            tick: 0,
+            score: 0,
+            has_key: false,
+            status: Status::Playing,
+            boxes: level.boxes,
+            holes: level.holes,
+            mushrooms: level.mushrooms,
+            keys: level.keys,
+            doors: level.doors,
+        };
+        BaitState { level, dy }
+    }
+
+    /// The level.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// The shared level.
+    pub fn shared_level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    /// Game status.
+    pub fn status(&self) -> Status {
+        self.dy.status
+    }
+
+    /// Won?
+    pub fn is_win(&self) -> bool {
+        self.dy.status == Status::Won
+    }
+
+    /// Lost (dead or out of time)?
+    pub fn is_loss(&self) -> bool {
+        matches!(self.dy.status, Status::Dead | Status::TimeOut)
+    }
+
+    /// Ticks played.
+    pub fn tick(&self) -> u16 {
+        self.dy.tick
+    }
+
+    /// The game score (an integer in GVGAI).
+    pub fn points(&self) -> i32 {
+        self.dy.score
+    }
+
+    /// The position's fingerprint (no tick).
+    pub fn fingerprint(&self) -> Fingerprint {
+        let d = &self.dy;
+        let words = self.level.cells().div_ceil(64);
+        let mut a = FxLikeHasher::default();
+        let mut b: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut mix = |x: u64| {
+            a.write_u64(x);
+            // splitmix64-style second hash
+            b = (b ^ x).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            b = (b ^ (b >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            b = (b ^ (b >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            b ^= b >> 31;
+        };
+        mix(d.avatar as u64 | (d.has_key as u64) << 16 | (d.status as u64) << 17);
+        for set in [&d.boxes, &d.holes, &d.mushrooms, &d.keys, &d.doors] {
+            for &w in &set.0[..words] {
+                mix(w);
+            }
+        }
+        (a.finish() as u128) << 64 | b as u128
+    }
+
+    /// Play one tick (any action, `Nil` included). Does nothing once the game is over.
+    pub fn step(&mut self, action: Action) {
+        if self.dy.status != Status::Playing {
+            return;
+        }
+        self.dy.tick += 1;
+        self.move_avatar(action);
+        if self.dy.status == Status::Playing && self.dy.doors.is_empty() {
+            self.dy.status = Status::Won;
+        }
+        if self.dy.status == Status::Playing && self.dy.tick >= MAX_TICKS {
+            self.dy.status = Status::TimeOut;
+        }
+    }
+
+    fn move_avatar(&mut self, action: Action) {
+        let (dr, dc) = action.delta();
+        if action == Action::Nil {
+            return;
+        }
+        let level = &*self.level;
+        let from = self.dy.avatar;
+        // Leaving the grid counts as hitting a wall (GVGAI levels are walled anyway).
+        let Some(to) = level.step(from, dr, dc) else {
+            return;
+        };
+        let to_i = to as usize;
+        // avatar wall > stepBack
+        if level.walls.get(to_i) {
+            return;
+        }
+        // avatar hole > killSprite
+        if self.dy.holes.get(to_i) {
+            self.dy.avatar = to;
+            self.dy.status = Status::Dead;
+            return;
+        }
+        // box avatar > bounceForward
+        if self.dy.boxes.get(to_i) {
+            let beyond = level.step(to, dr, dc);
+            // box wall box mushroom > undoAll (off-grid treated as wall)
+            let blocked = match beyond {
+                None => true,
+                Some(b) => {
+                    let b = b as usize;
+                    level.walls.get(b) || self.dy.boxes.get(b) || self.dy.mushrooms.get(b)
+                }
+            };
+            if blocked {
+                return; // the whole tick is undone: nothing moved
+            }
+            let b = beyond.expect("checked") as usize;
+            self.dy.boxes.clear(to_i);
+            if self.dy.holes.get(b) {
+                // box hole > killBoth scoreChange=1
+                self.dy.holes.clear(b);
+                self.dy.score += 1;
+            } else {
+                self.dy.boxes.set(b);
+            }
+        }
+        self.dy.avatar = to;
+        // nokey key > transformTo withkey; key avatar > killSprite
+        if self.dy.keys.get(to_i) {
+            self.dy.has_key = true;
+            self.dy.keys.clear(to_i);
+        }
+        if self.dy.doors.get(to_i) {
+            if self.dy.has_key {
+                // goal withkey > killSprite scoreChange=5
+                self.dy.doors.clear(to_i);
+                self.dy.score += 5;
+            } else {
+                // nokey goal > stepBack (the avatar only)
+                self.dy.avatar = from;
+                return;
+            }
+        }
+        // mushroom avatar > killSprite scoreChange=1
+        if self.dy.mushrooms.get(to_i) {
+            self.dy.mushrooms.clear(to_i);
+            self.dy.score += 1;
+        }
+    }
+
+    /// Play a whole sequence from here; stops at the end of the game.
+    pub fn replay(&self, actions: &[Action]) -> BaitState {
+        let mut s = self.clone();
+        for &a in actions {
+            if s.dy.status != Status::Playing {
+                break;
+            }
+            s.step(a);
+        }
+        s
+    }
+
+    /// The board as GVGAI level text, with the avatar as `A` (without key) or `a` (with key)
+    /// and a box on a key/door shown as `B`.
+    pub fn render(&self) -> String {
+        let level = &*self.level;
+        let mut out = String::with_capacity(level.cells() + level.height);
+        for r in 0..level.height {
+            for c in 0..level.width {
+                let i = r * level.width + c;
+                let d = &self.dy;
+                let ch = if i == d.avatar as usize && d.status != Status::Dead {
+                    if d.has_key {
+                        'a'
+                    } else {
+                        'A'
+                    }
+                } else if d.boxes.get(i) {
+                    if d.keys.get(i) || d.doors.get(i) {
+                        'B'
+                    } else {
+                        '1'
+                    }
+                } else if level.walls.get(i) {
+                    'w'
+                } else if d.holes.get(i) {
+                    '0'
+                } else if d.keys.get(i) {
+                    'k'
+                } else if d.doors.get(i) {
+                    'g'
+                } else if d.mushrooms.get(i) {
+                    'm'
+                } else {
+                    '.'
+                };
+                out.push(ch);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Game for BaitState {
+    type Action = Action;
+
+    /// The four moves while the game runs (GVGAI's `getAvailableActions()`, which leaves out
+    /// nil); [`BaitState::step`] and `apply` also accept [`Action::Nil`].
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.dy.status == Status::Playing {
+            out.extend_from_slice(&Action::MOVES);
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        self.step(action);
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.dy.status != Status::Playing
+    }
+
+    fn score(&self) -> f64 {
+        self.dy.score as f64
+    }
+
+    fn action_code(&self, action: Action) -> u64 {
+        action as u64
+    }
+}
+
+impl UndoGame for BaitState {
+    type Undo = Dynamic;
+
+    fn apply_undoable(&mut self, action: Action) -> Dynamic {
+        let before = self.dy;
+        self.step(action);
+        before
+    }
+
+    fn undo(&mut self, _action: Action, undo: Dynamic) {
+        self.dy = undo;
+    }
+}
+
+impl HashedGame for BaitState {
+    /// The high half of [`BaitState::fingerprint`] (tick and score left out: the position
+    /// determines the score, and equal states have equal ticks).
+    fn state_hash(&self) -> u64 {
+        (self.fingerprint() >> 64) as u64
+    }
+}
