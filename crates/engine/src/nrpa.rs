@@ -79,8 +79,22 @@ pub struct NrpaResult<A> {
 /// A callback that hears every new best (sequence from the root, score) as it is found.
 pub type Observer<'a, A> = &'a mut dyn FnMut(&[A], f64);
 
-/// A policy: weights of action codes (absent = 0).
-type Policy = FxHashMap<u64, f64>;
+/// A policy weight with its exponential cached (playouts and `Adapt` read `exp(w)` for every
+/// legal move, which would otherwise dominate the run time).
+#[derive(Clone, Copy, Debug)]
+struct Weight {
+    w: f64,
+    exp: f64,
+}
+
+/// A policy: weights of action codes (absent = 0, so `exp` = 1).
+type Policy = FxHashMap<u64, Weight>;
+
+/// `exp(weight)` of `code` under `policy`.
+#[inline]
+fn exp_weight(policy: &Policy, code: u64) -> f64 {
+    policy.get(&code).map_or(1.0, |w| w.exp)
+}
 
 /// Run NRPA from `root`.
 pub fn search<G: Game>(root: &G, config: &NrpaConfig, budget: &Budget) -> NrpaResult<G::Action> {
@@ -216,7 +230,7 @@ impl<G: Game> Nrpa<'_, G> {
                 let mut total = 0.0;
                 for &a in &self.actions {
                     let code = self.state.action_code(a);
-                    let w = policy.get(&code).copied().unwrap_or(0.0).exp();
+                    let w = exp_weight(policy, code);
                     total += w;
                     self.weights.push(w);
                 }
@@ -264,7 +278,7 @@ impl<G: Game> Nrpa<'_, G> {
             let mut total = 0.0;
             for &a in &self.actions {
                 let code = self.state.action_code(a);
-                let w = policy.get(&code).copied().unwrap_or(0.0).exp();
+                let w = exp_weight(policy, code);
                 total += w;
                 self.codes.push(code);
                 self.weights.push(w);
@@ -277,7 +291,9 @@ impl<G: Game> Nrpa<'_, G> {
         }
         let policy = &mut self.policies[level];
         for &(code, delta) in &self.deltas {
-            *policy.entry(code).or_insert(0.0) += delta;
+            let weight = policy.entry(code).or_insert(Weight { w: 0.0, exp: 1.0 });
+            weight.w += delta;
+            weight.exp = weight.w.exp();
         }
         let entries: usize = self.policies.iter().map(|p| p.len()).sum();
         self.peak_entries = self.peak_entries.max(entries);
