@@ -1,0 +1,188 @@
+//! From a finished generation to a playable level: the XSB board with a wall border, and its
+//! LURD solution derived from the generation's Move-Agent actions (SPEC §B "Level set"),
+//! verified by replaying it with `puzzle_sokoban::replay`.
+//!
+//! The generation pushed the boxes from their start cells to the cells that became goals, so
+//! the same pushes, in the same order, solve the level. Post-processing only makes the level
+//! easier to walk: an unmoved box (now a wall) blocked the player anyway, and a box moved once
+//! is gone, so its one push becomes a plain step into the freed cell.
+
+use crate::geometry::Direction;
+use crate::state::{GenAction, GenState, Phase};
+use puzzle_sokoban::{replay, Level};
+use std::collections::VecDeque;
+
+/// Why a generated level was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolutionError {
+    /// The state is not an evaluated level.
+    NotFinished,
+    /// A walk or step of the derived solution is impossible (a bug in the derivation).
+    Underivable(String),
+    /// The replay did not end solved, or failed (a bug somewhere).
+    ReplayFailed(String),
+}
+
+impl std::fmt::Display for SolutionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolutionError::NotFinished => write!(f, "the level was not evaluated"),
+            SolutionError::Underivable(s) => write!(f, "cannot derive the solution: {s}"),
+            SolutionError::ReplayFailed(s) => write!(f, "the solution does not replay: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for SolutionError {}
+
+/// The finished level of an evaluated state, with a one-cell wall border around the board.
+pub fn final_level<const N: usize, const B: usize>(
+    state: &GenState<N, B>,
+) -> Result<Level, SolutionError> {
+    if state.phase() != Phase::Done {
+        return Err(SolutionError::NotFinished);
+    }
+    let geo = state.geometry();
+    let (w, h) = (geo.width as usize, geo.height as usize);
+    let (lw, lh) = (w + 2, h + 2);
+    let mut walls = vec![true; lw * lh];
+    let mut goals = vec![false; lw * lh];
+    let mut boxes = vec![false; lw * lh];
+    for y in 0..h {
+        for x in 0..w {
+            let c = geo.cell(x, y);
+            let i = (y + 1) * lw + x + 1;
+            walls[i] = state.walls().has(c);
+            goals[i] = state.goals().has(c);
+            boxes[i] = state.boxes().has(c);
+        }
+    }
+    let (sx, sy) = geo.xy(state.start());
+    Ok(Level {
+        width: lw,
+        height: lh,
+        walls,
+        goals,
+        boxes,
+        player: (sy + 1) * lw + sx + 1,
+        title: None,
+    })
+}
+
+fn step(level: &Level, i: usize, d: Direction) -> usize {
+    let (dx, dy) = d.delta();
+    let (x, y) = level.xy(i);
+    level.index((x as isize + dx) as usize, (y as isize + dy) as usize)
+}
+
+/// Append to `out` a shortest walk (lower-case LURD) from `from` to `to` avoiding walls and
+/// boxes.
+fn walk(
+    level: &Level,
+    boxes: &[bool],
+    from: usize,
+    to: usize,
+    out: &mut String,
+) -> Result<(), SolutionError> {
+    if from == to {
+        return Ok(());
+    }
+    let n = level.width * level.height;
+    let mut prev: Vec<Option<(usize, Direction)>> = vec![None; n];
+    let mut seen = vec![false; n];
+    seen[from] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(c) = queue.pop_front() {
+        if c == to {
+            break;
+        }
+        for d in crate::geometry::DIRECTIONS {
+            let next = step(level, c, d);
+            if !seen[next] && !level.walls[next] && !boxes[next] {
+                seen[next] = true;
+                prev[next] = Some((c, d));
+                queue.push_back(next);
+            }
+        }
+    }
+    if !seen[to] {
+        return Err(SolutionError::Underivable(format!(
+            "no walk from cell {from} to cell {to}"
+        )));
+    }
+    let mut path = Vec::new();
+    let mut c = to;
+    while let Some((p, d)) = prev[c] {
+        path.push(d);
+        c = p;
+    }
+    out.extend(path.iter().rev().map(|d| d.letter(false)));
+    Ok(())
+}
+
+/// The LURD solution of `level` (from [`final_level`] of the finished state) given the whole
+/// action sequence that produced it (only the Move-Agent actions matter).
+pub fn derive_solution<const N: usize, const B: usize>(
+    state: &GenState<N, B>,
+    level: &Level,
+    sequence: &[GenAction],
+) -> Result<String, SolutionError> {
+    let geo = state.geometry();
+    let lw = level.width;
+    let to_level = |c: usize| {
+        let (x, y) = geo.xy(c);
+        (y + 1) * lw + x + 1
+    };
+    let mut boxes = level.boxes.clone();
+    let mut player = level.player;
+    let mut lurd = String::new();
+    for &a in sequence {
+        let GenAction::Move { from, dir } = a else {
+            continue;
+        };
+        let from = to_level(from as usize);
+        walk(level, &boxes, player, from, &mut lurd)?;
+        let target = step(level, from, dir);
+        if level.walls[target] {
+            return Err(SolutionError::Underivable(format!(
+                "step {dir:?} from cell {from} into a wall"
+            )));
+        }
+        if boxes[target] {
+            let beyond = step(level, target, dir);
+            if level.walls[beyond] || boxes[beyond] {
+                return Err(SolutionError::Underivable(format!(
+                    "push {dir:?} from cell {from} is blocked"
+                )));
+            }
+            boxes[target] = false;
+            boxes[beyond] = true;
+            lurd.push(dir.letter(true));
+        } else {
+            lurd.push(dir.letter(false));
+        }
+        player = target;
+    }
+    // Steps after the last push solve nothing: drop them.
+    let end = lurd
+        .rfind(|c: char| c.is_ascii_uppercase())
+        .map_or(0, |i| i + 1);
+    lurd.truncate(end);
+    Ok(lurd)
+}
+
+/// The level and its verified solution: derive, then replay; the replay must end solved.
+pub fn verified_level<const N: usize, const B: usize>(
+    state: &GenState<N, B>,
+    sequence: &[GenAction],
+) -> Result<(Level, String), SolutionError> {
+    let level = final_level(state)?;
+    let lurd = derive_solution(state, &level, sequence)?;
+    match replay(&level, &lurd) {
+        Ok(r) if r.solved => Ok((level, lurd)),
+        Ok(_) => Err(SolutionError::ReplayFailed(
+            "the replay ends with a box off its goal".into(),
+        )),
+        Err(e) => Err(SolutionError::ReplayFailed(e.to_string())),
+    }
+}
