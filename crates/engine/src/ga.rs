@@ -101,7 +101,8 @@ pub struct GaConfig {
     pub crossover_rate: f64,
     /// Best individuals copied unchanged into the next generation.
     pub elitism: usize,
-    /// Stop after this many generations after the initial one (`None`: only the budget).
+    /// Stop after this many generations after the initial one (`None`: only the budget; if the
+    /// budget has neither iterations nor time, the default 1000 applies).
     pub generations: Option<u64>,
     /// Seed of every random choice.
     pub seed: u64,
@@ -172,6 +173,13 @@ pub fn evolve_observed<P: GeneticProblem>(
     let n = config.population.min(budget.max_nodes / 2).max(1);
     let elites = config.elitism.min(n);
     let mut meter = Meter::start(budget);
+    // Without any limit the run would never end: fall back to the default generation count.
+    let generation_limit = match config.generations {
+        None if budget.max_iterations.is_none() && budget.max_time.is_none() => {
+            GaConfig::default().generations
+        }
+        limit => limit,
+    };
     let max_evaluations = budget.max_iterations.unwrap_or(u64::MAX);
     let mut rng = Rng::new(config.seed);
     let mut population: Vec<P::Chromosome> = (0..n)
@@ -194,7 +202,7 @@ pub fn evolve_observed<P: GeneticProblem>(
             best_fitness = raw[i];
             break StopReason::Solved;
         }
-        if config.generations.is_some_and(|g| generations >= g) {
+        if generation_limit.is_some_and(|g| generations >= g) {
             break StopReason::Exhausted;
         }
         let children_needed = n - elites;

@@ -32,7 +32,7 @@ pub struct NmcsConfig {
     /// Stop as soon as a sequence scores at least this.
     pub target_score: Option<f64>,
     /// Run the nested search again (the random stream goes on) until a budget ends it, instead
-    /// of stopping after one run.
+    /// of stopping after one run (ignored when the budget has neither iterations nor time).
     pub repeat: bool,
 }
 
@@ -106,6 +106,8 @@ pub fn search_observed<G: Game, P: PlayoutPolicy<G>>(
         time_to_best: Duration::ZERO,
         observer,
     };
+    // Repeating without an iteration or time limit would never end: run once then.
+    let unbounded = budget.max_iterations.is_none() && budget.max_time.is_none();
     let mut runs = 0;
     loop {
         nested.path.clear();
@@ -119,7 +121,7 @@ pub fn search_observed<G: Game, P: PlayoutPolicy<G>>(
         if nested.stop.is_none() {
             runs += 1;
         }
-        if !config.repeat || nested.stop.is_some() {
+        if !config.repeat || nested.stop.is_some() || unbounded {
             break;
         }
     }

@@ -22,6 +22,7 @@
 
 use crate::classic::meter::Meter;
 use crate::{Budget, FxHashMap, Game, Rng, StopReason};
+use std::collections::hash_map::Entry;
 use std::time::Duration;
 
 /// Settings of NRPA. `Default` = the paper's: `iterations` 100, `alpha` 1.0; level 3.
@@ -37,7 +38,8 @@ pub struct NrpaConfig {
     pub seed: u64,
     /// Stop as soon as a sequence scores at least this.
     pub target_score: Option<f64>,
-    /// Start again with a fresh policy (the random stream goes on) until a budget ends it.
+    /// Start again with a fresh policy (the random stream goes on) until a budget ends it
+    /// (ignored when the budget has neither iterations nor time).
     pub repeat: bool,
 }
 
@@ -65,8 +67,8 @@ pub struct NrpaResult<A> {
     pub playouts: u64,
     /// Complete runs at the requested level.
     pub runs: u64,
-    /// Most policy entries held at once, summed over the levels (bounded by `max_nodes`: a
-    /// playout that would grow the policies past it ends the search with `Nodes`).
+    /// Most policy entries held at once, summed over the levels (never above `max_nodes`: an
+    /// update or copy that would pass it ends the search with `Nodes`).
     pub peak_policy_entries: usize,
     /// `Exhausted` when the run(s) finished, `Solved` on reaching the target, else the budget.
     pub stop_reason: StopReason,
@@ -130,6 +132,8 @@ pub fn search_observed<G: Game>(
         peak_entries: 0,
         observer,
     };
+    // Repeating without an iteration or time limit would never end: run once then.
+    let unbounded = budget.max_iterations.is_none() && budget.max_time.is_none();
     let mut runs = 0;
     loop {
         nrpa.policies[levels].clear();
@@ -137,7 +141,7 @@ pub fn search_observed<G: Game>(
         if nrpa.stop.is_none() {
             runs += 1;
         }
-        if !config.repeat || nrpa.stop.is_some() {
+        if !config.repeat || nrpa.stop.is_some() || unbounded {
             break;
         }
     }
@@ -187,6 +191,13 @@ impl<G: Game> Nrpa<'_, G> {
             let score = if level == 1 {
                 self.playout()
             } else {
+                let copied =
+                    self.entries() - self.policies[level - 1].len() + self.policies[level].len();
+                if copied > self.max_entries {
+                    self.stop = Some(StopReason::Nodes);
+                    break;
+                }
+                self.peak_entries = self.peak_entries.max(copied);
                 let (lower, upper) = self.policies.split_at_mut(level);
                 lower[level - 1].clone_from(&upper[0]);
                 self.level(level - 1)
@@ -289,17 +300,27 @@ impl<G: Game> Nrpa<'_, G> {
             }
             self.state.apply(played);
         }
+        let others = self.entries() - self.policies[level].len();
         let policy = &mut self.policies[level];
         for &(code, delta) in &self.deltas {
-            let weight = policy.entry(code).or_insert(Weight { w: 0.0, exp: 1.0 });
+            let full = others + policy.len() >= self.max_entries;
+            let weight = match policy.entry(code) {
+                Entry::Occupied(entry) => entry.into_mut(),
+                Entry::Vacant(_) if full => {
+                    self.stop = Some(StopReason::Nodes);
+                    break;
+                }
+                Entry::Vacant(entry) => entry.insert(Weight { w: 0.0, exp: 1.0 }),
+            };
             weight.w += delta;
             weight.exp = weight.w.exp();
         }
-        let entries: usize = self.policies.iter().map(|p| p.len()).sum();
-        self.peak_entries = self.peak_entries.max(entries);
-        if entries > self.max_entries {
-            self.stop = Some(StopReason::Nodes);
-        }
+        self.peak_entries = self.peak_entries.max(others + policy.len());
+    }
+
+    /// Policy entries held over all levels.
+    fn entries(&self) -> usize {
+        self.policies.iter().map(|p| p.len()).sum()
     }
 }
 
@@ -434,6 +455,8 @@ mod tests {
         assert_eq!(r.stop_reason, StopReason::Interrupted);
         let r = search(&game, &cfg, &Budget::iterations(100_000).with_max_nodes(40));
         assert_eq!(r.stop_reason, StopReason::Nodes);
+        assert!(r.peak_policy_entries <= 40);
+        assert!(r.peak_policy_entries > 0);
         let target = NrpaConfig {
             level: 2,
             target_score: Some(game.optimum() as f64),

@@ -17,7 +17,8 @@ struct Frame<A, S> {
 
 /// IDA* without a transposition table: memory is the current path (`max_nodes` bounds its
 /// length). Optimal with an admissible heuristic. A state already on the current path is
-/// skipped (cycle check). One iteration = one expansion.
+/// skipped (cycle check). One iteration = one expansion. A budget with neither iterations nor
+/// time gets the default time limit (IDA* never ends on an infinite space without a goal).
 ///
 /// ```
 /// use puzzle_engine::classic::{idastar, SearchProblem};
@@ -51,7 +52,17 @@ pub fn idastar_with_table<P: SearchProblem>(
     table_capacity: usize,
     budget: &Budget,
 ) -> Plan<P::Action> {
-    let mut meter = Meter::start(budget);
+    // IDA* may run forever (an unsolvable infinite space): without an iteration or time limit,
+    // the default time limit applies.
+    let mut meter = if budget.max_iterations.is_none() && budget.max_time.is_none() {
+        Meter::start(
+            &budget
+                .clone()
+                .with_time(Budget::default().max_time.unwrap_or_default()),
+        )
+    } else {
+        Meter::start(budget)
+    };
     let mut stats = Stats::default();
     let root = problem.initial_state();
     if problem.is_goal(&root) {
