@@ -89,10 +89,11 @@ pub struct SpMctsSettings {
     pub all_children: bool,
     /// Restart with a fresh tree after this many playouts per thread (random restarts).
     pub restart_after: Option<u64>,
-    /// Rewards are `(score + offset) · scale / bound` with `bound` the root's upper bound.
-    pub reward_offset: f64,
-    /// See `reward_offset`.
+    /// Rewards are `score · reward_scale / bound`, `bound` the root's upper bound
+    /// ([`Board::upper_bound`]), unless `reward` is set.
     pub reward_scale: f64,
+    /// An explicit reward map, e.g. the thesis's `(score + 1500) / max_score` (§3.3.4).
+    pub reward: Option<RewardTransform>,
 }
 
 impl Default for SpMctsSettings {
@@ -106,8 +107,8 @@ impl Default for SpMctsSettings {
             visits_before_expand: 20,
             all_children: true,
             restart_after: None,
-            reward_offset: 0.0,
             reward_scale: 2.0,
+            reward: None,
         }
     }
 }
@@ -257,10 +258,10 @@ pub fn mcts_config(board: &Board, cfg: &SolveConfig) -> MctsConfig {
                 ChildrenPerExpansion::One
             },
         },
-        reward: RewardTransform {
-            offset: s.reward_offset,
+        reward: s.reward.unwrap_or(RewardTransform {
+            offset: 0.0,
             scale: s.reward_scale / bound,
-        },
+        }),
         budget: cfg.budget.clone(),
         seed: cfg.seed,
         threads: cfg.threads.max(1),
@@ -277,6 +278,15 @@ pub fn solve(
     on_best: Option<&(dyn Fn(i64, &[Move]) + Sync)>,
 ) -> Result<Solution, ReplayError> {
     let start = Instant::now();
+    let mut bounded_cfg;
+    let cfg = if cfg.budget.max_iterations.is_none() && cfg.budget.max_time.is_none() {
+        // Never run unbounded: fall back to the engine's default time limit.
+        bounded_cfg = cfg.clone();
+        bounded_cfg.budget.max_time = Budget::default().max_time;
+        &bounded_cfg
+    } else {
+        cfg
+    };
     let policy = Playout::new(cfg.playout.clone());
     let (moves, score, iterations, optimal, stop_reason) = match cfg.algorithm {
         Algorithm::SpMcts => {
