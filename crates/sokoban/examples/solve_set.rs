@@ -15,7 +15,9 @@ fn main() {
     let levels = parse_xsb(&text).unwrap_or_else(|e| panic!("{}: {e}", args[1]));
     let algo = Algorithm::from_name(&args[2]).expect("algorithm name");
     let secs: f64 = args[3].parse().expect("seconds");
-    let first: usize = args.get(4).map_or(levels.len(), |s| s.parse().expect("count"));
+    let first: usize = args
+        .get(4)
+        .map_or(levels.len(), |s| s.parse().expect("count"));
     let mut solved = 0;
     let mut times = Vec::new();
     for (i, level) in levels.iter().take(first).enumerate() {

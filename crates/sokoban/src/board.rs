@@ -125,7 +125,10 @@ impl std::fmt::Display for BoardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BoardError::TooLarge(n) => {
-                write!(f, "level too large: {n} playable cells (at most {MAX_CELLS})")
+                write!(
+                    f,
+                    "level too large: {n} playable cells (at most {MAX_CELLS})"
+                )
             }
             BoardError::Inconsistent(why) => write!(f, "inconsistent level: {why}"),
         }
@@ -139,7 +142,9 @@ impl Board {
     pub fn new(level: &Level) -> Result<Board, BoardError> {
         let (width, height) = (level.width, level.height);
         if level.player >= width * height || level.walls[level.player] {
-            return Err(BoardError::Inconsistent("the player is not on a floor cell"));
+            return Err(BoardError::Inconsistent(
+                "the player is not on a floor cell",
+            ));
         }
         let area = level.area();
         let count = area.iter().filter(|&&a| a).count();
@@ -260,8 +265,7 @@ fn pull_distances(neighbors: &[[u16; 4]], g: u16) -> Vec<u16> {
     dist[g as usize] = 0;
     queue.push_back(g);
     while let Some(c) = queue.pop_front() {
-        for d in 0..4 {
-            let to = neighbors[c as usize][d];
+        for (d, &to) in neighbors[c as usize].iter().enumerate() {
             if to == NONE {
                 continue;
             }

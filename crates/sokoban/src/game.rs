@@ -1,6 +1,7 @@
 //! Sokoban as an engine [`Game`] (SPEC §A "Model"): the state is a position, an action a push
-//! the player can reach (pushes onto dead squares left out), the game ends when solved or
-//! when no push is left; the score is the number of boxes on goals. Implements [`UndoGame`]
+//! the player can reach (pushes onto dead squares left out), the game ends when solved, when
+//! no push is left or after a push limit (Sokoban positions can repeat forever); the score is
+//! the number of boxes on goals. Implements [`UndoGame`]
 //! and [`HashedGame`] (Zobrist hash of the boxes and the normalized player), so that the
 //! engine's searches and conformance checks run on it.
 
@@ -19,9 +20,7 @@ thread_local! {
 fn with_reach<T>(board: &Board, f: impl FnOnce(&mut Reach) -> T) -> T {
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let fits = slot
-            .as_ref()
-            .is_some_and(|r| r.capacity() == board.cells());
+        let fits = slot.as_ref().is_some_and(|r| r.capacity() == board.cells());
         if !fits {
             *slot = Some(Reach::new(board.cells()));
         }
@@ -35,11 +34,17 @@ pub struct SokobanGame {
     board: Arc<Board>,
     /// The current position.
     pub position: Position,
+    /// Pushes made since the start.
+    pub pushes_made: u32,
+    /// The game ends after this many pushes.
+    pub push_limit: u32,
 }
 
 impl PartialEq for SokobanGame {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.board, &other.board) && self.position == other.position
+        Arc::ptr_eq(&self.board, &other.board)
+            && self.position == other.position
+            && self.pushes_made == other.pushes_made
     }
 }
 
@@ -48,7 +53,19 @@ impl SokobanGame {
     pub fn new(level: &Level) -> Result<SokobanGame, crate::board::BoardError> {
         let board = Arc::new(Board::new(level)?);
         let position = Position::start(&board);
-        Ok(SokobanGame { board, position })
+        let push_limit = (4 * board.cells() * board.box_count()).min(u32::MAX as usize) as u32;
+        Ok(SokobanGame {
+            board,
+            position,
+            pushes_made: 0,
+            push_limit,
+        })
+    }
+
+    /// The same game with another push limit (default: 4 × cells × boxes).
+    pub fn with_push_limit(mut self, limit: u32) -> Self {
+        self.push_limit = limit;
+        self
     }
 
     /// The compiled board.
@@ -73,7 +90,7 @@ impl Game for SokobanGame {
     type Action = Push;
 
     fn legal_actions(&self, out: &mut Vec<Push>) {
-        if self.is_solved() {
+        if self.is_solved() || self.pushes_made >= self.push_limit {
             out.clear();
             return;
         }
@@ -85,6 +102,7 @@ impl Game for SokobanGame {
 
     fn apply(&mut self, action: Push) {
         self.position.apply_push(&self.board, action);
+        self.pushes_made += 1;
     }
 
     fn is_terminal(&self) -> bool {
@@ -106,10 +124,12 @@ impl UndoGame for SokobanGame {
     type Undo = u16;
 
     fn apply_undoable(&mut self, action: Push) -> u16 {
+        self.pushes_made += 1;
         self.position.apply_push(&self.board, action)
     }
 
     fn undo(&mut self, action: Push, undo: u16) {
+        self.pushes_made -= 1;
         self.position.undo_push(&self.board, action, undo);
     }
 }

@@ -47,6 +47,11 @@ pub struct GaConfig {
     pub initial_length_per_cell: usize,
     /// Longest chromosome allowed, as a multiple of the playable cells (our choice: 30).
     pub max_length_per_cell: usize,
+    /// Shortest chromosome allowed, as a multiple of the playable cells (our addition, default
+    /// 2): shorter children are padded with random genes. Without it the length-rank penalty
+    /// shrinks the population to near-empty strings whenever the start already has boxes on
+    /// goals.
+    pub min_length_per_cell: usize,
     /// Points per box on a goal (our choice: 10 000, above any rank penalty).
     pub goal_weight: f64,
     /// Points per box on a line through a goal (our choice: 200).
@@ -68,6 +73,7 @@ impl Default for GaConfig {
             elite: 2,
             initial_length_per_cell: 3,
             max_length_per_cell: 30,
+            min_length_per_cell: 2,
             goal_weight: 10_000.0,
             near_weight: 200.0,
             stagnation_factor: 0.5,
@@ -262,9 +268,8 @@ impl<'a> ReactiveString<'a> {
                 let d = &decoded[i];
                 let goal_points =
                     (self.config.goal_weight * d.on_goals as f64 - goal_rank[i] as f64).max(0.0);
-                let near_points = (self.config.near_weight * d.near_goals as f64
-                    - near_rank[i] as f64)
-                    .max(0.0);
+                let near_points =
+                    (self.config.near_weight * d.near_goals as f64 - near_rank[i] as f64).max(0.0);
                 let f = goal_points + near_points;
                 if d.stagnating {
                     f * self.config.stagnation_factor
@@ -304,9 +309,19 @@ impl<'a> ReactiveString<'a> {
         let max_len = self.config.max_length_per_cell * self.board.cells();
         let mut c1: Vec<u8> = a[..cut_a].iter().chain(&b[cut_b..]).copied().collect();
         let mut c2: Vec<u8> = b[..cut_b].iter().chain(&a[cut_a..]).copied().collect();
-        c1.truncate(max_len);
-        c2.truncate(max_len);
+        for c in [&mut c1, &mut c2] {
+            c.truncate(max_len);
+            self.pad(c, rng);
+        }
         (c1, c2)
+    }
+
+    /// Pad `genes` with random genes up to the minimum length.
+    pub fn pad(&self, genes: &mut Vec<u8>, rng: &mut Rng) {
+        let min_len = (self.config.min_length_per_cell * self.board.cells()).max(1);
+        while genes.len() < min_len {
+            genes.push(rng.below(8) as u8);
+        }
     }
 
     /// Redraw each gene with the mutation probability.
@@ -448,11 +463,13 @@ pub fn solve_ga(board: &Board, config: &GaConfig, budget: &Budget, seed: u64) ->
             } else {
                 (population[pa].clone(), population[pb].clone())
             };
+            agent.pad(&mut c1, &mut rng);
+            agent.pad(&mut c2, &mut rng);
             agent.mutate(&mut c1, &mut rng);
             agent.mutate(&mut c2, &mut rng);
             for c in [c1, c2] {
                 if next.len() < pop_size {
-                    next.push(if c.is_empty() { agent.random(&mut rng) } else { c });
+                    next.push(c);
                 }
             }
         }

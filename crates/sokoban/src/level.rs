@@ -213,9 +213,9 @@ pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
     let mut first_line = 0;
     let lines: Vec<&str> = text.lines().collect();
     let flush = |rows: &mut Vec<Vec<RawCell>>,
-                     title: &mut Option<String>,
-                     first_line: usize,
-                     levels: &mut Vec<Level>|
+                 title: &mut Option<String>,
+                 first_line: usize,
+                 levels: &mut Vec<Level>|
      -> Result<(), XsbError> {
         if rows.is_empty() {
             return Ok(());

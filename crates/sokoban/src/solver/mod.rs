@@ -97,7 +97,7 @@ pub(crate) fn budget_exceeded(
     if budget.max_iterations.is_some_and(|m| expanded >= m) {
         return Some(StopReason::Iterations);
     }
-    if expanded % 128 == 0 {
+    if expanded & 127 == 0 {
         if deadline.stopped() {
             return Some(StopReason::Interrupted);
         }

@@ -22,7 +22,7 @@ pub struct NodeStore {
     pub h: Vec<u32>,
     /// Expanded (closed).
     pub closed: Vec<bool>,
-    table: Vec<u32>,
+    table: Vec<(u64, u32)>,
     mask: usize,
 }
 
@@ -40,7 +40,7 @@ impl NodeStore {
             g: Vec::new(),
             h: Vec::new(),
             closed: Vec::new(),
-            table: vec![NO_NODE; cap],
+            table: vec![(0, NO_NODE); cap],
             mask: cap - 1,
         }
     }
@@ -49,7 +49,6 @@ impl NodeStore {
     pub fn len(&self) -> usize {
         self.player.len()
     }
-
 
     /// The box words of node `i`.
     pub fn words(&self, i: u32) -> &[u64] {
@@ -66,14 +65,11 @@ impl NodeStore {
     pub fn find(&self, key: u64, words: &[u64], player: u16) -> Option<u32> {
         let mut slot = (key as usize) & self.mask;
         loop {
-            let i = self.table[slot];
+            let (k, i) = self.table[slot];
             if i == NO_NODE {
                 return None;
             }
-            if self.keys[i as usize] == key
-                && self.player[i as usize] == player
-                && self.words(i) == words
-            {
+            if k == key && self.player[i as usize] == player && self.words(i) == words {
                 return Some(i);
             }
             slot = (slot + 1) & self.mask;
@@ -110,15 +106,15 @@ impl NodeStore {
 
     fn place(&mut self, key: u64, index: u32) {
         let mut slot = (key as usize) & self.mask;
-        while self.table[slot] != NO_NODE {
+        while self.table[slot].1 != NO_NODE {
             slot = (slot + 1) & self.mask;
         }
-        self.table[slot] = index;
+        self.table[slot] = (key, index);
     }
 
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
-        self.table = vec![NO_NODE; cap];
+        self.table = vec![(0, NO_NODE); cap];
         self.mask = cap - 1;
         for i in 0..self.len() {
             self.place(self.keys[i], i as u32);

@@ -1,0 +1,177 @@
+//! End-to-end tests of `puzzle solve sokoban` and `puzzle bench sokoban`.
+
+use assert_cmd::Command;
+use puzzle_sokoban::{parse_xsb, replay};
+use serde_json::Value;
+use std::io::Write;
+
+const MICROBAN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/sokoban/Microban_155.xsb"
+);
+
+fn puzzle() -> Command {
+    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+fn temp_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+const FIELDS: [&str; 8] = [
+    "level", "title", "solved", "solution", "moves", "pushes", "time_s", "nodes",
+];
+
+#[test]
+fn solve_one_level_json_contract_and_replay() {
+    let levels = parse_xsb(&std::fs::read_to_string(MICROBAN).unwrap()).unwrap();
+    for algo in ["astar", "idastar", "bfs", "greedy", "ga"] {
+        let out = puzzle()
+            .args(["solve", "sokoban", MICROBAN, "--level", "2", "--algo", algo])
+            .args(["--time-limit", "20", "--json", "--seed", "1"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = json_lines(&out.stdout);
+        assert_eq!(lines.len(), 1);
+        let v = &lines[0];
+        for f in FIELDS {
+            assert!(v.get(f).is_some(), "{algo}: field {f} missing in {v}");
+        }
+        assert_eq!(v["level"], 2);
+        assert_eq!(v["title"], "2");
+        assert_eq!(v["solved"], true, "{algo}");
+        let lurd = v["solution"].as_str().unwrap();
+        let r = replay(&levels[1], lurd).unwrap();
+        assert!(r.solved);
+        assert_eq!(v["moves"].as_u64().unwrap() as usize, r.moves);
+        assert_eq!(v["pushes"].as_u64().unwrap() as usize, r.pushes);
+        assert!(v["time_s"].as_f64().unwrap() >= 0.0);
+        if algo != "greedy" && algo != "ga" {
+            assert_eq!(r.pushes, 3, "{algo} is push-optimal");
+        }
+    }
+}
+
+#[test]
+fn solve_every_level_in_order_and_unsolvable_reports_false() {
+    let file = temp_file(
+        "; first\n#######\n#@ $ .#\n#######\n\n; stuck\n######\n#$  .#\n#  @ #\n######\n",
+    );
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(file.path())
+        .args(["--json", "--algo", "astar", "--time-limit", "5"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["level"], 1);
+    assert_eq!(lines[0]["title"], "first");
+    assert_eq!(lines[0]["solution"], "rRR");
+    assert_eq!(lines[1]["level"], 2);
+    assert_eq!(lines[1]["solved"], false);
+    assert_eq!(lines[1]["solution"], "");
+    assert_eq!(lines[1]["pushes"], 0);
+}
+
+#[test]
+fn untitled_level_has_null_title_and_text_mode_prints_lurd() {
+    let file = temp_file("#######\n#@ $ .#\n#######\n");
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(file.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    let lines = json_lines(&out.stdout);
+    assert!(lines[0]["title"].is_null());
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rRR"), "{text}");
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let file = temp_file("#####\n#@$x#\n#####\n");
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("level 1, line 2, column 4") && err.contains("unknown character"),
+        "{err}"
+    );
+    let empty = temp_file("");
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no level"));
+    let out = puzzle()
+        .args(["solve", "sokoban", MICROBAN, "--level", "156"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("155 levels"));
+    let out = puzzle()
+        .args(["solve", "sokoban", MICROBAN, "--algo", "magic"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let out = puzzle()
+        .args(["solve", "sokoban", "/nonexistent/file.xsb"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/file.xsb"));
+}
+
+#[test]
+fn bench_reports_solved_counts() {
+    let out = puzzle()
+        .args(["bench", "sokoban", "--set", "microban", "--first", "5"])
+        .args(["--algo", "astar,greedy", "--json", "--time-limit", "5"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert_eq!(l["set"], "microban");
+        assert_eq!(l["levels"], 5);
+        assert_eq!(l["solved"], 5);
+    }
+}

@@ -1,0 +1,164 @@
+//! Solvers: push-optimal counts agree (A*, IDA*, BFS and an independent brute-force 0-1 BFS
+//! over player moves), every solution replays, budgets are respected, the GA solves easy
+//! levels with a fixed seed.
+
+use puzzle_engine::{Budget, StopReason};
+use puzzle_sokoban::board::Board;
+use puzzle_sokoban::genetic::{solve_ga, GaConfig};
+use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm, Level};
+use std::collections::{HashSet, VecDeque};
+
+const MICROBAN: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/sokoban/Microban_155.xsb"
+));
+const BOXOBAN: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/sokoban/boxoban/hard_000.txt"
+));
+
+fn budget() -> Budget {
+    Budget::iterations(2_000_000).with_max_nodes(2_000_000)
+}
+
+/// Solve, check the LURD replays to a solved level with the reported push count; return it.
+fn optimal_pushes(level: &Level, algo: Algorithm) -> usize {
+    let s = solve(level, algo, &budget()).unwrap();
+    assert_eq!(s.stop, StopReason::Solved, "{algo:?} did not solve");
+    let lurd = s.lurd.expect("a LURD solution");
+    let r = replay(level, &lurd).expect("the solution replays");
+    assert!(r.solved);
+    let pushes = s.pushes.unwrap().len();
+    assert_eq!(r.pushes, pushes);
+    pushes
+}
+
+/// Minimum pushes by brute force: 0-1 BFS over (player, boxes) with moves costing 0 and
+/// pushes 1. Independent of the solver code (only the parsed level).
+fn brute_force_min_pushes(level: &Level) -> Option<usize> {
+    let w = level.width as isize;
+    let start: Vec<usize> = (0..level.boxes.len()).filter(|&i| level.boxes[i]).collect();
+    let goal: Vec<usize> = (0..level.goals.len()).filter(|&i| level.goals[i]).collect();
+    let mut seen: HashSet<(usize, Vec<usize>)> = HashSet::new();
+    let mut deque: VecDeque<(usize, Vec<usize>, usize)> = VecDeque::new();
+    deque.push_back((level.player, start, 0));
+    while let Some((p, boxes, cost)) = deque.pop_front() {
+        if !seen.insert((p, boxes.clone())) {
+            continue;
+        }
+        if boxes == goal {
+            return Some(cost);
+        }
+        for d in [-w, 1, w, -1] {
+            let n = (p as isize + d) as usize;
+            if level.walls[n] {
+                continue;
+            }
+            if let Some(k) = boxes.iter().position(|&b| b == n) {
+                let t = (n as isize + d) as usize;
+                if level.walls[t] || boxes.contains(&t) {
+                    continue;
+                }
+                let mut nb = boxes.clone();
+                nb[k] = t;
+                nb.sort_unstable();
+                deque.push_back((n, nb, cost + 1));
+            } else {
+                deque.push_front((n, boxes.clone(), cost));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn trivial_corridor_optimum() {
+    let level = Level::parse_one("#######\n#@ $ .#\n#######\n").unwrap();
+    for algo in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Bfs] {
+        assert_eq!(optimal_pushes(&level, algo), 2);
+    }
+    let s = solve(&level, Algorithm::AStar, &budget()).unwrap();
+    assert_eq!(s.lurd.as_deref(), Some("rRR"));
+}
+
+#[test]
+fn astar_idastar_bfs_agree_with_brute_force_on_first_microban_levels() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    for (i, level) in levels.iter().take(12).enumerate() {
+        let a = optimal_pushes(level, Algorithm::AStar);
+        let ida = optimal_pushes(level, Algorithm::IdaStar);
+        let bfs = optimal_pushes(level, Algorithm::Bfs);
+        assert_eq!(a, ida, "level {}: A* {a} vs IDA* {ida}", i + 1);
+        assert_eq!(a, bfs, "level {}: A* {a} vs BFS {bfs}", i + 1);
+        if level.box_count() <= 3 {
+            let brute = brute_force_min_pushes(level).unwrap();
+            assert_eq!(a, brute, "level {}: A* {a} vs brute force {brute}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn greedy_solutions_replay_on_microban_and_boxoban() {
+    let micro = parse_xsb(MICROBAN).unwrap();
+    let boxo = parse_xsb(BOXOBAN).unwrap();
+    for level in micro.iter().take(40).chain(boxo.iter().take(10)) {
+        let s = solve(level, Algorithm::Greedy, &budget()).unwrap();
+        let lurd = s.lurd.expect("greedy solves these");
+        assert!(replay(level, &lurd).unwrap().solved);
+    }
+}
+
+#[test]
+fn unsolvable_level_is_exhausted() {
+    // The box starts in a corner away from the goal.
+    let level = Level::parse_one("######\n#$  .#\n#  @ #\n######\n").unwrap();
+    for algo in [
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::Bfs,
+        Algorithm::Greedy,
+    ] {
+        let s = solve(&level, algo, &budget()).unwrap();
+        assert!(s.pushes.is_none());
+        assert_eq!(s.stop, StopReason::Exhausted, "{algo:?}");
+    }
+    // Two boxes that can only be pushed to one goal region: no assignment exists.
+    let level = Level::parse_one("#######\n#.$ $ #\n#.  @ #\n#######\n").unwrap();
+    let s = solve(&level, Algorithm::AStar, &budget()).unwrap();
+    assert!(s.pushes.is_none());
+}
+
+#[test]
+fn node_budget_is_respected() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    let level = &levels[92]; // a hard one
+    for algo in [Algorithm::AStar, Algorithm::Bfs, Algorithm::IdaStar] {
+        let b = Budget::iterations(10_000_000).with_max_nodes(5_000);
+        let s = solve(level, algo, &b).unwrap();
+        assert_eq!(s.stop, StopReason::Nodes, "{algo:?}");
+        if algo != Algorithm::IdaStar {
+            assert!(s.nodes <= 5_000, "{algo:?} stored {}", s.nodes);
+        }
+    }
+    let b = Budget::iterations(100).with_max_nodes(1_000_000);
+    let s = solve(level, Algorithm::Greedy, &b).unwrap();
+    assert_eq!(s.stop, StopReason::Iterations);
+    assert!(s.expanded <= 100);
+}
+
+#[test]
+fn genetic_solver_solves_easy_levels_with_a_fixed_seed() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    for n in [2, 6, 7, 12] {
+        let level = &levels[n - 1];
+        let board = Board::new(level).unwrap();
+        let outcome = solve_ga(&board, &GaConfig::default(), &Budget::iterations(500), 1);
+        assert_eq!(outcome.stop, StopReason::Solved, "level {n}");
+        let pushes = outcome.pushes.unwrap();
+        let lurd = puzzle_sokoban::position::pushes_to_lurd(&board, &pushes).unwrap();
+        assert!(replay(level, &lurd).unwrap().solved, "level {n}");
+        // Deterministic for a seed.
+        let again = solve_ga(&board, &GaConfig::default(), &Budget::iterations(500), 1);
+        assert_eq!(again.pushes.unwrap(), pushes);
+    }
+}
