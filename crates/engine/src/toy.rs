@@ -122,6 +122,10 @@ impl Game for BinaryTreeGame {
     fn score(&self) -> f64 {
         self.common_prefix() as f64 / self.depth.max(1) as f64
     }
+    /// The move's depth and bit: NRPA can learn a policy per position.
+    fn action_code(&self, action: bool) -> u64 {
+        (self.len as u64) * 2 + action as u64
+    }
 }
 
 impl UndoGame for BinaryTreeGame {
