@@ -146,8 +146,8 @@ pub fn level_pixels(level: &Level) -> (usize, usize, Vec<u8>) {
             } => {
                 fill(x, y, x + TILE, y + TILE, FLOOR, false);
                 if goal {
-                    let (a, b) = sub(12, 12);
-                    let (c, d) = sub(20, 20);
+                    let (a, b) = sub(10, 10);
+                    let (c, d) = sub(22, 22);
                     fill(a, b, c, d, GOAL, false);
                 }
                 if boxed {
