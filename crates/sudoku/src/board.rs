@@ -59,7 +59,11 @@ impl Board {
         let mut board = Board {
             box_size: grid.box_size() as u8,
             side: side as u8,
-            full: if side == 32 { u32::MAX } else { (1u32 << side) - 1 },
+            full: if side == 32 {
+                u32::MAX
+            } else {
+                (1u32 << side) - 1
+            },
             cells: vec![0; side * side],
             row_used: vec![0; side],
             col_used: vec![0; side],

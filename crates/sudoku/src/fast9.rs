@@ -26,7 +26,9 @@ const ROW_TRIPLETS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
-        t[x] = ((x & 7 != 0) as u32) | (((x >> 3) & 7 != 0) as u32) << 1 | (((x >> 6) & 7 != 0) as u32) << 2;
+        t[x] = ((x & 7 != 0) as u32)
+            | (((x >> 3) & 7 != 0) as u32) << 1
+            | (((x >> 6) & 7 != 0) as u32) << 2;
         x += 1;
     }
     t
@@ -35,7 +37,14 @@ const ROW_TRIPLETS: [u32; 512] = {
 /// For the 9 flags "row r has a candidate in box k" (bit 3r+k), the 27-bit mask of the
 /// triplets that belong to some row↔box perfect matching (0: none, a contradiction).
 const SHRINK: [u32; 512] = {
-    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let mut t = [0u32; 512];
     let mut flags = 0usize;
     while flags < 512 {

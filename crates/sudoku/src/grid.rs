@@ -125,7 +125,6 @@ impl Grid {
 
     /// The first pair of equal values sharing a row, column or box, if any.
     pub fn first_conflict(&self) -> Option<Conflict> {
-        let side = self.side();
         for i in 0..self.cells.len() {
             let v = self.cells[i];
             if v == 0 {
@@ -144,7 +143,6 @@ impl Grid {
                 } else {
                     continue;
                 };
-                let _ = side;
                 return Some(Conflict {
                     value: v,
                     first: i,

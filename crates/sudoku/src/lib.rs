@@ -15,7 +15,9 @@
 
 pub mod board;
 pub mod fast9;
+pub mod generator;
 pub mod grid;
+pub mod mcts;
 pub mod parse;
 pub mod solver;
 

@@ -68,11 +68,7 @@ fn symbols(line: &str, line_no: usize) -> Result<Vec<(u8, usize)>, ParseError> {
 
 /// Build a grid from symbols, checking value range and conflicting clues. `rows` gives, for
 /// each grid row, the file line it came from (one entry for the one-line layout).
-fn build(
-    cells: &[(u8, usize)],
-    box_size: usize,
-    lines: &[usize],
-) -> Result<Grid, ParseError> {
+fn build(cells: &[(u8, usize)], box_size: usize, lines: &[usize]) -> Result<Grid, ParseError> {
     let side = box_size * box_size;
     let line_of = |i: usize| {
         if lines.len() == 1 {
@@ -131,11 +127,13 @@ pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
     }
 }
 
+/// An open grid block: box size, the cells so far (value, column), the line of each row.
+type Block = (usize, Vec<(u8, usize)>, Vec<usize>);
+
 /// Parse every puzzle of a file (one-line puzzles and grid blocks may be mixed).
 pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
     let mut out = Vec::new();
-    // An open grid block: its box size, cells and the line of each row.
-    let mut block: Option<(usize, Vec<(u8, usize)>, Vec<usize>)> = None;
+    let mut block: Option<Block> = None;
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
         let trimmed = raw.trim();
@@ -263,7 +261,10 @@ mod tests {
         bad.replace_range(1..2, "4");
         let e = parse_puzzles(&bad).unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(e.message.contains("conflicts") && e.message.contains("row"), "{e}");
+        assert!(
+            e.message.contains("conflicts") && e.message.contains("row"),
+            "{e}"
+        );
     }
 
     #[test]

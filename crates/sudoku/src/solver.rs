@@ -128,7 +128,11 @@ fn generic_propagate(board: &mut Board, unit: &mut Vec<u16>) -> bool {
                 twice |= once & m;
                 once |= m;
             }
-            let full = if side == 32 { u32::MAX } else { (1u32 << side) - 1 };
+            let full = if side == 32 {
+                u32::MAX
+            } else {
+                (1u32 << side) - 1
+            };
             if (once | placed) != full {
                 return false; // a value has no place in this unit
             }
@@ -136,10 +140,9 @@ fn generic_propagate(board: &mut Board, unit: &mut Vec<u16>) -> bool {
             while single != 0 {
                 let v = single.trailing_zeros();
                 single &= single - 1;
-                let Some(&c) = unit
-                    .iter()
-                    .find(|&&c| board.value(c as usize) == 0 && board.candidates(c as usize) >> v & 1 == 1)
-                else {
+                let Some(&c) = unit.iter().find(|&&c| {
+                    board.value(c as usize) == 0 && board.candidates(c as usize) >> v & 1 == 1
+                }) else {
                     return false;
                 };
                 board.place(c as usize, v as u8 + 1);

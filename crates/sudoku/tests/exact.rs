@@ -57,7 +57,11 @@ fn unsolvable_puzzles_have_no_solution() {
         let mut bad = p.clone();
         bad.set(cell, cands.trailing_zeros() as u8 + 1);
         assert!(bad.first_conflict().is_none());
-        assert_eq!(solve_exact(&bad, ExactLimits::default()).solutions, 0, "{bad}");
+        assert_eq!(
+            solve_exact(&bad, ExactLimits::default()).solutions,
+            0,
+            "{bad}"
+        );
         assert_eq!(solve_generic(&bad, ExactLimits::default()).solutions, 0);
         checked += 1;
     }
