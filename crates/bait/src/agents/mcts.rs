@@ -24,7 +24,7 @@ use super::Agent;
 use crate::clock::MoveClock;
 use crate::heuristic::{is_dead, relaxed_distance};
 use crate::state::{Action, BaitState};
-use puzzle_engine::mcts::{MctsConfig, MctsTree, SelectionPolicy};
+use puzzle_engine::mcts::{ChildrenPerExpansion, Expansion, MctsConfig, MctsTree, SelectionPolicy};
 use puzzle_engine::{Budget, Game, Rng, UniformRandom};
 use std::time::Duration;
 
@@ -193,6 +193,12 @@ impl Agent for MctsAgent {
         }
         let cfg = MctsConfig {
             selection: SelectionPolicy::Ucb1 { c: self.config.c },
+            // All children at once: each gets one rollout before UCB1 compares them (GVGAI's
+            // sample expands every action of a node before selecting among them).
+            expansion: Expansion {
+                visits_before_expand: 0,
+                children: ChildrenPerExpansion::All,
+            },
             budget: Budget::time(Duration::from_secs(3600)).with_max_nodes(self.max_nodes),
             seed: self.seed,
             ..Default::default()
