@@ -9,7 +9,14 @@ use std::time::Instant;
 fn main() {
     let text = include_str!("../../../data/samegame/standard20/problem01.txt");
     let board = format::parse_standard(text, "problem01.txt", Scoring::standard()).unwrap();
-    for name in ["random", "tabu", "tabu-colour", "pseudo-tabu", "double-tabu", "roulette"] {
+    for name in [
+        "random",
+        "tabu",
+        "tabu-colour",
+        "pseudo-tabu",
+        "double-tabu",
+        "roulette",
+    ] {
         let chooser: AnyChooser = name.parse().unwrap();
         let mut policy = Playout::new(chooser);
         let mut rng = Rng::new(1);

@@ -174,11 +174,9 @@ impl fmt::Display for BoardError {
             BoardError::BadColours(k) => {
                 write!(f, "{k} colours is not supported (1 to {MAX_COLOURS})")
             }
-            BoardError::Ragged { row, len, expected } => write!(
-                f,
-                "row {} has {len} cells, expected {expected}",
-                row + 1
-            ),
+            BoardError::Ragged { row, len, expected } => {
+                write!(f, "row {} has {len} cells, expected {expected}", row + 1)
+            }
             BoardError::BadCell { row, col, value } => write!(
                 f,
                 "row {} column {}: colour {value} is out of range",
@@ -193,7 +191,11 @@ impl std::error::Error for BoardError {}
 
 impl Board {
     /// A full board from rows (top row first) of 1-based colours `1..=colours`.
-    pub fn from_rows(rows: &[Vec<u8>], colours: usize, scoring: Scoring) -> Result<Self, BoardError> {
+    pub fn from_rows(
+        rows: &[Vec<u8>],
+        colours: usize,
+        scoring: Scoring,
+    ) -> Result<Self, BoardError> {
         let height = rows.len();
         let width = rows.first().map_or(0, Vec::len);
         if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
@@ -412,6 +414,65 @@ impl Board {
         scratch.groups.len()
     }
 
+    /// A random starting point for [`Board::scan`]: a random non-empty column and a random
+    /// row in it.
+    #[inline]
+    pub fn random_start(&self, rng: &mut puzzle_engine::Rng) -> (usize, usize) {
+        if self.columns == 0 {
+            return (0, 0);
+        }
+        let c = rng.below(self.columns);
+        (c, rng.below(self.heights[c] as usize))
+    }
+
+    /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
+    /// and wrapping around, every stone that has a same-coloured neighbour (so belongs to a
+    /// removable group), as `visit(internal cell, colour)`, until `visit` returns true.
+    /// Returns whether it did. This is the thesis's "scan the board from a random point until
+    /// a group is found" (§3.3.3): it costs only the stones scanned.
+    #[inline]
+    pub fn scan(&self, start: (usize, usize), mut visit: impl FnMut(usize, u8) -> bool) -> bool {
+        let s = self.stride;
+        let cells = &self.cells;
+        let (c0, r0) = start;
+        let cols = self.columns;
+        if cols == 0 {
+            return false;
+        }
+        let mut run = |c: usize, from: usize, to: usize| -> bool {
+            let base = (c + 1) * s;
+            for i in base + from..base + to {
+                let v = cells[i];
+                if (cells[i + 1] == v
+                    || cells[i - 1] == v
+                    || cells[i + s] == v
+                    || cells[i - s] == v)
+                    && visit(i, v)
+                {
+                    return true;
+                }
+            }
+            false
+        };
+        let h0 = self.heights[c0] as usize;
+        if run(c0, r0.min(h0), h0) {
+            return true;
+        }
+        for j in 1..cols {
+            let c = (c0 + j) % cols;
+            if run(c, 0, self.heights[c] as usize) {
+                return true;
+            }
+        }
+        run(c0, 0, r0.min(h0))
+    }
+
+    /// The colour of internal cell `cell`.
+    #[inline]
+    pub fn colour_at(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
     /// Flood the group of the stone at internal index `start` (marking `scratch.visited`);
     /// returns its size and leaves its cells on `scratch.stack` below nothing (the stack is
     /// used as the work list, cells are recorded in the visited bitset).
@@ -434,6 +495,30 @@ impl Board {
             }
         }
         size
+    }
+
+    /// [`Board::flood`] that also returns the lowest and highest internal index reached.
+    #[inline]
+    fn flood_span(&self, start: usize, scratch: &mut Scratch) -> (usize, usize, usize) {
+        let s = self.stride;
+        let cells = &self.cells;
+        let v = cells[start];
+        scratch.test_and_set(start);
+        scratch.stack.clear();
+        scratch.stack.push(start as u16);
+        let (mut size, mut lo, mut hi) = (0, start, start);
+        while let Some(i) = scratch.stack.pop() {
+            size += 1;
+            let i = i as usize;
+            lo = lo.min(i);
+            hi = hi.max(i);
+            for j in [i + 1, i - 1, i + s, i - s] {
+                if cells[j] == v && !scratch.test_and_set(j) {
+                    scratch.stack.push(j as u16);
+                }
+            }
+        }
+        (size, lo, hi)
     }
 
     /// The internal index of a move's stone, if it names a stone with a same-coloured
@@ -467,22 +552,12 @@ impl Board {
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {
         scratch.reset(self.cells.len());
         let colour = self.cells[start];
-        let size = self.flood(start, scratch);
+        let (size, lo, hi) = self.flood_span(start, scratch);
         debug_assert!(size >= 2, "removing a lone stone");
         let s = self.stride;
-        // Columns spanned (a connected group covers every column between its extremes).
-        let mut min_col = usize::MAX;
-        let mut max_col = 0;
-        for (w, &word) in scratch.visited.iter().enumerate() {
-            if word != 0 {
-                let lo = (w * 64 + word.trailing_zeros() as usize) / s;
-                let hi = (w * 64 + 63 - word.leading_zeros() as usize) / s;
-                min_col = min_col.min(lo);
-                max_col = max_col.max(hi);
-            }
-        }
-        // Padded columns → logical columns.
-        let (first, last) = (min_col - 1, max_col - 1);
+        // Columns spanned (a connected group covers every column between its extremes);
+        // padded columns → logical columns.
+        let (first, last) = (lo / s - 1, hi / s - 1);
         let mut emptied = false;
         for c in first..=last {
             let base = (c + 1) * s;
@@ -652,7 +727,10 @@ impl fmt::Display for Board {
     /// The rows top first, colours as the standard letters (`.` = empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in self.rows() {
-            let line: String = row.iter().map(|&v| crate::format::colour_letter(v)).collect();
+            let line: String = row
+                .iter()
+                .map(|&v| crate::format::colour_letter(v))
+                .collect();
             writeln!(f, "{line}")?;
         }
         Ok(())

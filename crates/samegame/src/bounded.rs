@@ -69,7 +69,7 @@ fn budget_stop(deadline: &Deadline, expanded: u64, budget: &Budget) -> Option<St
     if budget.max_iterations.is_some_and(|m| expanded >= m) {
         return Some(StopReason::Iterations);
     }
-    if expanded % 64 == 0 {
+    if expanded.is_multiple_of(64) {
         if deadline.stopped() {
             return Some(StopReason::Interrupted);
         }
@@ -135,7 +135,10 @@ pub fn astar(root: &Board, budget: &Budget, seed: u64) -> BoundedResult {
             break;
         }
         open.pop();
-        let board = nodes[id as usize].board.take().expect("open node has a board");
+        let board = nodes[id as usize]
+            .board
+            .take()
+            .expect("open node has a board");
         let depth = nodes[id as usize].depth;
         expanded += 1;
         if !board.has_move() {
@@ -251,7 +254,7 @@ impl Ida<'_> {
             self.boards[depth + 1] = child;
             self.scratch.groups = groups;
         }
-        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        list.sort_unstable_by_key(|&(bound, _)| std::cmp::Reverse(bound));
         for &(bound, cell) in &list {
             if self.stop.is_some() {
                 break;

@@ -97,7 +97,11 @@ pub enum FileFormat {
 
 /// Guess the format of `text`.
 pub fn detect(text: &str) -> FileFormat {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     if first.starts_with('#') {
         FileFormat::Digits
     } else if first.contains(';') {
@@ -127,24 +131,49 @@ pub fn parse_any(text: &str, file: &str, scoring: Scoring) -> Result<Vec<NamedBo
     }
 }
 
-fn parse_count(field: &str, what: &str, file: &str, line: usize, max: usize) -> Result<usize, FormatError> {
-    let v: usize = field
-        .trim()
-        .parse()
-        .map_err(|_| err(file, line, None, format!("{what} '{}' is not a whole number", field.trim())))?;
+fn parse_count(
+    field: &str,
+    what: &str,
+    file: &str,
+    line: usize,
+    max: usize,
+) -> Result<usize, FormatError> {
+    let v: usize = field.trim().parse().map_err(|_| {
+        err(
+            file,
+            line,
+            None,
+            format!("{what} '{}' is not a whole number", field.trim()),
+        )
+    })?;
     if v == 0 || v > max {
-        return Err(err(file, line, None, format!("{what} {v} is out of range (1 to {max})")));
+        return Err(err(
+            file,
+            line,
+            None,
+            format!("{what} {v} is out of range (1 to {max})"),
+        ));
     }
     Ok(v)
 }
 
 /// Read a standard-set file: `rows cols colours`, then `rows` lines of `cols` letters.
 pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board, FormatError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     let (header_line, header) = lines
         .by_ref()
         .find(|(_, l)| !l.trim().is_empty())
-        .ok_or_else(|| err(file, 0, None, "empty file: expected a line 'rows cols colours'"))?;
+        .ok_or_else(|| {
+            err(
+                file,
+                0,
+                None,
+                "empty file: expected a line 'rows cols colours'",
+            )
+        })?;
     let fields: Vec<&str> = header.split_whitespace().collect();
     if fields.len() != 3 {
         return Err(err(
@@ -172,7 +201,12 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
             first_row_line = n;
         }
         if grid.len() == rows {
-            return Err(err(file, n, None, format!("more than the {rows} rows the header announces")));
+            return Err(err(
+                file,
+                n,
+                None,
+                format!("more than the {rows} rows the header announces"),
+            ));
         }
         let mut row = Vec::with_capacity(cols);
         for (c, ch) in line.chars().enumerate() {
@@ -197,13 +231,21 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
                 file,
                 n,
                 None,
-                format!("row has {} stones, the header says {cols} columns", row.len()),
+                format!(
+                    "row has {} stones, the header says {cols} columns",
+                    row.len()
+                ),
             ));
         }
         grid.push(row);
     }
     if let Some((n, extra)) = lines.find(|(_, l)| !l.trim().is_empty()) {
-        return Err(err(file, n, None, format!("unexpected text after the board: '{}'", extra.trim())));
+        return Err(err(
+            file,
+            n,
+            None,
+            format!("unexpected text after the board: '{}'", extra.trim()),
+        ));
     }
     if grid.len() != rows {
         return Err(err(
@@ -224,7 +266,11 @@ pub fn write_standard(board: &Board) -> String {
 }
 
 /// Read the digits file: blocks `# problem NN` followed by rows of digits, top first.
-pub fn parse_digits(text: &str, file: &str, scoring: Scoring) -> Result<Vec<NamedBoard>, FormatError> {
+pub fn parse_digits(
+    text: &str,
+    file: &str,
+    scoring: Scoring,
+) -> Result<Vec<NamedBoard>, FormatError> {
     let mut boards = Vec::new();
     let mut current: Option<(String, usize, Vec<Vec<u8>>)> = None;
     let finish = |cur: Option<(String, usize, Vec<Vec<u8>>)>,
@@ -232,11 +278,16 @@ pub fn parse_digits(text: &str, file: &str, scoring: Scoring) -> Result<Vec<Name
      -> Result<(), FormatError> {
         if let Some((name, first_line, grid)) = cur {
             if grid.is_empty() {
-                return Err(err(file, first_line.saturating_sub(1), None, format!("{name} has no rows")));
+                return Err(err(
+                    file,
+                    first_line.saturating_sub(1),
+                    None,
+                    format!("{name} has no rows"),
+                ));
             }
             let colours = grid.iter().flatten().copied().max().unwrap_or(1) as usize;
-            let board =
-                Board::from_rows(&grid, colours, scoring).map_err(|e| board_err(file, first_line, e))?;
+            let board = Board::from_rows(&grid, colours, scoring)
+                .map_err(|e| board_err(file, first_line, e))?;
             boards.push(NamedBoard {
                 name,
                 index: boards.len() + 1,
@@ -257,14 +308,24 @@ pub fn parse_digits(text: &str, file: &str, scoring: Scoring) -> Result<Vec<Name
             continue;
         }
         let Some((_, _, grid)) = current.as_mut() else {
-            return Err(err(file, n, None, "a board row before any '# problem NN' line"));
+            return Err(err(
+                file,
+                n,
+                None,
+                "a board row before any '# problem NN' line",
+            ));
         };
         let mut row = Vec::with_capacity(line.len());
         for (c, ch) in line.chars().enumerate() {
             match ch.to_digit(10) {
                 Some(d) => row.push(d as u8 + 1),
                 None => {
-                    return Err(err(file, n, Some(c + 1), format!("unknown colour '{ch}' (expected a digit 0-9)")))
+                    return Err(err(
+                        file,
+                        n,
+                        Some(c + 1),
+                        format!("unknown colour '{ch}' (expected a digit 0-9)"),
+                    ))
                 }
             }
         }
@@ -274,7 +335,11 @@ pub fn parse_digits(text: &str, file: &str, scoring: Scoring) -> Result<Vec<Name
                     file,
                     n,
                     None,
-                    format!("row has {} stones, the first row of this board has {}", row.len(), first.len()),
+                    format!(
+                        "row has {} stones, the first row of this board has {}",
+                        row.len(),
+                        first.len()
+                    ),
                 ));
             }
         }
@@ -321,7 +386,12 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
         .ok_or_else(|| err(file, 0, None, "empty file: expected a line 'columns;rows'"))?;
     let fields: Vec<&str> = split_csv(header);
     if fields.len() != 2 {
-        return Err(err(file, hn, None, format!("expected 'columns;rows', found '{header}'")));
+        return Err(err(
+            file,
+            hn,
+            None,
+            format!("expected 'columns;rows', found '{header}'"),
+        ));
     }
     let cols = parse_count(fields[0], "column count", file, hn, MAX_SIDE)?;
     let rows = parse_count(fields[1], "row count", file, hn, MAX_SIDE)?;
@@ -329,7 +399,12 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
     let mut first_row_line = 0;
     for (n, line) in lines {
         if grid.len() == rows {
-            return Err(err(file, n, None, format!("more than the {rows} rows the header announces")));
+            return Err(err(
+                file,
+                n,
+                None,
+                format!("more than the {rows} rows the header announces"),
+            ));
         }
         if grid.is_empty() {
             first_row_line = n;
@@ -343,7 +418,11 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
                         file,
                         n,
                         Some(c + 1),
-                        format!("unknown colour '{}' (expected 0 to {})", cell.trim(), MAX_COLOURS - 1),
+                        format!(
+                            "unknown colour '{}' (expected 0 to {})",
+                            cell.trim(),
+                            MAX_COLOURS - 1
+                        ),
                     ))
                 }
             }
@@ -353,13 +432,21 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
                 file,
                 n,
                 None,
-                format!("row has {} cells, the header says {cols} columns", row.len()),
+                format!(
+                    "row has {} cells, the header says {cols} columns",
+                    row.len()
+                ),
             ));
         }
         grid.push(row);
     }
     if grid.len() != rows {
-        return Err(err(file, 0, None, format!("the header announces {rows} rows, found {}", grid.len())));
+        return Err(err(
+            file,
+            0,
+            None,
+            format!("the header announces {rows} rows, found {}", grid.len()),
+        ));
     }
     let colours = grid.iter().flatten().copied().max().unwrap_or(1) as usize;
     Board::from_rows(&grid, colours, scoring).map_err(|e| board_err(file, first_row_line, e))

@@ -19,7 +19,6 @@
 pub mod board;
 pub mod bounded;
 pub mod format;
-pub mod nested;
 pub mod playout;
 pub mod scoring;
 pub mod search;

@@ -1,27 +1,30 @@
 //! Playout policies (SPEC §C "Playout policies"; Czech thesis §3.3.3; Hungarian paper §3.3).
 //!
-//! A [`Playout`] enumerates the groups of the current board into its own [`Scratch`] (no
-//! allocation after the first playout), lets a [`GroupChooser`] pick one, removes it, and
-//! repeats until no group is left. The choosers:
+//! A [`Playout`] asks a [`GroupChooser`] for a stone of the group to remove, removes it and
+//! repeats until no group is left; it owns its [`Scratch`], so a playout allocates nothing.
+//! As in the thesis, the heuristic policies do not enumerate every group: they scan the
+//! board from a random starting point ([`Board::scan`]) until they meet an acceptable group,
+//! which costs only the stones scanned. The choosers:
 //!
-//! - [`Uniform`] (Random): every group equally likely;
+//! - [`Uniform`] (Random): every group equally likely (full enumeration);
 //! - [`Tabu`] (the thesis's Random Tabu, SPEC "TabuRandom"): the colour with the most stones
-//!   (recomputed before each move) is tabu while a group of another colour exists;
+//!   (recomputed before each move) is tabu while a group of another colour exists: the first
+//!   non-tabu group from a random point;
 //! - [`TabuColour`] (Schadd's TabuColorRandom): the tabu colour is fixed at the start of the
 //!   playout (the most frequent one then);
-//! - [`PseudoRandom`] (Pseudo Random(k)): look at `k` groups from a random point of the scan
-//!   and take the one whose colour has the fewest stones;
-//! - [`PseudoRandomTabu`]: the same among the non-tabu groups;
+//! - [`PseudoRandom`] (Pseudo Random(k)): scan from a random point until `k` group stones
+//!   are seen and take the one whose colour has the fewest stones;
+//! - [`PseudoRandomTabu`]: the same among the non-tabu colours;
 //! - [`DoubleTabu`] (Random Double Tabu): the two most frequent colours are tabu; then the
 //!   less frequent of them, the most frequent last;
-//! - [`EpsilonGreedy`]: a uniformly random group with probability ε, else the inner chooser
-//!   (Hungarian paper §3.3);
+//! - [`EpsilonGreedy`]: with probability ε the first group from a random point (any
+//!   colour), else the inner chooser (Hungarian paper §3.3);
 //! - [`Roulette`]: a group with probability proportional to `(n − 1)²` (roulette-wheel
-//!   selection, Hungarian paper §3.3).
+//!   selection, Hungarian paper §3.3; full enumeration).
 //!
 //! [`AnyChooser`] selects one of them at run time (the CLI's `--playout`).
 
-use crate::board::{Board, Group, Scratch};
+use crate::board::{Board, Scratch};
 use puzzle_engine::{PlayoutPolicy, Rng};
 use std::fmt;
 use std::str::FromStr;
@@ -32,8 +35,8 @@ pub trait GroupChooser: Clone + Send + Sync {
     fn start(&mut self, board: &Board, rng: &mut Rng) {
         let _ = (board, rng);
     }
-    /// The index in `groups` (non-empty) of the group to remove.
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize;
+    /// The internal cell of a stone of the group to remove, or None if no group is left.
+    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize>;
 }
 
 /// A playout policy for [`Board`] driven by a [`GroupChooser`].
@@ -61,9 +64,10 @@ impl<C: GroupChooser> Playout<C> {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
         let mut played = 0;
-        while played < limit && state.find_groups(&mut self.scratch) > 0 {
-            let k = self.chooser.choose(state, &self.scratch.groups, rng);
-            let cell = self.scratch.groups[k].cell as usize;
+        while played < limit {
+            let Some(cell) = self.chooser.pick(state, &mut self.scratch, rng) else {
+                break;
+            };
             state.remove_group(cell, &mut self.scratch);
             played += 1;
         }
@@ -76,11 +80,12 @@ impl<C: GroupChooser> PlayoutPolicy<Board> for Playout<C> {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
         let mut played = 0;
-        while played < limit && state.find_groups(&mut self.scratch) > 0 {
-            let k = self.chooser.choose(state, &self.scratch.groups, rng);
-            let cell = self.scratch.groups[k].cell;
-            trace.push(state.move_of(cell));
-            state.remove_group(cell as usize, &mut self.scratch);
+        while played < limit {
+            let Some(cell) = self.chooser.pick(state, &mut self.scratch, rng) else {
+                break;
+            };
+            trace.push(state.move_of(cell as u16));
+            state.remove_group(cell, &mut self.scratch);
             played += 1;
         }
     }
@@ -99,7 +104,7 @@ fn most_frequent(board: &Board) -> u8 {
     best as u8
 }
 
-/// The two colours with the most stones, most frequent first.
+/// The two colours with the most stones, most frequent first (0 if there is no second).
 #[inline]
 fn two_most_frequent(board: &Board) -> (u8, u8) {
     let counts = board.counts();
@@ -115,46 +120,69 @@ fn two_most_frequent(board: &Board) -> (u8, u8) {
     (a as u8, b as u8)
 }
 
-/// A uniformly random group among those satisfying `keep`, or None if there is none.
+/// The first group stone from a random point whose colour `accept`s, if any.
 #[inline]
-fn uniform_where(groups: &[Group], rng: &mut Rng, keep: impl Fn(&Group) -> bool) -> Option<usize> {
-    let n = groups.iter().filter(|g| keep(g)).count();
-    if n == 0 {
-        return None;
-    }
-    let mut k = rng.below(n);
-    for (i, g) in groups.iter().enumerate() {
-        if keep(g) {
-            if k == 0 {
-                return Some(i);
-            }
-            k -= 1;
+fn first_from_random(board: &Board, rng: &mut Rng, accept: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut found = None;
+    board.scan(board.random_start(rng), |cell, colour| {
+        if accept(colour) {
+            found = Some(cell);
+            true
+        } else {
+            false
         }
-    }
-    None
+    });
+    found
 }
 
-/// Random: every group equally likely.
+/// Scan from a random point until `k` group stones of accepted colours are seen; the one
+/// whose colour has the fewest stones (the first such on ties).
+fn least_frequent_of(
+    board: &Board,
+    k: usize,
+    rng: &mut Rng,
+    accept: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let counts = board.counts();
+    let mut best: Option<(usize, u16)> = None;
+    let mut seen = 0;
+    board.scan(board.random_start(rng), |cell, colour| {
+        if !accept(colour) {
+            return false;
+        }
+        let n = counts[colour as usize];
+        if best.is_none_or(|(_, m)| n < m) {
+            best = Some((cell, n));
+        }
+        seen += 1;
+        seen >= k
+    });
+    best.map(|(cell, _)| cell)
+}
+
+/// Random: every group equally likely (enumerates the groups).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uniform;
 
 impl GroupChooser for Uniform {
     #[inline]
-    fn choose(&mut self, _board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
-        rng.below(groups.len())
+    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+        let n = board.find_groups(scratch);
+        (n > 0).then(|| scratch.groups[rng.below(n)].cell as usize)
     }
 }
 
 /// Random Tabu (Czech thesis §3.3.3): the currently most frequent colour is tabu while any
-/// group of another colour exists.
+/// group of another colour exists; the first acceptable group from a random point.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tabu;
 
 impl GroupChooser for Tabu {
     #[inline]
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = most_frequent(board);
-        uniform_where(groups, rng, |g| g.colour != tabu).unwrap_or_else(|| rng.below(groups.len()))
+        first_from_random(board, rng, |c| c != tabu)
+            .or_else(|| first_from_random(board, rng, |_| true))
     }
 }
 
@@ -170,48 +198,18 @@ impl GroupChooser for TabuColour {
         self.tabu = most_frequent(board);
     }
     #[inline]
-    fn choose(&mut self, _board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = self.tabu;
-        uniform_where(groups, rng, |g| g.colour != tabu).unwrap_or_else(|| rng.below(groups.len()))
+        first_from_random(board, rng, |c| c != tabu)
+            .or_else(|| first_from_random(board, rng, |_| true))
     }
 }
 
-/// Look at `k` groups from a random point of the scan and return the one whose colour has
-/// the fewest stones (among the groups `keep` accepts); None if none is accepted.
-fn least_frequent_of(
-    board: &Board,
-    groups: &[Group],
-    k: usize,
-    rng: &mut Rng,
-    keep: impl Fn(&Group) -> bool,
-) -> Option<usize> {
-    let n = groups.len();
-    let counts = board.counts();
-    let start = rng.below(n);
-    let mut best: Option<usize> = None;
-    let mut seen = 0;
-    for step in 0..n {
-        let i = (start + step) % n;
-        let g = &groups[i];
-        if !keep(g) {
-            continue;
-        }
-        if best.is_none_or(|b| counts[g.colour as usize] < counts[groups[b].colour as usize]) {
-            best = Some(i);
-        }
-        seen += 1;
-        if seen >= k {
-            break;
-        }
-    }
-    best
-}
-
-/// Pseudo Random(k) (Czech thesis §3.3.3): of `k` groups found from a random point, the one
-/// of the least frequent colour.
+/// Pseudo Random(k) (Czech thesis §3.3.3): of `k` group stones found from a random point, the
+/// one of the least frequent colour.
 #[derive(Clone, Copy, Debug)]
 pub struct PseudoRandom {
-    /// Groups compared.
+    /// Group stones compared.
     pub k: usize,
 }
 
@@ -222,16 +220,16 @@ impl Default for PseudoRandom {
 }
 
 impl GroupChooser for PseudoRandom {
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
-        least_frequent_of(board, groups, self.k.max(1), rng, |_| true).unwrap_or(0)
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+        least_frequent_of(board, self.k.max(1), rng, |_| true)
     }
 }
 
 /// Pseudo Random Tabu (Czech thesis §3.3.3): Pseudo Random(k) among the groups not of the
-/// most frequent colour (all groups if only that colour is left).
+/// most frequent colour (any group if only that colour is left).
 #[derive(Clone, Copy, Debug)]
 pub struct PseudoRandomTabu {
-    /// Groups compared.
+    /// Group stones compared.
     pub k: usize,
 }
 
@@ -242,12 +240,11 @@ impl Default for PseudoRandomTabu {
 }
 
 impl GroupChooser for PseudoRandomTabu {
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = most_frequent(board);
         let k = self.k.max(1);
-        least_frequent_of(board, groups, k, rng, |g| g.colour != tabu)
-            .or_else(|| least_frequent_of(board, groups, k, rng, |_| true))
-            .unwrap_or(0)
+        least_frequent_of(board, k, rng, |c| c != tabu)
+            .or_else(|| least_frequent_of(board, k, rng, |_| true))
     }
 }
 
@@ -257,19 +254,19 @@ impl GroupChooser for PseudoRandomTabu {
 pub struct DoubleTabu;
 
 impl GroupChooser for DoubleTabu {
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let (first, second) = two_most_frequent(board);
-        uniform_where(groups, rng, |g| g.colour != first && g.colour != second)
-            .or_else(|| uniform_where(groups, rng, |g| g.colour == second))
-            .unwrap_or_else(|| rng.below(groups.len()))
+        first_from_random(board, rng, |c| c != first && c != second)
+            .or_else(|| first_from_random(board, rng, |c| c == second))
+            .or_else(|| first_from_random(board, rng, |_| true))
     }
 }
 
-/// ε-greedy (Hungarian paper §3.3): a uniformly random group with probability ε, else the
-/// inner chooser's.
+/// ε-greedy (Hungarian paper §3.3): with probability ε the first group from a random point
+/// (any colour), else the inner chooser's.
 #[derive(Clone, Debug)]
 pub struct EpsilonGreedy<C> {
-    /// Probability of a uniformly random move.
+    /// Probability of a random move.
     pub epsilon: f64,
     /// The heuristic otherwise followed.
     pub inner: C,
@@ -279,36 +276,42 @@ impl<C: GroupChooser> GroupChooser for EpsilonGreedy<C> {
     fn start(&mut self, board: &Board, rng: &mut Rng) {
         self.inner.start(board, rng);
     }
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         if rng.chance(self.epsilon) {
-            rng.below(groups.len())
+            first_from_random(board, rng, |_| true)
         } else {
-            self.inner.choose(board, groups, rng)
+            self.inner.pick(board, scratch, rng)
         }
     }
 }
 
 /// Roulette wheel (Hungarian paper §3.3): a group of `n` stones with probability
-/// proportional to `(n − 1)²`, so large groups are favoured and pairs remain possible.
+/// proportional to `(n − 1)²`, so large groups are favoured and pairs remain possible
+/// (enumerates the groups).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Roulette;
 
 impl GroupChooser for Roulette {
-    fn choose(&mut self, _board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
-        let weight = |g: &Group| {
-            let k = g.size as u64 - 1;
+    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+        let n = board.find_groups(scratch);
+        if n == 0 {
+            return None;
+        }
+        let groups = &scratch.groups;
+        let weight = |size: u16| {
+            let k = size as u64 - 1;
             k * k
         };
-        let total: u64 = groups.iter().map(weight).sum();
+        let total: u64 = groups.iter().map(|g| weight(g.size)).sum();
         let mut x = rng.below(total as usize) as u64;
-        for (i, g) in groups.iter().enumerate() {
-            let w = weight(g);
+        for g in groups {
+            let w = weight(g.size);
             if x < w {
-                return i;
+                return Some(g.cell as usize);
             }
             x -= w;
         }
-        groups.len() - 1
+        groups.last().map(|g| g.cell as usize)
     }
 }
 
@@ -351,31 +354,37 @@ impl Default for AnyChooser {
 }
 
 impl GroupChooser for AnyChooser {
-    fn start(&mut self, board: &Board, rng: &mut Rng) {
-        match self {
-            AnyChooser::TabuColour(t) => *t = most_frequent(board),
-            AnyChooser::EpsilonGreedy(_, inner) => inner.start(board, rng),
-            _ => {}
+    fn start(&mut self, board: &Board, _rng: &mut Rng) {
+        // Only the tabu colour needs setting, possibly inside ε-greedy wrappers.
+        let mut chooser = self;
+        loop {
+            match chooser {
+                AnyChooser::TabuColour(t) => *t = most_frequent(board),
+                AnyChooser::EpsilonGreedy(_, inner) => {
+                    chooser = inner;
+                    continue;
+                }
+                _ => {}
+            }
+            break;
         }
     }
 
     #[inline]
-    fn choose(&mut self, board: &Board, groups: &[Group], rng: &mut Rng) -> usize {
+    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         match self {
-            AnyChooser::Random => rng.below(groups.len()),
-            AnyChooser::Tabu => Tabu.choose(board, groups, rng),
-            AnyChooser::TabuColour(t) => TabuColour { tabu: *t }.choose(board, groups, rng),
-            AnyChooser::PseudoRandom(k) => PseudoRandom { k: *k }.choose(board, groups, rng),
-            AnyChooser::PseudoRandomTabu(k) => {
-                PseudoRandomTabu { k: *k }.choose(board, groups, rng)
-            }
-            AnyChooser::DoubleTabu => DoubleTabu.choose(board, groups, rng),
-            AnyChooser::Roulette => Roulette.choose(board, groups, rng),
+            AnyChooser::Random => Uniform.pick(board, scratch, rng),
+            AnyChooser::Tabu => Tabu.pick(board, scratch, rng),
+            AnyChooser::TabuColour(t) => TabuColour { tabu: *t }.pick(board, scratch, rng),
+            AnyChooser::PseudoRandom(k) => PseudoRandom { k: *k }.pick(board, scratch, rng),
+            AnyChooser::PseudoRandomTabu(k) => PseudoRandomTabu { k: *k }.pick(board, scratch, rng),
+            AnyChooser::DoubleTabu => DoubleTabu.pick(board, scratch, rng),
+            AnyChooser::Roulette => Roulette.pick(board, scratch, rng),
             AnyChooser::EpsilonGreedy(eps, inner) => {
                 if rng.chance(*eps) {
-                    rng.below(groups.len())
+                    first_from_random(board, rng, |_| true)
                 } else {
-                    inner.choose(board, groups, rng)
+                    inner.pick(board, scratch, rng)
                 }
             }
         }
@@ -406,9 +415,9 @@ impl FromStr for AnyChooser {
             _ => Err(bad_k(k)),
         };
         if let Some(rest) = s.strip_prefix("eps") {
-            let (e, inner) = rest
-                .split_once('-')
-                .ok_or_else(|| format!("playout '{s}': expected eps<E>-<playout>, e.g. eps0.1-tabu"))?;
+            let (e, inner) = rest.split_once('-').ok_or_else(|| {
+                format!("playout '{s}': expected eps<E>-<playout>, e.g. eps0.1-tabu")
+            })?;
             let eps: f64 = e
                 .parse()
                 .ok()

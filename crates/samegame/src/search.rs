@@ -5,7 +5,9 @@
 //!   expanded after [`SpMctsSettings::visits_before_expand`] playouts (20, the thesis §3.4),
 //!   normalized rewards, root-parallel threads and optional random restarts; the answer is
 //!   the best sequence found by the global search (Hungarian paper §3.6);
-//! - NMCS and NRPA from the engine, with the group's colour and cells as NRPA's move code;
+//! - NMCS (the crate's playout policies at level 0) and NRPA from the engine, repeated until
+//!   the budget ends, with the group's colour and cells as NRPA's move code
+//!   ([`Board::group_code`] via `Game::action_code`);
 //! - DBS (the engine's depth-budgeted search completed by a playout policy), A* and IDA*
 //!   ([`crate::bounded`]);
 //! - Random: independent playouts of the chosen policy, keeping the best.
@@ -13,7 +15,9 @@
 use crate::board::{Board, Move, Scratch};
 use crate::bounded;
 use crate::playout::{AnyChooser, Playout};
-use puzzle_engine::mcts::{self, ChildrenPerExpansion, Expansion, MctsConfig, RewardTransform, SelectionPolicy};
+use puzzle_engine::mcts::{
+    self, ChildrenPerExpansion, Expansion, MctsConfig, RewardTransform, SelectionPolicy,
+};
 use puzzle_engine::{Budget, PlayoutPolicy, Rng, StopReason};
 use std::fmt;
 use std::str::FromStr;
@@ -209,7 +213,10 @@ impl fmt::Display for ReplayError {
                 write!(f, "after {moves} moves the game is not over")
             }
             ReplayError::ScoreMismatch { claimed, replayed } => {
-                write!(f, "claimed score {claimed} but the replay scores {replayed}")
+                write!(
+                    f,
+                    "claimed score {claimed} but the replay scores {replayed}"
+                )
             }
         }
     }
@@ -270,12 +277,15 @@ pub fn mcts_config(board: &Board, cfg: &SolveConfig) -> MctsConfig {
     }
 }
 
+/// A callback hearing every improvement: (final score, moves from the start).
+pub type OnBest<'a> = &'a (dyn Fn(i64, &[Move]) + Sync);
+
 /// Solve `board` with `cfg`; the answer is replayed and checked before it is returned.
 /// `on_best` hears every improvement (score, moves) as it is found (SP-MCTS, Random).
 pub fn solve(
     board: &Board,
     cfg: &SolveConfig,
-    on_best: Option<&(dyn Fn(i64, &[Move]) + Sync)>,
+    on_best: Option<OnBest<'_>>,
 ) -> Result<Solution, ReplayError> {
     let start = Instant::now();
     let mut bounded_cfg;
@@ -303,13 +313,7 @@ pub fn solve(
                 }
             };
             let r = mcts::search_observed(board, &mc, &policy, Some(&observer));
-            let (moves, score) = if r.best_sequence.is_empty() && board.has_move() {
-                let (m, s) = random_search(board, cfg, &policy, &Budget::iterations(1), None).0;
-                (m, s)
-            } else {
-                let end = replay(board, &r.best_sequence)?;
-                (r.best_sequence, end.final_score())
-            };
+            let (moves, score) = finish(board, r.best_sequence, &policy, cfg.seed)?;
             (moves, score, r.iterations, false, r.stop_reason)
         }
         Algorithm::Random => {
@@ -323,8 +327,8 @@ pub fn solve(
                 seed: cfg.seed,
             };
             let r = puzzle_engine::classic::dbs(board, &config, &policy, &cfg.budget);
-            let end = replay(board, &r.sequence)?;
-            (r.sequence, end.final_score(), r.playouts, false, r.stop_reason)
+            let (moves, score) = finish(board, r.sequence, &policy, cfg.seed)?;
+            (moves, score, r.playouts, false, r.stop_reason)
         }
         Algorithm::AStar => {
             let r = bounded::astar(board, &cfg.budget, cfg.seed);
@@ -334,7 +338,49 @@ pub fn solve(
             let r = bounded::idastar(board, &cfg.budget, cfg.seed);
             (r.moves, r.score, r.expanded, r.optimal, r.stop_reason)
         }
-        Algorithm::Nmcs | Algorithm::Nrpa => crate::nested::run(board, cfg, &policy)?,
+        Algorithm::Nmcs => {
+            let config = puzzle_engine::nmcs::NmcsConfig {
+                level: cfg.nmcs_level.max(1),
+                seed: cfg.seed,
+                target_score: None,
+                repeat: true,
+            };
+            let mut observer = |seq: &[Move], score: f64| {
+                if let Some(cb) = on_best {
+                    cb(score as i64, seq);
+                }
+            };
+            let r = puzzle_engine::nmcs::search_observed(
+                board,
+                &config,
+                &policy,
+                &cfg.budget,
+                Some(&mut observer),
+            );
+            let (moves, score) = finish(board, r.best_sequence, &policy, cfg.seed)?;
+            (moves, score, r.playouts, false, r.stop_reason)
+        }
+        Algorithm::Nrpa => {
+            let config = puzzle_engine::nrpa::NrpaConfig {
+                level: cfg.nrpa_level.max(1),
+                seed: cfg.seed,
+                repeat: true,
+                ..puzzle_engine::nrpa::NrpaConfig::default()
+            };
+            let mut observer = |seq: &[Move], score: f64| {
+                if let Some(cb) = on_best {
+                    cb(score as i64, seq);
+                }
+            };
+            let r = puzzle_engine::nrpa::search_observed(
+                board,
+                &config,
+                &cfg.budget,
+                Some(&mut observer),
+            );
+            let (moves, score) = finish(board, r.best_sequence, &policy, cfg.seed)?;
+            (moves, score, r.playouts, false, r.stop_reason)
+        }
     };
     let end = verify(board, &moves, score)?;
     Ok(Solution {
@@ -350,13 +396,33 @@ pub fn solve(
 
 type Found = (Vec<Move>, i64);
 
+/// The final score of `moves` (replayed); if a budget stopped a search before it saw any
+/// complete game, finish the game with one playout of `policy` instead.
+fn finish(
+    board: &Board,
+    moves: Vec<Move>,
+    policy: &Playout<AnyChooser>,
+    seed: u64,
+) -> Result<Found, ReplayError> {
+    if moves.is_empty() && board.has_move() {
+        let mut state = board.clone();
+        let mut trace = Vec::new();
+        policy
+            .clone()
+            .playout(&mut state, &mut Rng::new(seed), &mut trace);
+        return Ok((trace, state.final_score()));
+    }
+    let end = replay(board, &moves)?;
+    Ok((moves, end.final_score()))
+}
+
 /// Independent playouts with `policy` until the budget ends; the best complete game.
 fn random_search(
     board: &Board,
     cfg: &SolveConfig,
     policy: &Playout<AnyChooser>,
     budget: &Budget,
-    on_best: Option<&(dyn Fn(i64, &[Move]) + Sync)>,
+    on_best: Option<OnBest<'_>>,
 ) -> (Found, u64, StopReason) {
     let deadline = budget.start();
     let mut policy = policy.clone();
@@ -370,7 +436,7 @@ fn random_search(
         if n >= limit {
             break StopReason::Iterations;
         }
-        if n % 64 == 0 && n > 0 && deadline.expired() {
+        if n.is_multiple_of(64) && n > 0 && deadline.expired() {
             break if deadline.stopped() {
                 StopReason::Interrupted
             } else {

@@ -12,13 +12,21 @@ fn read(path: &str) -> String {
 
 #[test]
 fn the_standard_set_matches_the_digits_file() {
-    let digits = format::parse_digits(&read("standard20_digits.txt"), "digits", Scoring::standard()).unwrap();
+    let digits = format::parse_digits(
+        &read("standard20_digits.txt"),
+        "digits",
+        Scoring::standard(),
+    )
+    .unwrap();
     assert_eq!(digits.len(), 20);
     for (i, nb) in digits.iter().enumerate() {
         let file = format!("standard20/problem{:02}.txt", i + 1);
         let b = format::parse_standard(&read(&file), &file, Scoring::standard()).unwrap();
         assert_eq!(b, nb.board, "{file}");
-        assert_eq!((b.width(), b.height(), b.colours(), b.stones()), (15, 15, 5, 225));
+        assert_eq!(
+            (b.width(), b.height(), b.colours(), b.stones()),
+            (15, 15, 5, 225)
+        );
         assert_eq!(nb.name, format!("problem {:02}", i + 1));
         assert_eq!(nb.index, i + 1);
     }
@@ -31,10 +39,20 @@ fn the_standard_set_matches_the_digits_file() {
 #[test]
 fn round_trips() {
     for seed in 0..10 {
-        let b = Board::random(3 + seed as usize, 2 + (seed as usize * 7) % 9, 1 + seed as usize % 6, seed, Scoring::standard()).unwrap();
+        let b = Board::random(
+            3 + seed as usize,
+            2 + (seed as usize * 7) % 9,
+            1 + seed as usize % 6,
+            seed,
+            Scoring::standard(),
+        )
+        .unwrap();
         let s = format::write_standard(&b);
         assert_eq!(format::detect(&s), FileFormat::Standard);
-        assert_eq!(format::parse_standard(&s, "x", Scoring::standard()).unwrap(), b);
+        assert_eq!(
+            format::parse_standard(&s, "x", Scoring::standard()).unwrap(),
+            b
+        );
         let c = format::write_csv(&b);
         assert_eq!(format::detect(&c), FileFormat::Csv);
         let back = format::parse_csv(&c, "x.csv", Scoring::standard()).unwrap();
@@ -64,13 +82,19 @@ fn error(text: &str, parse: fn(&str) -> Result<(), String>) -> String {
 }
 
 fn std_parse(t: &str) -> Result<(), String> {
-    format::parse_standard(t, "b.txt", Scoring::standard()).map(|_| ()).map_err(|e| e.to_string())
+    format::parse_standard(t, "b.txt", Scoring::standard())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 fn csv_parse(t: &str) -> Result<(), String> {
-    format::parse_csv(t, "b.csv", Scoring::standard()).map(|_| ()).map_err(|e| e.to_string())
+    format::parse_csv(t, "b.csv", Scoring::standard())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 fn digits_parse(t: &str) -> Result<(), String> {
-    format::parse_digits(t, "d.txt", Scoring::standard()).map(|_| ()).map_err(|e| e.to_string())
+    format::parse_digits(t, "d.txt", Scoring::standard())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -78,11 +102,17 @@ fn errors_name_file_line_and_column() {
     let e = error("2 3 2\nRGR\nRG\n", std_parse);
     assert!(e.starts_with("b.txt:3:") && e.contains("2 stones"), "{e}");
     let e = error("2 3 2\nRGR\nRGB\n", std_parse);
-    assert!(e.starts_with("b.txt:3:3:") && e.contains("unknown colour 'B'"), "{e}");
+    assert!(
+        e.starts_with("b.txt:3:3:") && e.contains("unknown colour 'B'"),
+        "{e}"
+    );
     let e = error("3 3 2\nRGR\nRGG\n", std_parse);
     assert!(e.contains("announces 3 rows, found 2"), "{e}");
     let e = error("2 x 2\nRG\nRG\n", std_parse);
-    assert!(e.starts_with("b.txt:1:") && e.contains("not a whole number"), "{e}");
+    assert!(
+        e.starts_with("b.txt:1:") && e.contains("not a whole number"),
+        "{e}"
+    );
     let e = error("2 2 99\nRG\nRG\n", std_parse);
     assert!(e.contains("colour count 99 is out of range"), "{e}");
     let e = error("2 2 2\nRG\nRG\nRG\n", std_parse);
@@ -92,7 +122,10 @@ fn errors_name_file_line_and_column() {
     let e = error("3;2\n0;1;2\n0;1\n", csv_parse);
     assert!(e.starts_with("b.csv:3:") && e.contains("2 cells"), "{e}");
     let e = error("3;2\n0;1;2\n0;a;1\n", csv_parse);
-    assert!(e.starts_with("b.csv:3:2:") && e.contains("unknown colour 'a'"), "{e}");
+    assert!(
+        e.starts_with("b.csv:3:2:") && e.contains("unknown colour 'a'"),
+        "{e}"
+    );
     let e = error("3;0\n", csv_parse);
     assert!(e.contains("row count 0 is out of range"), "{e}");
     let e = error("# problem 01\n012\n01\n", digits_parse);
@@ -106,8 +139,14 @@ fn errors_name_file_line_and_column() {
 #[test]
 fn random_boards_are_reproducible() {
     let a = Board::random(15, 15, 5, 42, Scoring::standard()).unwrap();
-    assert_eq!(a, Board::random(15, 15, 5, 42, Scoring::standard()).unwrap());
-    assert_ne!(a, Board::random(15, 15, 5, 43, Scoring::standard()).unwrap());
+    assert_eq!(
+        a,
+        Board::random(15, 15, 5, 42, Scoring::standard()).unwrap()
+    );
+    assert_ne!(
+        a,
+        Board::random(15, 15, 5, 43, Scoring::standard()).unwrap()
+    );
     assert!(Board::random(0, 15, 5, 1, Scoring::standard()).is_err());
     assert!(Board::random(15, 15, 0, 1, Scoring::standard()).is_err());
     assert!(Board::random(500, 15, 5, 1, Scoring::standard()).is_err());

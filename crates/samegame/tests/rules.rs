@@ -67,7 +67,11 @@ fn penalties_on_a_stuck_board() {
     assert_eq!(none.final_score(), 0);
     let total = board(rows, 2, Scoring::standard().with_penalty(Penalty::Total));
     assert_eq!(total.final_score(), -49); // (9 - 2)^2
-    let per = board(rows, 2, Scoring::standard().with_penalty(Penalty::PerColour));
+    let per = board(
+        rows,
+        2,
+        Scoring::standard().with_penalty(Penalty::PerColour),
+    );
     assert_eq!(per.final_score(), -13); // (5 - 2)^2 + (4 - 2)^2
     assert_eq!(per.score(), -13.0);
 }
@@ -75,7 +79,11 @@ fn penalties_on_a_stuck_board() {
 #[test]
 fn penalty_after_moves() {
     let rows: &[&[u8]] = &[&[R, R, R, G, G, G, G, B]];
-    let mut b = board(rows, 3, Scoring::standard().with_penalty(Penalty::PerColour));
+    let mut b = board(
+        rows,
+        3,
+        Scoring::standard().with_penalty(Penalty::PerColour),
+    );
     play(&mut b, &[(3, 0)]); // 4 Gs: 4 points
     play(&mut b, &[(0, 0)]); // 3 Rs: 1 point, the B is left
     assert!(b.is_terminal() && !b.is_cleared());
@@ -162,14 +170,22 @@ fn best_final(b: &Board) -> i64 {
         .unwrap()
 }
 
-fn check_invariants(before: &Board, after: &Board, size: usize, colour: u8) -> Result<(), TestCaseError> {
+fn check_invariants(
+    before: &Board,
+    after: &Board,
+    size: usize,
+    colour: u8,
+) -> Result<(), TestCaseError> {
     let k = before.colours();
     for c in 1..=k {
         let drop = if c == colour as usize { size as u16 } else { 0 };
         prop_assert_eq!(after.counts()[c], before.counts()[c] - drop);
     }
     prop_assert_eq!(after.stones(), before.stones() - size);
-    prop_assert_eq!(after.points(), before.points() + before.scoring().group_points(size));
+    prop_assert_eq!(
+        after.points(),
+        before.points() + before.scoring().group_points(size)
+    );
     let mut seen_empty = false;
     for c in 0..after.width() {
         let h = after.column_height(c);

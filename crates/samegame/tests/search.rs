@@ -49,9 +49,21 @@ fn every_algorithm_replays_to_its_score() {
 #[test]
 fn every_playout_policy_finishes_the_game() {
     let b = Board::random(10, 10, 5, 5, Scoring::standard()).unwrap();
-    for name in ["random", "tabu", "tabu-colour", "pseudo", "pseudo-tabu-5", "double-tabu", "roulette", "eps0.2-double-tabu"] {
+    for name in [
+        "random",
+        "tabu",
+        "tabu-colour",
+        "pseudo",
+        "pseudo-tabu-5",
+        "double-tabu",
+        "roulette",
+        "eps0.2-double-tabu",
+    ] {
         let playout: AnyChooser = name.parse().unwrap();
-        let cfg = SolveConfig { playout, ..config(Algorithm::Random, 50) };
+        let cfg = SolveConfig {
+            playout,
+            ..config(Algorithm::Random, 50)
+        };
         let s = search::solve(&b, &cfg, None).unwrap();
         search::verify(&b, &s.moves, s.score).unwrap();
     }
@@ -83,8 +95,16 @@ fn spmcts_is_deterministic_and_improves_on_random_playouts() {
     let again = search::solve(&b, &config(Algorithm::SpMcts, 4000), None).unwrap();
     assert_eq!(a.moves, again.moves);
     let random = search::solve(&b, &config(Algorithm::Random, 4000), None).unwrap();
-    assert!(a.score >= random.score - 200, "{} vs {}", a.score, random.score);
-    let threads = SolveConfig { threads: 2, ..config(Algorithm::SpMcts, 4000) };
+    assert!(
+        a.score >= random.score - 200,
+        "{} vs {}",
+        a.score,
+        random.score
+    );
+    let threads = SolveConfig {
+        threads: 2,
+        ..config(Algorithm::SpMcts, 4000)
+    };
     let t = search::solve(&b, &threads, None).unwrap();
     search::verify(&b, &t.moves, t.score).unwrap();
     assert_eq!(t.iterations, 4000);

@@ -15,7 +15,7 @@ use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
 use puzzle_samegame::format::{self, NamedBoard};
 use puzzle_samegame::playout::{AnyChooser, Playout};
-use puzzle_samegame::search::{self, Algorithm, SolveConfig, Solution, SpMctsSettings};
+use puzzle_samegame::search::{self, Algorithm, Solution, SolveConfig, SpMctsSettings};
 use puzzle_samegame::{Board, Penalty, Scoring};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -149,7 +149,8 @@ fn load_boards(args: &SolveArgs, common: &CommonArgs, scoring: Scoring) -> Resul
         }
         let (w, h, k) = parse_random_spec(spec)?;
         let seed = common.seed_or(1);
-        let board = Board::random(w, h, k, seed, scoring).map_err(|e| anyhow::anyhow!("--random {spec}: {e}"))?;
+        let board = Board::random(w, h, k, seed, scoring)
+            .map_err(|e| anyhow::anyhow!("--random {spec}: {e}"))?;
         vec![NamedBoard {
             name: format!("random {w}x{h}x{k} seed {seed}"),
             index: 1,
@@ -162,8 +163,13 @@ fn load_boards(args: &SolveArgs, common: &CommonArgs, scoring: Scoring) -> Resul
     };
     match args.board {
         None => Ok(boards),
-        Some(n) if n >= 1 && n <= boards.len() => Ok(boards.into_iter().filter(|b| b.index == n).collect()),
-        Some(n) => bail!("--board {n}: the file has {} board(s) (numbered from 1)", boards.len()),
+        Some(n) if n >= 1 && n <= boards.len() => {
+            Ok(boards.into_iter().filter(|b| b.index == n).collect())
+        }
+        Some(n) => bail!(
+            "--board {n}: the file has {} board(s) (numbered from 1)",
+            boards.len()
+        ),
     }
 }
 
@@ -267,8 +273,9 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         let on_best = move |score: i64, _moves: &[puzzle_samegame::Move]| {
             bar_ref.set_message(format!("best {score}"));
         };
-        let solution = search::solve(&nb.board, &cfg, Some(&on_best))
-            .map_err(|e| anyhow::anyhow!("{}: the search returned an invalid game: {e}", nb.name))?;
+        let solution = search::solve(&nb.board, &cfg, Some(&on_best)).map_err(|e| {
+            anyhow::anyhow!("{}: the search returned an invalid game: {e}", nb.name)
+        })?;
         bar.finish_and_clear();
         // The answer has been replayed by `search::solve`; check once more what we print.
         search::verify(&nb.board, &solution.moves, solution.score)
@@ -385,7 +392,11 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         .split(',')
         .map(|s| parse_formula(s.trim()).map(|f| (s.trim().to_string(), f)))
         .collect::<Result<_>>()?;
-    let iterations = common.iterations.or(if common.time_limit.is_none() { Some(2_000) } else { None });
+    let iterations = common.iterations.or(if common.time_limit.is_none() {
+        Some(2_000)
+    } else {
+        None
+    });
     let budget = Budget {
         max_iterations: iterations,
         max_time: common.time_limit.map(Duration::from_secs_f64),
@@ -436,7 +447,9 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                     },
                     ..SolveConfig::default()
                 };
-                let r = search::solve(&boards[b].board, &cfg, None).ok().map(|s| s.score);
+                let r = search::solve(&boards[b].board, &cfg, None)
+                    .ok()
+                    .map(|s| s.score);
                 results.lock().unwrap_or_else(|e| e.into_inner())[j] = r;
                 bar.inc(1);
             });
@@ -477,7 +490,8 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         md.push_str(&format!("| {fname} |"));
         for (p, pol) in playouts.iter().enumerate() {
             let ours = total_of(p, f).map_or("–".to_string(), |t| t.to_string());
-            let paper = paper_total(&pol.to_string(), fname).map_or("–".to_string(), |t| t.to_string());
+            let paper =
+                paper_total(&pol.to_string(), fname).map_or("–".to_string(), |t| t.to_string());
             md.push_str(&format!(" {ours} / {paper} |"));
         }
         md.push('\n');
@@ -495,16 +509,25 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         md.push_str(&format!("| {} |", nb.index));
         for p in 0..playouts.len() {
             for f in 0..formulas.len() {
-                let j = jobs.iter().position(|&x| x == (p, f, b)).expect("job exists");
-                md.push_str(&format!(" {} |", results[j].map_or("–".to_string(), |s| s.to_string())));
+                let j = jobs
+                    .iter()
+                    .position(|&x| x == (p, f, b))
+                    .expect("job exists");
+                md.push_str(&format!(
+                    " {} |",
+                    results[j].map_or("–".to_string(), |s| s.to_string())
+                ));
             }
         }
         md.push('\n');
     }
     match &args.out {
         Some(path) => {
-            std::fs::write(path, &md).with_context(|| format!("cannot write {}", path.display()))?;
-            common.output().text(&format!("report written to {}", path.display()))?;
+            std::fs::write(path, &md)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            common
+                .output()
+                .text(&format!("report written to {}", path.display()))?;
         }
         None => common.output().text(&md)?,
     }
@@ -555,7 +578,11 @@ fn playout_rate(board: &Board, chooser: AnyChooser, seconds: f64, seed: u64) -> 
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    (n as f64 / secs, moves as f64 / n as f64, total as f64 / n as f64)
+    (
+        n as f64 / secs,
+        moves as f64 / n as f64,
+        total as f64 / n as f64,
+    )
 }
 
 /// `puzzle bench samegame`.
@@ -570,7 +597,14 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         moves_per_playout: f64,
         mean_score: f64,
     }
-    for name in ["random", "tabu", "tabu-colour", "pseudo-tabu", "double-tabu", "roulette"] {
+    for name in [
+        "random",
+        "tabu",
+        "tabu-colour",
+        "pseudo-tabu",
+        "double-tabu",
+        "roulette",
+    ] {
         let chooser: AnyChooser = name.parse().map_err(anyhow::Error::msg)?;
         let (rate, moves, mean) = playout_rate(board, chooser, args.seconds, common.seed_or(1));
         out.json(&Rate {
@@ -584,7 +618,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         ))?;
     }
     let cfg = SolveConfig {
-        budget: Budget::time(Duration::from_secs_f64(args.seconds)).with_stop_flag(interrupt_flag()),
+        budget: Budget::time(Duration::from_secs_f64(args.seconds))
+            .with_stop_flag(interrupt_flag()),
         seed: common.seed_or(1),
         threads: common.threads_or(1),
         ..SolveConfig::default()

@@ -1,0 +1,134 @@
+//! Compare SP-MCTS settings on the first boards of the standard set with a fixed playout
+//! budget (deterministic, independent of machine load).
+//! `cargo run --release -p puzzle-samegame --example tune -- ITERATIONS BOARDS`
+
+use puzzle_engine::mcts::SelectionPolicy;
+use puzzle_engine::Budget;
+use puzzle_samegame::search::{self, SolveConfig, SpMctsSettings};
+use puzzle_samegame::{format, Scoring};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let iterations: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let count: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let text = include_str!("../../../data/samegame/standard20_digits.txt");
+    let boards = format::parse_digits(text, "digits", Scoring::standard()).unwrap();
+    let settings: Vec<(&str, SelectionPolicy, f64, u32)> = vec![
+        (
+            "sp c0.05 d4e-4",
+            SelectionPolicy::SpMcts {
+                c: 0.05,
+                d: 0.0004,
+                w: 0.02,
+            },
+            2.0,
+            20,
+        ),
+        (
+            "sp c0.01 d4e-4",
+            SelectionPolicy::SpMcts {
+                c: 0.01,
+                d: 0.0004,
+                w: 0.02,
+            },
+            2.0,
+            20,
+        ),
+        (
+            "sp c0.1 d4e-4",
+            SelectionPolicy::SpMcts {
+                c: 0.1,
+                d: 0.0004,
+                w: 0.02,
+            },
+            2.0,
+            20,
+        ),
+        (
+            "sp c0.05 d1e-2",
+            SelectionPolicy::SpMcts {
+                c: 0.05,
+                d: 0.01,
+                w: 0.02,
+            },
+            2.0,
+            20,
+        ),
+        (
+            "sp c0.05 d0 w0",
+            SelectionPolicy::SpMcts {
+                c: 0.05,
+                d: 0.0,
+                w: 0.0,
+            },
+            2.0,
+            20,
+        ),
+        ("ucb1 0.1", SelectionPolicy::Ucb1 { c: 0.1 }, 2.0, 20),
+        ("ucb1 0.05", SelectionPolicy::Ucb1 { c: 0.05 }, 2.0, 20),
+        (
+            "sp c0.05 d4e-4 vbe5",
+            SelectionPolicy::SpMcts {
+                c: 0.05,
+                d: 0.0004,
+                w: 0.02,
+            },
+            2.0,
+            5,
+        ),
+    ];
+    if args.get(3).map(String::as_str) == Some("per-move") {
+        for per in [250u64, 500, 1000] {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            let mut its = 0;
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    seed: 1,
+                    ..SolveConfig::default()
+                };
+                let mut mc = search::mcts_config(&nb.board, &cfg);
+                mc.budget = Budget::time(std::time::Duration::from_secs(3600));
+                let policy = puzzle_samegame::playout::Playout::new(
+                    puzzle_samegame::playout::AnyChooser::Tabu,
+                );
+                let r = puzzle_engine::mcts::play_per_move(
+                    &nb.board,
+                    &mc,
+                    &policy,
+                    &Budget::iterations(per),
+                );
+                let end = search::replay(&nb.board, &r.best_sequence).unwrap();
+                total += end.final_score();
+                its += r.iterations;
+                scores.push(end.final_score());
+            }
+            println!(
+                "per-move {per:5} total {total:6} {scores:?} iterations {}",
+                its / count as u64
+            );
+        }
+        return;
+    }
+    for (name, selection, scale, vbe) in settings {
+        let mut total = 0;
+        let mut scores = Vec::new();
+        for nb in boards.iter().take(count) {
+            let cfg = SolveConfig {
+                budget: Budget::iterations(iterations),
+                seed: 1,
+                spmcts: SpMctsSettings {
+                    selection,
+                    reward_scale: scale,
+                    visits_before_expand: vbe,
+                    ..SpMctsSettings::default()
+                },
+                ..SolveConfig::default()
+            };
+            let s = search::solve(&nb.board, &cfg, None).unwrap();
+            total += s.score;
+            scores.push(s.score);
+        }
+        println!("{name:22} total {total:6} {scores:?}");
+    }
+}
