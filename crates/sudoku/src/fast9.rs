@@ -86,13 +86,16 @@ const ROW_BOX: [u32; 27] = {
     t
 };
 
+/// Spread 3 bits to bits 0, 3 and 6.
+const SPREAD3: [u32; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
+
 /// Replicate a 9-bit column set onto the 3 rows of a band.
 const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// The solver state: digit-band masks and the cells not yet fixed.
 #[derive(Clone, Copy, Debug)]
 struct State {
-    /// Index `d * 3 + b`.
+    /// Index `b * 9 + d` (a band's nine digits are contiguous).
     f: [u32; 27],
     unsolved: [u32; 3],
 }
@@ -131,7 +134,7 @@ impl State {
     /// digit is no longer possible there.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, p: u32) -> Option<u32> {
-        let k = d * 3 + b;
+        let k = b * 9 + d;
         let bit = 1u32 << p;
         if self.f[k] & bit == 0 {
             return None;
@@ -147,7 +150,7 @@ impl State {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                let (d, b) = (i / 3, i % 3);
+                let (b, d) = (i / 9, i % 9);
                 let shrunk = self.f[i] & shrink_mask(self.f[i]);
                 if shrunk == 0 {
                     return false;
@@ -158,18 +161,20 @@ impl State {
                     continue;
                 }
                 self.unsolved[b] &= !fixed;
-                let mut j = b;
-                while j < 27 {
-                    if j != i && self.f[j] & fixed != 0 {
-                        self.f[j] &= !fixed;
-                        dirty |= 1 << j;
-                    }
-                    j += 3;
+                // The fixed cells leave the band's other digits (branch-free over all nine,
+                // then the digit's own mask is restored).
+                let band = &mut self.f[b * 9..b * 9 + 9];
+                let mut changed = 0u32;
+                for (k, m) in band.iter_mut().enumerate() {
+                    changed |= u32::from(*m & fixed != 0) << k;
+                    *m &= !fixed;
                 }
+                band[d] = shrunk;
+                dirty |= (changed & !(1 << d)) << (b * 9);
                 let cols = (fixed | fixed >> 9 | fixed >> 18) & 0x1FF;
                 let spread = cols * COLUMN_SPREAD;
                 for ob in 0..3 {
-                    let k = d * 3 + ob;
+                    let k = ob * 9 + d;
                     if ob != b && self.f[k] & spread != 0 {
                         self.f[k] &= !spread;
                         dirty |= 1 << k;
@@ -182,8 +187,7 @@ impl State {
             // Naked singles.
             for b in 0..3 {
                 let (mut once, mut twice) = (0u32, 0u32);
-                for d in 0..9 {
-                    let x = self.f[d * 3 + b];
+                for &x in &self.f[b * 9..b * 9 + 9] {
                     twice |= once & x;
                     once |= x;
                 }
@@ -196,7 +200,7 @@ impl State {
                     let p = singles.trailing_zeros();
                     singles &= singles - 1;
                     let bit = 1u32 << p;
-                    let Some(d) = (0..9).find(|&d| self.f[d * 3 + b] & bit != 0) else {
+                    let Some(d) = (0..9).find(|&d| self.f[b * 9 + d] & bit != 0) else {
                         return false; // emptied by another single just placed
                     };
                     match self.place(d, b, p) {
@@ -212,7 +216,7 @@ impl State {
             for d in 0..9 {
                 let (mut once, mut twice) = (0u32, 0u32);
                 for b in 0..3 {
-                    let x = self.f[d * 3 + b];
+                    let x = self.f[b * 9 + d];
                     for r in 0..3 {
                         let row = (x >> (9 * r)) & 0x1FF;
                         twice |= once & row;
@@ -228,7 +232,7 @@ impl State {
                 }
                 let spread = single * COLUMN_SPREAD;
                 for b in 0..3 {
-                    let mut new = self.f[d * 3 + b] & spread & self.unsolved[b];
+                    let mut new = self.f[b * 9 + d] & spread & self.unsolved[b];
                     while new != 0 {
                         let p = new.trailing_zeros();
                         new &= new - 1;
@@ -236,6 +240,43 @@ impl State {
                             Some(k) => dirty |= k,
                             None => return false,
                         }
+                    }
+                }
+            }
+            if dirty != 0 {
+                continue;
+            }
+            // Stack shrink: in each stack, a digit's columns and bands form a perfect matching
+            // too (locked candidates between boxes and columns).
+            for d in 0..9 {
+                let mut present = [0u32; 3];
+                for (b, pres) in present.iter_mut().enumerate() {
+                    let x = self.f[b * 9 + d];
+                    *pres = (x | x >> 9 | x >> 18) & 0x1FF;
+                }
+                let mut keep = [0u32; 3];
+                for s in 0..3 {
+                    let mut flags = 0u32;
+                    for (b, pres) in present.iter().enumerate() {
+                        flags |= SPREAD3[((pres >> (3 * s)) & 7) as usize] << b;
+                    }
+                    let allowed = SHRINK[flags as usize];
+                    if allowed == 0 {
+                        return false;
+                    }
+                    for (b, k) in keep.iter_mut().enumerate() {
+                        let cols = ((allowed >> (3 * b)) & 1)
+                            | ((allowed >> (9 + 3 * b)) & 1) << 1
+                            | ((allowed >> (18 + 3 * b)) & 1) << 2;
+                        *k |= cols << (3 * s);
+                    }
+                }
+                for (b, k) in keep.iter().enumerate() {
+                    let i = b * 9 + d;
+                    let new = self.f[i] & (k * COLUMN_SPREAD);
+                    if new != self.f[i] {
+                        self.f[i] = new;
+                        dirty |= 1 << i;
                     }
                 }
             }
@@ -247,19 +288,29 @@ impl State {
 
     /// A cell to branch on: (band, bit, digit mask), preferring bivalue cells.
     fn branch_cell(&self) -> (usize, u32, u32) {
+        let mut pick: Option<(usize, u32)> = None;
+        let mut pick_count = 0;
         for b in 0..3 {
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.f[d * 3 + b];
+            for &x in &self.f[b * 9..b * 9 + 9] {
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
             }
             let bival = self.unsolved[b] & twice & !thrice;
-            if bival != 0 {
-                let p = bival.trailing_zeros();
-                return (b, p, self.digits_at(b, p));
+            let mut cells = bival;
+            while cells != 0 {
+                let p = cells.trailing_zeros();
+                cells &= cells - 1;
+                let k = (bival & ROW_BOX[p as usize]).count_ones();
+                if k > pick_count {
+                    pick_count = k;
+                    pick = Some((b, p));
+                }
             }
+        }
+        if let Some((b, p)) = pick {
+            return (b, p, self.digits_at(b, p));
         }
         let mut best = (0, 0, 0);
         let mut best_count = u32::MAX;
@@ -281,7 +332,7 @@ impl State {
     fn digits_at(&self, b: usize, p: u32) -> u32 {
         let mut m = 0;
         for d in 0..9 {
-            m |= ((self.f[d * 3 + b] >> p) & 1) << d;
+            m |= ((self.f[b * 9 + d] >> p) & 1) << d;
         }
         m
     }
@@ -289,7 +340,7 @@ impl State {
     fn write_solution(&self, out: &mut [u8; 81]) {
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.f[d * 3 + b];
+                let mut x = self.f[b * 9 + d];
                 while x != 0 {
                     let p = x.trailing_zeros() as usize;
                     x &= x - 1;
