@@ -22,7 +22,32 @@ fn main() {
     let mut times = Vec::new();
     for (i, level) in levels.iter().take(first).enumerate() {
         let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(4_000_000);
-        let s = solve(level, algo, &budget).expect("board");
+        let s = match std::env::var("WEIGHT")
+            .ok()
+            .and_then(|w| w.parse::<u32>().ok())
+        {
+            Some(w) => {
+                let board = puzzle_sokoban::Board::new(level).expect("board");
+                let o = puzzle_sokoban::solver::best_first(
+                    &board,
+                    puzzle_sokoban::solver::Order::Weighted(w),
+                    &budget,
+                );
+                let lurd = o
+                    .pushes
+                    .as_ref()
+                    .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
+                puzzle_sokoban::Solution {
+                    pushes: o.pushes,
+                    lurd,
+                    nodes: o.nodes,
+                    expanded: o.expanded,
+                    stop: o.stop,
+                    elapsed: std::time::Duration::ZERO,
+                }
+            }
+            None => solve(level, algo, &budget).expect("board"),
+        };
         let ok = s
             .lurd
             .as_ref()

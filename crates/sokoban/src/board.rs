@@ -93,6 +93,9 @@ pub struct Board {
     pub cell_of: Vec<u16>,
     /// `neighbors[c][d]`: the cell next to `c` in direction `d` (`Dir as usize`), or [`NONE`].
     pub neighbors: Vec<[u16; 4]>,
+    /// `ring[c]`: the 8 cells around `c` clockwise from up (up, up-right, right, down-right,
+    /// down, down-left, left, up-left), [`NONE`] for walls.
+    pub ring: Vec<[u16; 8]>,
     /// Goal cells.
     pub goals: CellSet,
     /// Goal cells as a list.
@@ -171,6 +174,30 @@ impl Board {
                 n
             })
             .collect();
+        let ring: Vec<[u16; 8]> = grid_of
+            .iter()
+            .map(|&i| {
+                let (x, y) = ((i % width) as isize, (i / width) as isize);
+                let offsets = [
+                    (0, -1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                    (0, 1),
+                    (-1, 1),
+                    (-1, 0),
+                    (-1, -1),
+                ];
+                offsets.map(|(dx, dy)| {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx as usize >= width || ny as usize >= height {
+                        NONE
+                    } else {
+                        cell_of[ny as usize * width + nx as usize]
+                    }
+                })
+            })
+            .collect();
         let mut goals = CellSet::new(count);
         let mut start_boxes = CellSet::new(count);
         for (c, &i) in grid_of.iter().enumerate() {
@@ -204,6 +231,7 @@ impl Board {
             grid_of,
             cell_of,
             neighbors,
+            ring,
             goals,
             goal_list,
             dead,

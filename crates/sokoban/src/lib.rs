@@ -5,17 +5,19 @@
 //! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;
 //! - [`board`]: the compiled static board (compact cells, dead squares, push distances,
 //!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
-//! - [`deadlock`]: freeze deadlocks; [`matching`]: the Hungarian lower bound;
+//! - [`deadlock`]: freeze deadlocks; [`corral`]: PI-corral pruning; [`matching`]: the Hungarian lower bound;
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
 //!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 
 pub mod board;
+pub mod corral;
 pub mod deadlock;
 pub mod game;
 pub mod genetic;
 pub mod level;
 pub mod lurd;
 pub mod matching;
+pub mod packing;
 pub mod position;
 pub mod solver;
 

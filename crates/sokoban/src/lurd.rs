@@ -49,6 +49,16 @@ impl Dir {
         Some((d, c.is_ascii_uppercase()))
     }
 
+    /// The direction 90° clockwise.
+    pub fn turn_right(self) -> Dir {
+        Dir::ALL[(self as usize + 1) % 4]
+    }
+
+    /// The direction 90° counter-clockwise.
+    pub fn turn_left(self) -> Dir {
+        Dir::ALL[(self as usize + 3) % 4]
+    }
+
     /// The opposite direction.
     pub fn opposite(self) -> Dir {
         Dir::ALL[(self as usize + 2) % 4]

@@ -165,6 +165,64 @@ impl Reach {
     }
 }
 
+/// Removing `cell` from the free cells cannot disconnect its free 4-neighbours: the free
+/// cells of its 8-ring that touch an orthogonal neighbour form at most one run.
+#[inline]
+pub fn removal_keeps_connected(board: &Board, boxes: &CellSet, cell: u16) -> bool {
+    let ring = &board.ring[cell as usize];
+    let free = |k: usize| ring[k] != NONE && !boxes.contains(ring[k]);
+    let mut runs = 0;
+    // Start the walk just after a blocked ring cell so that runs do not wrap.
+    let Some(start) = (0..8).find(|&k| !free(k)) else {
+        return true;
+    };
+    let mut in_run = false;
+    let mut run_has_orthogonal = false;
+    for step in 1..=8 {
+        let k = (start + step) % 8;
+        if free(k) {
+            if !in_run {
+                in_run = true;
+                run_has_orthogonal = false;
+            }
+            run_has_orthogonal |= k % 2 == 0;
+        } else if in_run {
+            in_run = false;
+            runs += usize::from(run_has_orthogonal);
+        }
+    }
+    if in_run {
+        runs += usize::from(run_has_orthogonal);
+    }
+    runs <= 1
+}
+
+/// The normalized player cell after `push` (already applied to `pos`), derived from the
+/// parent's reachability `parent` (with its smallest cell `parent_min`) when a local test
+/// proves the region changed only by the push; otherwise `None` (flood again).
+#[inline]
+pub fn child_normalized_player(
+    board: &Board,
+    pos: &Position,
+    parent: &Reach,
+    parent_min: u16,
+    push: Push,
+) -> Option<u16> {
+    let b = push.from;
+    let t = board.step(b, push.dir);
+    // Side cells of the old box cell: a free one outside the parent region joins a new area.
+    for side in [push.dir.turn_right(), push.dir.turn_left()] {
+        let c = board.step(b, side);
+        if c != NONE && !pos.boxes.contains(c) && !parent.reachable(c) {
+            return None;
+        }
+    }
+    if parent.reachable(t) && (t == parent_min || !removal_keeps_connected(board, &pos.boxes, t)) {
+        return None;
+    }
+    Some(parent_min.min(b))
+}
+
 /// Write every push possible in `pos` into `out` (cleared first), given `reach` computed for
 /// `pos`. With `prune_dead`, pushes onto dead squares are left out.
 pub fn generate_pushes(

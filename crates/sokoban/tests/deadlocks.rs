@@ -158,3 +158,80 @@ fn frozen_boxes_all_on_goals_are_not_a_deadlock() {
                 ########\n";
     assert!(!frozen_after(text, 3, 1));
 }
+
+mod corrals {
+    use puzzle_sokoban::board::Board;
+    use puzzle_sokoban::corral::CorralPruner;
+    use puzzle_sokoban::packing::packing_ranks;
+    use puzzle_sokoban::position::{generate_pushes, Position, Reach};
+    use puzzle_sokoban::{Dir, Level};
+
+    fn pushes_after_pruning(text: &str) -> (Vec<(usize, usize, Dir)>, usize, bool) {
+        let level = Level::parse_one(text).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let mut reach = Reach::new(board.cells());
+        reach.compute(&board, &pos.boxes, pos.player);
+        let mut pushes = Vec::new();
+        generate_pushes(&board, &pos, &reach, true, &mut pushes);
+        let all = pushes.len();
+        let pruned = CorralPruner::new().restrict(&board, &pos, &reach, &mut pushes);
+        let list = pushes
+            .iter()
+            .map(|p| {
+                let (x, y) = board.xy(p.from);
+                (x, y, p.dir)
+            })
+            .collect();
+        (list, all, pruned)
+    }
+
+    #[test]
+    fn pi_corral_keeps_only_pushes_into_it() {
+        // The goal at (6,2) is walled off behind the box at (5,2): a PI-corral (the box can
+        // only go right, into it, and the player can push it). The free box at (2,3) has
+        // other pushes, which are pruned.
+        let text = "#########\n\
+                    #    ## #\n\
+                    #  @ $ .#\n\
+                    # $   ###\n\
+                    #.    #  \n\
+                    ######   \n";
+        let (list, all, pruned) = pushes_after_pruning(text);
+        assert!(pruned, "{list:?}");
+        assert!(all > list.len());
+        assert_eq!(list, vec![(5, 2, Dir::Right)]);
+    }
+
+    #[test]
+    fn no_corral_no_pruning() {
+        let text = "#######\n\
+                    #     #\n\
+                    # $@  #\n\
+                    #   . #\n\
+                    #######\n";
+        let (list, all, pruned) = pushes_after_pruning(text);
+        assert!(!pruned);
+        assert_eq!(list.len(), all);
+    }
+
+    #[test]
+    fn packing_order_fills_the_far_end_of_a_goal_corridor_first() {
+        // Goals in a dead-end corridor: the innermost must be filled first.
+        let text = "#######\n\
+                    #...  #\n\
+                    ###   #\n\
+                    # $$$@#\n\
+                    #     #\n\
+                    #######\n";
+        let level = Level::parse_one(text).unwrap();
+        let board = Board::new(&level).unwrap();
+        let ranks = packing_ranks(&board);
+        let rank_at = |x: usize| {
+            let c = board.cell_of[level.index(x, 1)];
+            ranks[board.goal_list.iter().position(|&g| g == c).unwrap()]
+        };
+        assert!(rank_at(1) < rank_at(2), "{ranks:?}");
+        assert!(rank_at(2) < rank_at(3), "{ranks:?}");
+    }
+}

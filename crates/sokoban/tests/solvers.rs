@@ -5,6 +5,7 @@
 use puzzle_engine::{Budget, StopReason};
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
+use puzzle_sokoban::solver::{best_first_with, Order};
 use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm, Level};
 use std::collections::{HashSet, VecDeque};
 
@@ -84,6 +85,7 @@ fn trivial_corridor_optimum() {
 #[test]
 fn astar_idastar_bfs_agree_with_brute_force_on_first_microban_levels() {
     let levels = parse_xsb(MICROBAN).unwrap();
+    let mut brute_checked = 0;
     for (i, level) in levels.iter().take(12).enumerate() {
         let a = optimal_pushes(level, Algorithm::AStar);
         let ida = optimal_pushes(level, Algorithm::IdaStar);
@@ -93,7 +95,30 @@ fn astar_idastar_bfs_agree_with_brute_force_on_first_microban_levels() {
         if level.box_count() <= 3 {
             let brute = brute_force_min_pushes(level).unwrap();
             assert_eq!(a, brute, "level {}: A* {a} vs brute force {brute}", i + 1);
+            brute_checked += 1;
         }
+    }
+    assert!(
+        brute_checked >= 4,
+        "only {brute_checked} levels brute-forced"
+    );
+}
+
+#[test]
+fn corral_pruning_keeps_push_optimality() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    for (i, level) in levels.iter().take(40).enumerate() {
+        let board = Board::new(level).unwrap();
+        let with = best_first_with(&board, Order::AStar, true, &budget());
+        let without = best_first_with(&board, Order::AStar, false, &budget());
+        assert_eq!(with.stop, StopReason::Solved, "level {}", i + 1);
+        assert_eq!(without.stop, StopReason::Solved, "level {}", i + 1);
+        assert_eq!(
+            with.pushes.unwrap().len(),
+            without.pushes.unwrap().len(),
+            "level {}",
+            i + 1
+        );
     }
 }
 

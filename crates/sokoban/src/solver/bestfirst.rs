@@ -7,12 +7,17 @@
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::Board;
+use crate::corral::CorralPruner;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
 use crate::matching::LowerBound;
-use crate::position::{generate_pushes, Position, Push, Reach};
+use crate::packing::{packing_ranks, packing_violations};
+use crate::position::{child_normalized_player, generate_pushes, Position, Push, Reach};
 use puzzle_engine::{Budget, StopReason};
 use std::collections::VecDeque;
+
+/// Greedy search: bound points added per box on a goal filled out of packing order.
+const PACKING_WEIGHT: u32 = 4;
 
 /// The expansion order of [`best_first`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +28,7 @@ pub enum Order {
     AStar,
     /// Weighted A*: f = g + w·h (at most w times the optimum).
     Weighted(u32),
-    /// Greedy best-first: f = h.
+    /// Greedy best-first: f = h plus the goal packing-order penalty.
     Greedy,
 }
 
@@ -80,10 +85,23 @@ enum Open {
     Buckets(Buckets),
 }
 
-/// Run a best-first push search on `board` within `budget`.
+/// Run a best-first push search on `board` within `budget`, with PI-corral pruning (which
+/// keeps push-optimality: the pruned pushes can always be made after a corral push without
+/// extra pushes).
 pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome {
+    best_first_with(board, order, true, budget)
+}
+
+/// [`best_first`] with PI-corral pruning switched on or off explicitly.
+pub fn best_first_with(
+    board: &Board,
+    order: Order,
+    corrals_on: bool,
+    budget: &Budget,
+) -> SearchOutcome {
     let deadline = budget.start();
     let mut reach = Reach::new(board.cells());
+    let mut child_reach = Reach::new(board.cells());
     let mut freeze = FreezeCheck::new();
     let mut bound = LowerBound::new();
     let mut pushes: Vec<Push> = Vec::new();
@@ -101,9 +119,14 @@ pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome
         outcome.stop = StopReason::Solved;
         return outcome;
     }
-    let Some(h0) = bound.compute(board, &pos.boxes) else {
+    let ranks = packing_ranks(board);
+    let packing = matches!(order, Order::Greedy).then_some((ranks.as_slice(), PACKING_WEIGHT));
+    let Some(mut h0) = bound.compute(board, &pos.boxes) else {
         return outcome;
     };
+    if let Some((ranks, weight)) = packing {
+        h0 += weight * packing_violations(board, ranks, &pos.boxes);
+    }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
         from: 0,
@@ -120,6 +143,8 @@ pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome
         }
     };
     let goal_at_pop = order == Order::AStar;
+    let use_corrals = corrals_on;
+    let mut corrals = CorralPruner::new();
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
         let node = match &mut open {
@@ -155,15 +180,19 @@ pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome
         outcome.expanded += 1;
         let g = store.g[i];
         pos = Position::from_words(board, store.words(node), store.player(node));
-        reach.compute(board, &pos.boxes, pos.player);
+        let parent_min = reach.compute(board, &pos.boxes, pos.player);
         generate_pushes(board, &pos, &reach, true, &mut pushes);
+        if use_corrals {
+            corrals.restrict(board, &pos, &reach, &mut pushes);
+        }
         for &push in &pushes {
             let old = pos.apply_push(board, push);
             let to = board.step(push.from, push.dir);
             let child = expand_child(
                 board,
                 &mut pos,
-                &mut reach,
+                (&reach, parent_min),
+                &mut child_reach,
                 &mut freeze,
                 &mut bound,
                 &mut store,
@@ -172,6 +201,7 @@ pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome
                 node,
                 g + 1,
                 limit,
+                packing,
             );
             pos.undo_push(board, push, old);
             match child {
@@ -211,6 +241,7 @@ enum Child {
 fn expand_child(
     board: &Board,
     pos: &mut Position,
+    (parent_reach, parent_min): (&Reach, u16),
     reach: &mut Reach,
     freeze: &mut FreezeCheck,
     bound: &mut LowerBound,
@@ -220,11 +251,14 @@ fn expand_child(
     parent: u32,
     g: u32,
     limit: usize,
+    packing: Option<(&[u16], u32)>,
 ) -> Child {
     if freeze.is_deadlock(board, &pos.boxes, to) {
         return Child::Pruned;
     }
-    let norm = reach.compute(board, &pos.boxes, pos.player);
+    let norm = child_normalized_player(board, pos, parent_reach, parent_min, push)
+        .unwrap_or_else(|| reach.compute(board, &pos.boxes, pos.player));
+    debug_assert_eq!(norm, reach.compute(board, &pos.boxes, pos.player));
     let key = pos.box_hash ^ board.zobrist_player[norm as usize];
     if let Some(j) = store.find(key, pos.boxes.words(), norm) {
         let ju = j as usize;
@@ -237,9 +271,12 @@ fn expand_child(
         }
         return Child::Pruned;
     }
-    let Some(h) = bound.compute(board, &pos.boxes) else {
+    let Some(mut h) = bound.compute(board, &pos.boxes) else {
         return Child::Pruned;
     };
+    if let Some((ranks, weight)) = packing {
+        h += weight * packing_violations(board, ranks, &pos.boxes);
+    }
     if store.len() >= limit {
         return Child::Full;
     }

@@ -1,10 +1,11 @@
 //! IDA* over pushes: depth-first iterations with an f = g + h threshold (h = the matching
 //! bound), push apply/undo on one position, and a per-iteration transposition table (a
 //! position already reached with no more pushes in this iteration is not searched again).
-//! The table holds at most `budget.max_nodes` positions.
+//! The table holds at most `budget.max_nodes` positions. PI-corral pruning as in A*.
 
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::Board;
+use crate::corral::CorralPruner;
 use crate::deadlock::FreezeCheck;
 use crate::matching::LowerBound;
 use crate::position::{generate_pushes, Position, Push, Reach};
@@ -19,6 +20,7 @@ struct Ida<'a> {
     deadline: Deadline,
     reach: Reach,
     freeze: FreezeCheck,
+    corrals: CorralPruner,
     bound: LowerBound,
     pos: Position,
     path: Vec<Push>,
@@ -38,6 +40,7 @@ pub fn idastar(board: &Board, budget: &Budget) -> SearchOutcome {
         deadline: budget.start(),
         reach: Reach::new(board.cells()),
         freeze: FreezeCheck::new(),
+        corrals: CorralPruner::new(),
         bound: LowerBound::new(),
         pos,
         path: Vec::new(),
@@ -117,6 +120,8 @@ impl Ida<'_> {
         }
         let mut pushes = std::mem::take(&mut self.lists[depth]);
         generate_pushes(board, &self.pos, &self.reach, true, &mut pushes);
+        self.corrals
+            .restrict(board, &self.pos, &self.reach, &mut pushes);
         let mut best = NONE_LEFT;
         for &push in &pushes {
             let old = self.pos.apply_push(board, push);

@@ -1,0 +1,154 @@
+//! PI-corral pruning (issue item 4; the technique of Junghanns & Schaeffer's Rolling Stone,
+//! as used by YASS and others), in a conservative form.
+//!
+//! A *corral* is a region of free cells the player cannot reach. It is a *PI-corral* when
+//! every push of a box on its border goes *into* the corral (I) and the player can make every
+//! such push now (P). If the corral still holds work (an empty goal inside, or a border box off
+//! its goal), any solution must push one of those border boxes into it before the corral can
+//! change, and those pushes stay possible whatever else happens first: so only they need be
+//! searched at this node. We are conservative: a border box whose push out of the corral might
+//! become possible later (its back cell holds a box or lies in another unreachable region)
+//! disqualifies the corral; corrals are not merged.
+
+use crate::board::{Board, NONE};
+use crate::lurd::Dir;
+use crate::position::{Position, Push, Reach};
+
+/// Scratch for [`CorralPruner::restrict`].
+#[derive(Clone, Debug, Default)]
+pub struct CorralPruner {
+    region: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    cells: Vec<u16>,
+    border: Vec<u16>,
+    candidate: Vec<Push>,
+    best: Vec<Push>,
+}
+
+impl CorralPruner {
+    /// New scratch.
+    pub fn new() -> Self {
+        CorralPruner::default()
+    }
+
+    /// Given the pushes of `pos` (with `reach` computed for it), keep only the pushes into the
+    /// PI-corral with the fewest pushes, if there is one. Returns whether it pruned.
+    pub fn restrict(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        reach: &Reach,
+        pushes: &mut Vec<Push>,
+    ) -> bool {
+        let n = board.cells();
+        if self.region.len() != n {
+            self.region = vec![0; n];
+            self.stamp = 0;
+        }
+        self.best.clear();
+        let mut found = false;
+        let base = self.stamp;
+        for start in 0..n as u16 {
+            if reach.reachable(start)
+                || pos.boxes.contains(start)
+                || self.region[start as usize] > base
+            {
+                continue;
+            }
+            // A new unreachable region: flood it with its own stamp.
+            self.stamp += 1;
+            let id = self.stamp;
+            self.flood(board, pos, start, id);
+            if self.check(board, pos, reach, id).is_some() && !self.candidate.is_empty() {
+                if !found || self.candidate.len() < self.best.len() {
+                    std::mem::swap(&mut self.best, &mut self.candidate);
+                    found = true;
+                }
+            }
+        }
+        // Stamps only grow; reset before they could wrap.
+        if self.stamp > u32::MAX / 2 {
+            self.region.iter_mut().for_each(|r| *r = 0);
+            self.stamp = 0;
+        }
+        if found && self.best.len() < pushes.len() {
+            pushes.clear();
+            pushes.extend_from_slice(&self.best);
+            return true;
+        }
+        false
+    }
+
+    /// Flood the free unreachable region from `start`, marking it `id`.
+    fn flood(&mut self, board: &Board, pos: &Position, start: u16, id: u32) {
+        self.cells.clear();
+        self.stack.clear();
+        self.stack.push(start);
+        self.region[start as usize] = id;
+        while let Some(c) = self.stack.pop() {
+            self.cells.push(c);
+            for &m in &board.neighbors[c as usize] {
+                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
+                    self.region[m as usize] = id;
+                    self.stack.push(m);
+                }
+            }
+        }
+    }
+
+    fn in_region(&self, c: u16, id: u32) -> bool {
+        c != NONE && self.region[c as usize] == id
+    }
+
+    /// Is the region `id` (cells in `self.cells`) a PI-corral with work left? Fills
+    /// `self.candidate` with its pushes.
+    fn check(&mut self, board: &Board, pos: &Position, reach: &Reach, id: u32) -> Option<()> {
+        self.border.clear();
+        let mut work = false;
+        for &c in &self.cells {
+            if board.is_goal(c) {
+                work = true;
+            }
+            for &m in &board.neighbors[c as usize] {
+                if m != NONE && pos.boxes.contains(m) && !self.border.contains(&m) {
+                    self.border.push(m);
+                }
+            }
+        }
+        self.candidate.clear();
+        for i in 0..self.border.len() {
+            let b = self.border[i];
+            if !board.is_goal(b) {
+                work = true;
+            }
+            for dir in Dir::ALL {
+                let t = board.step(b, dir);
+                if t == NONE || pos.boxes.contains(t) || board.is_dead(t) {
+                    continue;
+                }
+                let s = board.step(b, dir.opposite());
+                if s == NONE {
+                    continue; // a wall behind: never pushable this way
+                }
+                if self.in_region(t, id) {
+                    // A push into the corral: the player must be able to make it now (P).
+                    if pos.boxes.contains(s) {
+                        continue; // possible later only; still a push into the corral
+                    }
+                    if !reach.reachable(s) {
+                        return None;
+                    }
+                    self.candidate.push(Push { from: b, dir });
+                } else {
+                    // A push not into the corral must be impossible now and later (I):
+                    // only a player standing inside the corral could make it.
+                    if !self.in_region(s, id) {
+                        return None;
+                    }
+                }
+            }
+        }
+        work.then_some(())
+    }
+}
