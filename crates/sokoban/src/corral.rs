@@ -60,11 +60,12 @@ impl CorralPruner {
             self.stamp += 1;
             let id = self.stamp;
             self.flood(board, pos, start, id);
-            if self.check(board, pos, reach, id).is_some() && !self.candidate.is_empty() {
-                if !found || self.candidate.len() < self.best.len() {
-                    std::mem::swap(&mut self.best, &mut self.candidate);
-                    found = true;
-                }
+            if self.check(board, pos, reach, id).is_some()
+                && !self.candidate.is_empty()
+                && (!found || self.candidate.len() < self.best.len())
+            {
+                std::mem::swap(&mut self.best, &mut self.candidate);
+                found = true;
             }
         }
         // Stamps only grow; reset before they could wrap.
