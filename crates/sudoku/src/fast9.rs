@@ -10,13 +10,14 @@
 //!   matching is removed (this covers locked candidates and hidden singles in boxes and rows);
 //! - a row left with one candidate fixes the digit there: the cell leaves the other digits'
 //!   masks and its column leaves the digit's masks of the other bands;
-//! - when nothing is pending: naked singles (bit-parallel count of candidates per cell) and hidden
-//!   singles in columns; a cell without candidates or a column without a place is a
-//!   contradiction.
+//! - when nothing is pending: naked singles (bit-parallel count of candidates per cell; a cell
+//!   without candidates is a contradiction), then the **stack shrink** for the digits changed
+//!   since the last one: within a stack of three columns, a digit's columns and bands also form a
+//!   perfect matching (this covers hidden singles in columns and box-column locked candidates).
 //!
-//! Search: the first bivalue cell (else the cell with fewest candidates), one branch per digit;
-//! solutions are counted up to a limit, and the guesses (branches tried) are the difficulty
-//! measure.
+//! Search: a bivalue cell with the most bivalue cells in its row and box (else the cell with the
+//! fewest candidates), one branch per digit; solutions are counted up to a limit, and the guesses
+//! (branches tried) are the difficulty measure.
 
 /// Bits of a band: 3 rows of 9.
 const BAND: u32 = (1 << 27) - 1;
@@ -104,8 +105,8 @@ struct State {
 fn shrink_mask(s: u32) -> u32 {
     let flags = ROW_TRIPLETS[(s & 0x1FF) as usize]
         | ROW_TRIPLETS[((s >> 9) & 0x1FF) as usize] << 3
-        | ROW_TRIPLETS[(s >> 18) as usize] << 6;
-    SHRINK[flags as usize]
+        | ROW_TRIPLETS[((s >> 18) & 0x1FF) as usize] << 6;
+    SHRINK[(flags & 0x1FF) as usize]
 }
 
 #[inline(always)]
@@ -146,11 +147,14 @@ impl State {
     /// Propagate until nothing changes. `false`: contradiction. On `true` the state is either
     /// solved or needs a guess.
     fn propagate(&mut self, mut dirty: u32) -> bool {
+        // Digits changed since the last stack shrink (the others are still at its fixpoint).
+        let mut touched = 0u32;
         loop {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 let (b, d) = (i / 9, i % 9);
+                touched |= 1 << d;
                 let shrunk = self.f[i] & shrink_mask(self.f[i]);
                 if shrunk == 0 {
                     return false;
@@ -212,43 +216,11 @@ impl State {
             if dirty != 0 {
                 continue;
             }
-            // Hidden singles in columns.
-            for d in 0..9 {
-                let (mut once, mut twice) = (0u32, 0u32);
-                for b in 0..3 {
-                    let x = self.f[b * 9 + d];
-                    for r in 0..3 {
-                        let row = (x >> (9 * r)) & 0x1FF;
-                        twice |= once & row;
-                        once |= row;
-                    }
-                }
-                if once != 0x1FF {
-                    return false;
-                }
-                let single = once & !twice;
-                if single == 0 {
-                    continue;
-                }
-                let spread = single * COLUMN_SPREAD;
-                for b in 0..3 {
-                    let mut new = self.f[b * 9 + d] & spread & self.unsolved[b];
-                    while new != 0 {
-                        let p = new.trailing_zeros();
-                        new &= new - 1;
-                        match self.place(d, b, p) {
-                            Some(k) => dirty |= k,
-                            None => return false,
-                        }
-                    }
-                }
-            }
-            if dirty != 0 {
-                continue;
-            }
             // Stack shrink: in each stack, a digit's columns and bands form a perfect matching
             // too (locked candidates between boxes and columns).
-            for d in 0..9 {
+            while touched != 0 {
+                let d = touched.trailing_zeros() as usize;
+                touched &= touched - 1;
                 let mut present = [0u32; 3];
                 for (b, pres) in present.iter_mut().enumerate() {
                     let x = self.f[b * 9 + d];

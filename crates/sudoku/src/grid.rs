@@ -125,6 +125,9 @@ impl Grid {
 
     /// The first pair of equal values sharing a row, column or box, if any.
     pub fn first_conflict(&self) -> Option<Conflict> {
+        if !self.has_conflict() {
+            return None;
+        }
         for i in 0..self.cells.len() {
             let v = self.cells[i];
             if v == 0 {
@@ -152,6 +155,28 @@ impl Grid {
             }
         }
         None
+    }
+
+    /// Some row, column or box repeats a value (one pass with bitmasks).
+    pub fn has_conflict(&self) -> bool {
+        let side = self.side();
+        let mut rows = vec![0u32; side];
+        let mut cols = vec![0u32; side];
+        let mut boxes = vec![0u32; side];
+        for (i, &v) in self.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let bit = 1u32 << (v - 1);
+            let (r, c, b) = (self.row_of(i), self.col_of(i), self.box_of(i));
+            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                return true;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        false
     }
 
     /// A complete grid without conflicts.
