@@ -9,6 +9,8 @@
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
 //!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod corral;
 pub mod deadlock;
@@ -24,5 +26,5 @@ pub mod solver;
 pub use board::Board;
 pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
-pub use lurd::{replay, Dir, Replay, ReplayError};
+pub use lurd::{parse_lurd, replay, write_lurd, Dir, Replay, ReplayError};
 pub use solver::{solve, Algorithm, Solution};

@@ -157,6 +157,26 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+/// Read a LURD string into steps (direction, push?). Whitespace is skipped; any other
+/// character outside `lurdLURD` is an error naming its 1-based step.
+pub fn parse_lurd(lurd: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
+    lurd.chars()
+        .filter(|c| !c.is_whitespace())
+        .enumerate()
+        .map(|(i, c)| {
+            Dir::from_letter(c).ok_or(ReplayError::UnknownLetter {
+                step: i + 1,
+                letter: c,
+            })
+        })
+        .collect()
+}
+
+/// Write steps as a LURD string (upper case for pushes).
+pub fn write_lurd(steps: &[(Dir, bool)]) -> String {
+    steps.iter().map(|&(d, push)| d.letter(push)).collect()
+}
+
 /// Play `lurd` on `level` from its start and report whether it solves it.
 ///
 /// Lower case must not push; upper case must push. Whitespace is ignored.

@@ -1,6 +1,8 @@
 //! XSB parsing, writing and LURD replay.
 
-use puzzle_sokoban::{parse_xsb, replay, Level, ReplayError, XsbProblem};
+use puzzle_sokoban::{
+    parse_lurd, parse_xsb, replay, write_lurd, Dir, Level, ReplayError, XsbProblem,
+};
 
 const MICROBAN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -144,4 +146,28 @@ fn replay_counts_and_errors() {
     );
     let two = Level::parse_one("#######\n#@$$..#\n#######\n").unwrap();
     assert_eq!(replay(&two, "R"), Err(ReplayError::BoxBlocked { step: 1 }));
+}
+
+#[test]
+fn lurd_read_write_round_trip() {
+    let steps = parse_lurd("rRu\nLd D").unwrap();
+    assert_eq!(
+        steps,
+        vec![
+            (Dir::Right, false),
+            (Dir::Right, true),
+            (Dir::Up, false),
+            (Dir::Left, true),
+            (Dir::Down, false),
+            (Dir::Down, true)
+        ]
+    );
+    assert_eq!(write_lurd(&steps), "rRuLdD");
+    assert_eq!(
+        parse_lurd("rRx"),
+        Err(ReplayError::UnknownLetter {
+            step: 3,
+            letter: 'x'
+        })
+    );
 }

@@ -33,6 +33,42 @@ pub struct SolveArgs {
     /// (push-optimal), `ga` (the paper's genetic reactive-string solver).
     #[arg(long, default_value = "greedy", value_parser = ["astar", "idastar", "bfs", "greedy", "ga"])]
     pub algo: String,
+    /// GA: individuals per generation (default 100).
+    #[arg(long, value_name = "N", value_parser = parse_population)]
+    pub population: Option<usize>,
+    /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    pub mutation: Option<f64>,
+}
+
+fn parse_population(s: &str) -> Result<usize, String> {
+    let n = crate::common::parse_positive_usize(s)?;
+    if !(2..=100_000).contains(&n) {
+        return Err(format!("the population must be between 2 and 100000, not {n}"));
+    }
+    Ok(n)
+}
+
+fn parse_probability(s: &str) -> Result<f64, String> {
+    let p: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a probability"))?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("a probability lies in [0, 1], not {s}"));
+    }
+    Ok(p)
+}
+
+/// The GA configuration from the flags (defaults: [`GaConfig::default`]).
+fn ga_config(population: Option<usize>, mutation: Option<f64>) -> GaConfig {
+    let mut config = GaConfig::default();
+    if let Some(n) = population {
+        config.population = n;
+    }
+    if let Some(p) = mutation {
+        config.mutation = p;
+    }
+    config
 }
 
 /// One solved (or not) level, as printed with `--json`.
@@ -74,13 +110,14 @@ fn run_level(
     index: usize,
     level: &Level,
     algo: Algorithm,
+    ga: &GaConfig,
     common: &CommonArgs,
 ) -> Result<LevelResult> {
     let start = Instant::now();
     let budget = budget(common);
     let (lurd, nodes, stop) = if algo == Algorithm::Genetic {
         let board = Board::new(level).with_context(|| format!("level {index}"))?;
-        let outcome = solve_ga(&board, &GaConfig::default(), &budget, common.seed_or(1));
+        let outcome = solve_ga(&board, ga, &budget, common.seed_or(1));
         let lurd = outcome
             .pushes
             .as_ref()
@@ -133,6 +170,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         Some(n) => vec![n],
         None => (1..=levels.len()).collect(),
     };
+    let ga = ga_config(args.population, args.mutation);
     let out = common.output();
     let bar = progress_bar(common, chosen.len() as u64, "sokoban");
     let mut solved = 0;
@@ -140,7 +178,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         if crate::common::interrupted() {
             break;
         }
-        let r = run_level(n, &levels[n - 1], algo, common)?;
+        let r = run_level(n, &levels[n - 1], algo, &ga, common)?;
         solved += usize::from(r.solved);
         bar.inc(1);
         bar.set_message(format!("{solved} solved"));
@@ -241,7 +279,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
                 if crate::common::interrupted() {
                     break;
                 }
-                let r = run_level(i + 1, level, algo, common)?;
+                let r = run_level(i + 1, level, algo, &GaConfig::default(), common)?;
                 times.push(r.time_s);
                 nodes += r.nodes;
                 if r.solved {
