@@ -1,4 +1,5 @@
-//! Quick throughput check of the exact solver: `cargo run --release --example speed -- FILE...`.
+//! Quick throughput check of the exact solver: `cargo run --release --example speed -- FILE...`
+//! (`LIMIT=1` stops at the first solution; default 2, the uniqueness check).
 use puzzle_sudoku::fast9::solve9;
 use std::time::Instant;
 
@@ -10,10 +11,14 @@ fn main() {
             .iter()
             .map(|p| p.grid.cells().try_into().expect("9×9"))
             .collect();
+        let limit: usize = std::env::var("LIMIT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2);
         let start = Instant::now();
         let mut guesses = 0;
         for p in &puzzles {
-            let o = solve9(p, 2, u64::MAX);
+            let o = solve9(p, limit, u64::MAX);
             assert_eq!(o.solutions, 1);
             guesses += o.guesses;
         }

@@ -199,18 +199,30 @@ impl State {
                 if u & !once != 0 {
                     return false;
                 }
-                let mut singles = u & !twice;
-                while singles != 0 {
-                    let p = singles.trailing_zeros();
-                    singles &= singles - 1;
-                    let bit = 1u32 << p;
-                    let Some(d) = (0..9).find(|&d| self.f[b * 9 + d] & bit != 0) else {
-                        return false; // emptied by another single just placed
-                    };
-                    match self.place(d, b, p) {
-                        Some(k) => dirty |= k,
-                        None => return false,
+                let singles = u & !twice;
+                if singles == 0 {
+                    continue;
+                }
+                // Place each digit's singles (a single emptied by another one placed just
+                // before, in the same row or box, is a contradiction).
+                for d in 0..9 {
+                    let k = b * 9 + d;
+                    let mut hits = self.f[k] & singles;
+                    if hits == 0 {
+                        continue;
                     }
+                    dirty |= 1 << k;
+                    let mut m = self.f[k];
+                    while hits != 0 {
+                        let p = hits.trailing_zeros();
+                        hits &= hits - 1;
+                        let bit = 1u32 << p;
+                        if m & bit == 0 {
+                            return false;
+                        }
+                        m &= !ROW_BOX[p as usize] | bit;
+                    }
+                    self.f[k] = m;
                 }
             }
             if dirty != 0 {
