@@ -122,7 +122,7 @@ impl<const N: usize> Bits<N> {
 
     /// Every cell index moved up by `k` (`0 < k < 64`); bits beyond the capacity are lost.
     #[inline]
-    pub fn shl(self, k: u32) -> Self {
+    pub fn shift_up(self, k: u32) -> Self {
         debug_assert!(k > 0 && k < 64);
         let mut out = Self::EMPTY;
         for i in (0..N).rev() {
@@ -134,7 +134,7 @@ impl<const N: usize> Bits<N> {
 
     /// Every cell index moved down by `k` (`0 < k < 64`); cells below 0 are lost.
     #[inline]
-    pub fn shr(self, k: u32) -> Self {
+    pub fn shift_down(self, k: u32) -> Self {
         debug_assert!(k > 0 && k < 64);
         let mut out = Self::EMPTY;
         for i in 0..N {
@@ -216,10 +216,10 @@ mod tests {
     #[test]
     fn shifts_carry_across_words() {
         let b = Bits::<2>::single(63);
-        assert_eq!(b.shl(1), Bits::<2>::single(64));
-        assert_eq!(Bits::<2>::single(64).shr(1), b);
-        assert_eq!(Bits::<2>::single(127).shl(1), Bits::<2>::EMPTY);
-        assert_eq!(Bits::<2>::single(0).shr(1), Bits::<2>::EMPTY);
+        assert_eq!(b.shift_up(1), Bits::<2>::single(64));
+        assert_eq!(Bits::<2>::single(64).shift_down(1), b);
+        assert_eq!(Bits::<2>::single(127).shift_up(1), Bits::<2>::EMPTY);
+        assert_eq!(Bits::<2>::single(0).shift_down(1), Bits::<2>::EMPTY);
     }
 
     #[test]

@@ -291,8 +291,11 @@ pub struct Measured {
     pub runs: usize,
     /// Mean iterations per run (for bootstrapping: since the bootstrap start).
     pub iterations: f64,
-    /// Mean iterations per second (whole run).
+    /// Mean iterations per second (whole run, wall time).
     pub iterations_per_s: f64,
+    /// Iterations per CPU-second of this process (Linux; `None` elsewhere): on a shared
+    /// machine the fair measure of speed.
+    pub iterations_per_cpu_s: Option<f64>,
     /// Mean best score.
     pub score: f64,
     /// Mean time to best (s).
@@ -312,6 +315,7 @@ pub fn measure(
 ) -> Result<Measured, GenError> {
     let mut scores = Vec::new();
     let (mut its, mut rate, mut ttb) = (0.0, 0.0, 0.0);
+    let (mut all_its, mut cpu) = (0u64, Some(0.0));
     for &seed in seeds {
         if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
             break;
@@ -329,7 +333,13 @@ pub fn measure(
             threshold: None,
             near_duplicate_cells: 0,
         };
+        let cpu_before = process_cpu_seconds();
         let summary = generate(&params, &mut |_| Ok(()))?;
+        cpu = match (cpu, cpu_before, process_cpu_seconds()) {
+            (Some(total), Some(a), Some(b)) => Some(total + (b - a)),
+            _ => None,
+        };
+        all_its += summary.iterations;
         scores.push(summary.best_score);
         its += if config.bootstrap.is_some() && summary.bootstrap_start_s.is_some() {
             summary.bootstrap_iterations as f64
@@ -346,6 +356,7 @@ pub fn measure(
         runs: scores.len(),
         iterations: its / n,
         iterations_per_s: rate / n,
+        iterations_per_cpu_s: cpu.filter(|&c| c > 0.0).map(|c| all_its as f64 / c),
         score: mean,
         time_to_best: ttb / n,
         sigma: var.sqrt(),
@@ -355,7 +366,7 @@ pub fn measure(
 /// A Markdown table comparing our measurements of `table` with the thesis's.
 pub fn markdown_table(table: &Table, measured: &[Measured], time: Duration) -> String {
     let mut s = format!(
-        "### Table {} — {}\n\nSetup: {}.\n\n| | thesis it/30 s | thesis it/s | ours it/run ({:.1} s) | ours it/s | thesis score | ours score | thesis σ | ours σ | thesis t_best (s) | ours t_best (s) |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "### Table {} — {}\n\nSetup: {}.\n\n| | thesis it/30 s | thesis it/s | ours it/run ({:.1} s) | ours it/s | ours it/CPU-s | thesis score | ours score | thesis σ | ours σ | thesis t_best (s) | ours t_best (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         table.id,
         table.title,
         table.setup,
@@ -363,12 +374,14 @@ pub fn markdown_table(table: &Table, measured: &[Measured], time: Duration) -> S
     );
     for (c, m) in table.columns.iter().zip(measured) {
         s.push_str(&format!(
-            "| {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} |\n",
+            "| {} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} |\n",
             c.label,
             c.thesis.iterations,
             c.thesis.iterations / 30.0,
             m.iterations,
             m.iterations_per_s,
+            m.iterations_per_cpu_s
+                .map_or("–".to_string(), |r| format!("{r:.0}")),
             c.thesis.score,
             m.score,
             c.thesis.sigma,
@@ -379,4 +392,15 @@ pub fn markdown_table(table: &Table, measured: &[Measured], time: Duration) -> S
     }
     s.push('\n');
     s
+}
+
+/// User + system CPU seconds of this process so far (Linux `/proc/self/stat`, in clock ticks of
+/// 1/100 s), `None` where unavailable.
+pub fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = stat.rsplit(')').next()?;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

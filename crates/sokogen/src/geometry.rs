@@ -134,10 +134,10 @@ impl<const N: usize> Geometry<N> {
     pub fn shift(&self, set: Bits<N>, d: Direction) -> Bits<N> {
         let s = self.stride as u32;
         let moved = match d {
-            Direction::Up => set.shr(s),
-            Direction::Right => set.shl(1),
-            Direction::Down => set.shl(s),
-            Direction::Left => set.shr(1),
+            Direction::Up => set.shift_down(s),
+            Direction::Right => set.shift_up(1),
+            Direction::Down => set.shift_up(s),
+            Direction::Left => set.shift_down(1),
         };
         moved.and(self.inside)
     }
@@ -146,10 +146,10 @@ impl<const N: usize> Geometry<N> {
     #[inline]
     pub fn neighbours(&self, set: Bits<N>) -> Bits<N> {
         let s = self.stride as u32;
-        set.shl(1)
-            .or(set.shr(1))
-            .or(set.shl(s))
-            .or(set.shr(s))
+        set.shift_up(1)
+            .or(set.shift_down(1))
+            .or(set.shift_up(s))
+            .or(set.shift_down(s))
             .and(self.inside)
     }
 
@@ -170,11 +170,11 @@ impl<const N: usize> Geometry<N> {
     #[inline]
     pub fn windows_touching(&self, set: Bits<N>) -> Bits<N> {
         let s = self.stride as u32;
-        let one = set.shr(1).and(self.inside);
-        let two = one.shr(1).and(self.inside);
+        let one = set.shift_down(1).and(self.inside);
+        let two = one.shift_down(1).and(self.inside);
         let rows = set.or(one).or(two);
-        let up1 = rows.shr(s);
-        let up2 = up1.shr(s);
+        let up1 = rows.shift_down(s);
+        let up2 = up1.shift_down(s);
         rows.or(up1).or(up2).and(self.window_origins)
     }
 

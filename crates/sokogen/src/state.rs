@@ -363,10 +363,9 @@ impl<const N: usize, const B: usize> GenState<N, B> {
         let words = ((self.geo.height as usize + 1) * s + s + 2)
             .div_ceil(64)
             .min(17);
-        for wi in 0..words {
-            while origins[wi] != 0 {
-                let k = wi * 64 + origins[wi].trailing_zeros() as usize;
-                origins[wi] &= origins[wi] - 1;
+        for (wi, word) in origins.iter_mut().enumerate().take(words) {
+            while let Some(bit) = lowest_bit(word) {
+                let k = wi * 64 + bit;
                 self.check_window_at(k as isize - s as isize - 1);
             }
         }
@@ -584,6 +583,17 @@ pub fn score_level<const N: usize>(
         boxes,
         score,
     }
+}
+
+/// Pop the lowest set bit of `word`.
+#[inline]
+fn lowest_bit(word: &mut u64) -> Option<usize> {
+    if *word == 0 {
+        return None;
+    }
+    let bit = word.trailing_zeros() as usize;
+    *word &= *word - 1;
+    Some(bit)
 }
 
 #[inline]

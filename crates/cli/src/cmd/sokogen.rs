@@ -8,7 +8,7 @@
 use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs, Signature};
 use anyhow::{bail, Context, Result};
 use puzzle_engine::Budget;
-use puzzle_sokogen::experiment::{markdown_table, measure, tables};
+use puzzle_sokogen::experiment::{markdown_table, measure, process_cpu_seconds, tables};
 use puzzle_sokogen::render::{level_png, level_svg, score_plot_svg};
 use puzzle_sokogen::{generate as run_generation, Bootstrap, GenConfig, GenParams, GeneratedLevel};
 use serde::Serialize;
@@ -91,6 +91,9 @@ struct SummaryJson {
     elapsed_s: f64,
     bootstrap_iterations: u64,
     interrupted: bool,
+    /// CPU seconds of the process (Linux), for iterations per CPU-second on a shared machine.
+    cpu_s: Option<f64>,
+    iterations_per_cpu_s: Option<f64>,
 }
 
 /// The XSB text of a kept level with its comment lines (solution, metrics) and title.
@@ -132,11 +135,13 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
     budget = budget
         .with_max_nodes(per_tree)
         .with_stop_flag(interrupt_flag());
-    let mut config = GenConfig::default();
-    config.bootstrap = (args.bootstrap_delta > 0.0).then_some(Bootstrap {
-        levels: 4,
-        delta: args.bootstrap_delta,
-    });
+    let config = GenConfig {
+        bootstrap: (args.bootstrap_delta > 0.0).then_some(Bootstrap {
+            levels: 4,
+            delta: args.bootstrap_delta,
+        }),
+        ..GenConfig::default()
+    };
     let params = GenParams {
         width: w,
         height: h,
@@ -205,7 +210,12 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         .map_err(|e| e.to_string())?;
         Ok(())
     };
+    let cpu_before = process_cpu_seconds();
     let result = run_generation(&params, &mut sink);
+    let cpu_s = match (cpu_before, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     bar.finish_and_clear();
     let summary = result.map_err(|e| anyhow::anyhow!("generation failed: {e}"))?;
     let interrupted = interrupt_flag().load(Ordering::Relaxed);
@@ -230,6 +240,10 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         elapsed_s: summary.elapsed.as_secs_f64(),
         bootstrap_iterations: summary.bootstrap_iterations,
         interrupted,
+        cpu_s,
+        iterations_per_cpu_s: cpu_s
+            .filter(|&c| c > 0.0)
+            .map(|c| summary.iterations as f64 / c),
     })?;
     out.text(&format!(
         "{} levels kept; best score {:.4} after {:.2} s; {} iterations in {:.2} s ({:.0}/s); {} nodes (peak {}){}",
@@ -269,6 +283,7 @@ struct ColumnJson<'a> {
     time_per_run_s: f64,
     iterations: f64,
     iterations_per_s: f64,
+    iterations_per_cpu_s: Option<f64>,
     best_score: f64,
     time_to_best_s: f64,
     sigma: f64,
@@ -329,6 +344,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                 time_per_run_s: time.as_secs_f64(),
                 iterations: m.iterations,
                 iterations_per_s: m.iterations_per_s,
+                iterations_per_cpu_s: m.iterations_per_cpu_s,
                 best_score: m.score,
                 time_to_best_s: m.time_to_best,
                 sigma: m.sigma,
@@ -433,11 +449,16 @@ pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
             60_000u64,
             GenConfig::default(),
         ),
-        ("sokogen 8x8 no bootstrap", 8, 8, 20_000, {
-            let mut c = GenConfig::default();
-            c.bootstrap = None;
-            c
-        }),
+        (
+            "sokogen 8x8 no bootstrap",
+            8,
+            8,
+            20_000,
+            GenConfig {
+                bootstrap: None,
+                ..GenConfig::default()
+            },
+        ),
     ] {
         let params = GenParams {
             width: w,
