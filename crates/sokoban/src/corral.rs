@@ -7,8 +7,9 @@
 //! its goal), any solution must push one of those border boxes into it before the corral can
 //! change, and those pushes stay possible whatever else happens first: so only they need be
 //! searched at this node. We are conservative: a border box whose push out of the corral might
-//! become possible later (its back cell holds a box or lies in another unreachable region)
-//! disqualifies the corral; corrals are not merged.
+//! become possible later (its back cell holds a box or lies in another unreachable region),
+//! or whose push into it is not possible right now, disqualifies the corral; corrals are not
+//! merged.
 
 use crate::board::{Board, NONE};
 use crate::lurd::Dir;
@@ -133,10 +134,9 @@ impl CorralPruner {
                     continue; // a wall behind: never pushable this way
                 }
                 if self.in_region(t, id) {
-                    // A push into the corral: the player must be able to make it now (P).
-                    if pos.boxes.contains(s) {
-                        continue; // possible later only; still a push into the corral
-                    }
+                    // A push into the corral: the player must be able to make it now (P);
+                    // one that needs another box moved first could be the first corral push
+                    // of a solution and could not be moved to the front.
                     if !reach.reachable(s) {
                         return None;
                     }

@@ -106,8 +106,16 @@ fn astar_idastar_bfs_agree_with_brute_force_on_first_microban_levels() {
 
 #[test]
 fn corral_pruning_keeps_push_optimality() {
-    let levels = parse_xsb(MICROBAN).unwrap();
-    for (i, level) in levels.iter().take(40).enumerate() {
+    let micro = parse_xsb(MICROBAN).unwrap();
+    let boxo = parse_xsb(BOXOBAN).unwrap();
+    // Boxoban hard 242, 700 and 743 once caught a corral test that accepted a push into the
+    // corral blocked by another box (the pruned level was declared unsolvable).
+    let cases = micro
+        .iter()
+        .take(40)
+        .chain(boxo.iter().take(60))
+        .chain([&boxo[241], &boxo[699], &boxo[742]]);
+    for (i, level) in cases.enumerate() {
         let board = Board::new(level).unwrap();
         let with = best_first_with(&board, Order::AStar, true, &budget());
         let without = best_first_with(&board, Order::AStar, false, &budget());
