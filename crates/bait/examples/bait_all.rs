@@ -8,14 +8,29 @@ fn main() {
     } else {
         args.iter().map(|a| a.parse().unwrap()).collect()
     };
-    let seeds: u64 = std::env::var("SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seeds: u64 = std::env::var("SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     for kind in kinds {
         for level in 0..5 {
             for seed in 0..seeds {
                 let start = BaitState::new(builtin_level(level).unwrap());
-                let mut cfg = GameConfig { seed, ..Default::default() };
-                if let Some(n) = std::env::var("MAXN").ok().and_then(|s| s.parse().ok()) { cfg.max_nodes = n; }
-                if let Some(l) = std::env::var("LEVEL").ok().and_then(|s| s.parse::<usize>().ok()) { if l != level { continue; } }
+                let mut cfg = GameConfig {
+                    seed,
+                    ..Default::default()
+                };
+                if let Some(n) = std::env::var("MAXN").ok().and_then(|s| s.parse().ok()) {
+                    cfg.max_nodes = n;
+                }
+                if let Some(l) = std::env::var("LEVEL")
+                    .ok()
+                    .and_then(|s| s.parse::<usize>().ok())
+                {
+                    if l != level {
+                        continue;
+                    }
+                }
                 let t = std::time::Instant::now();
                 let o = play_game(&start, kind, &cfg, |_, _| {});
                 println!(

@@ -124,14 +124,18 @@ impl AStar {
 
     /// Search until a shortest win is known, the space is exhausted, the node budget is full
     /// or `clock` runs out (checked every 64 expansions; `None` = no time limit).
-    pub fn run(&mut self, clock: Option<&MoveClock>, stop: Option<&dyn Fn() -> bool>) -> AStarStatus {
+    pub fn run(
+        &mut self,
+        clock: Option<&MoveClock>,
+        stop: Option<&dyn Fn() -> bool>,
+    ) -> AStarStatus {
         let mut count = 0u32;
         loop {
             count += 1;
-            if count % 64 == 0 {
-                if clock.is_some_and(|c| c.expired()) || stop.is_some_and(|f| f()) {
-                    return AStarStatus::Paused;
-                }
+            if count.is_multiple_of(64)
+                && (clock.is_some_and(|c| c.expired()) || stop.is_some_and(|f| f()))
+            {
+                return AStarStatus::Paused;
             }
             let Some(&(Reverse(f), _, Reverse(index))) = self.open.peek() else {
                 return match self.goal {
@@ -225,7 +229,11 @@ pub struct PlanResult {
 
 /// Offline planner: A* with the walking-distance heuristic to the end (or the node budget, or
 /// `stop`). The plan is replayed before it is returned.
-pub fn shortest_win(start: &BaitState, max_nodes: usize, stop: Option<&dyn Fn() -> bool>) -> PlanResult {
+pub fn shortest_win(
+    start: &BaitState,
+    max_nodes: usize,
+    stop: Option<&dyn Fn() -> bool>,
+) -> PlanResult {
     let mut search = AStar::new(start, Heuristic::Walk, max_nodes);
     let status = search.run(None, stop);
     let plan = match &status {
@@ -272,7 +280,10 @@ pub fn plan_win(start: &BaitState, max_nodes: usize, stop: Option<&dyn Fn() -> b
     let status = search.run(None, stop);
     let plan = match status {
         AStarStatus::Solved(p) => {
-            assert!(start.replay(&p).is_win(), "A* plan does not replay to a win");
+            assert!(
+                start.replay(&p).is_win(),
+                "A* plan does not replay to a win"
+            );
             Some(p)
         }
         _ => None,

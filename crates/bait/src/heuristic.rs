@@ -77,7 +77,10 @@ pub fn is_dead(state: &BaitState) -> bool {
         return false;
     }
     let d = &state.dy;
-    if d.doors.iter().any(|g| d.boxes.get(g as usize) && box_frozen(state, g)) {
+    if d.doors
+        .iter()
+        .any(|g| d.boxes.get(g as usize) && box_frozen(state, g))
+    {
         return true;
     }
     if !d.has_key

@@ -14,7 +14,11 @@ fn offline_astar_finds_the_known_shortest_wins() {
     for (level, moves, score) in [(0, 9, 5), (1, 38, 7), (4, 37, 11), (2, 53, 9)] {
         let s = start(level);
         let r = shortest_win(&s, 2_000_000, None);
-        assert!(matches!(r.status, AStarStatus::Solved(_)), "level {level}: {:?}", r.status);
+        assert!(
+            matches!(r.status, AStarStatus::Solved(_)),
+            "level {level}: {:?}",
+            r.status
+        );
         let plan = r.plan.unwrap();
         let end = s.replay(&plan);
         assert!(end.is_win(), "level {level}");

@@ -175,7 +175,7 @@ fn parser_reports_problems_with_line_and_column() {
     assert!(e.message.contains("second avatar"), "{e}");
     let e = Level::parse("wwww\nwA.w\nwwww").unwrap_err();
     assert!(e.message.contains("no door"), "{e}");
-    let big = vec!["wAg".to_string() + &".".repeat(300)].join("\n");
+    let big = "wAg".to_string() + &".".repeat(300);
     assert!(Level::parse(&big).unwrap_err().message.contains("at most"));
     assert!(Level::parse("").is_err());
     // GVGAI's files have no trailing newline; a trailing newline and CRLF are accepted too.

@@ -57,7 +57,10 @@ impl DfsAgent {
         for (i, a) in Action::MOVES.into_iter().enumerate() {
             scratch.dy = position;
             scratch.step(a);
-            keyed[i] = (relaxed_distance(scratch, ORDER_HOLE_COST).unwrap_or(u32::MAX), i);
+            keyed[i] = (
+                relaxed_distance(scratch, ORDER_HOLE_COST).unwrap_or(u32::MAX),
+                i,
+            );
         }
         keyed.sort();
         Frame {
@@ -76,14 +79,15 @@ impl DfsAgent {
             self.visited.reserve(self.max_nodes.clamp(1, 1 << 26));
             self.visited.insert(state.fingerprint());
             let mut scratch = state.clone();
-            self.stack.push(Self::frame(&mut scratch, state.dy, Action::Nil));
+            self.stack
+                .push(Self::frame(&mut scratch, state.dy, Action::Nil));
             self.scratch = Some(scratch);
         }
         let scratch = self.scratch.as_mut().expect("set above");
         let mut count = 0u32;
         while let Some(top) = self.stack.last_mut() {
             count += 1;
-            if count % 64 == 0 && clock.expired() {
+            if count.is_multiple_of(64) && clock.expired() {
                 return;
             }
             if top.next as usize >= 4 {

@@ -62,12 +62,21 @@ impl DlsAgent {
     fn horizon_value(&self, s: &BaitState) -> f64 {
         let distance = paper_distance(s).unwrap_or(0) as f64;
         let revisits = self.visits.get(&s.fingerprint()).copied().unwrap_or(0) as f64;
-        self.config.score_weight * s.points() as f64 - distance - self.config.revisit_penalty * revisits
+        self.config.score_weight * s.points() as f64
+            - distance
+            - self.config.revisit_penalty * revisits
     }
 
-    fn search(&mut self, s: &BaitState, depth: u32, ply: u32, had_key: bool, clock: &MoveClock) -> f64 {
+    fn search(
+        &mut self,
+        s: &BaitState,
+        depth: u32,
+        ply: u32,
+        had_key: bool,
+        clock: &MoveClock,
+    ) -> f64 {
         self.nodes += 1;
-        if self.nodes % 256 == 0 && clock.expired() {
+        if self.nodes.is_multiple_of(256) && clock.expired() {
             self.timed_out = true;
         }
         if s.is_win() {

@@ -1,48 +1,54 @@
-//! MCTS agents (paper Task 4 = GVGAI's sample controller, and our improved version), driving
-//! the engine's [`MctsTree`] one move at a time and keeping the subtree of the move played.
+//! MCTS agents (paper Task 4 = GVGAI's sample controller, and our improved version).
 //!
-//! **Plain MCTS** (`mcts`): UCB1 (c = √2), expansion of one child per visit, uniformly random
-//! rollouts of at most 10 moves (GVGAI's `ROLLOUT_DEPTH`), reward = a win 1, a loss 0,
-//! otherwise ½ plus a share of the score (GVGAI's score-based value, normalized), the most
-//! visited move with random tie-breaking (the paper's ε noise).
+//! **Plain MCTS** (`mcts`) drives the engine's [`MctsTree`] one move at a time, keeping the
+//! subtree of the move played: UCB1 (c = √2), all children of a node expanded together (each
+//! gets a rollout before UCB1 compares them, as in GVGAI's sample), uniformly random rollouts
+//! of at most 10 moves (GVGAI's `ROLLOUT_DEPTH`), reward = a win 1, a loss 0, otherwise ½ plus
+//! a share of the score (GVGAI's score-based value, normalized), the most visited move with
+//! random tie-breaking (the paper's ε noise).
 //!
-//! **MCTS-plus** (`mcts-plus`) changes three things, each aimed at why plain MCTS loses Bait:
-//! 1. *Dead-position pruning*: moves into a hole, moves that change nothing (into a wall, a
+//! **MCTS-plus** (`mcts-plus`) changes what makes plain MCTS lose Bait:
+//! 1. *Dead positions pruned*: moves into a hole, moves that change nothing (into a wall, a
 //!    blocked push, a closed door) and moves into a certainly unwinnable position (a box frozen
-//!    on the key or a door: GVGAI's trap) are not offered to the tree or to the rollouts, and
-//!    such positions count as losses. Random rollouts stop committing suicide, and the tree's
-//!    branching drops.
-//! 2. *Progress-aware reward*: the reward of a position that is neither won nor lost grows as a
-//!    relaxed distance to the win shrinks: the cheapest walk to a key and on to a door where a
-//!    hole costs [`HOLE_COST`] steps and a box 2, so filling the holes that block the way is
-//!    rewarded before the key is in sight. The score adds a little. A 10-move rollout in a
-//!    level that needs 40 moves to win then still tells good directions from bad ones.
-//! 3. *Wins are certain*: a rollout that reached a win is remembered ([`MctsTree::best`]) and,
-//!    since the game is deterministic, played out instead of re-deciding every move.
+//!    on the key or a door: GVGAI's trap) are never searched or played.
+//! 2. *Progress-aware values*: a position is scored at once by a relaxed distance to the win
+//!    (the cheapest walk to a key and on to a door, a hole costing [`HOLE_COST`] extra steps
+//!    and a box 2, so filling the holes that block the way counts as progress before the key
+//!    is in sight) plus a share of the score, instead of by a 10-move random rollout, which in
+//!    levels needing 40–50 moves says almost nothing.
+//! 3. *Transpositions*: UCT over the graph of positions ([`super::ttmcts::GraphMcts`]), with
+//!    max backup (the game is deterministic and single-player: the best line found below a
+//!    position is its value), kept from move to move.
+//! 4. *Certain wins, and waiting*: when the search reaches a win it is played out (the game is
+//!    deterministic); until then the agent waits (nil: nothing in Bait moves by itself) for up
+//!    to [`MctsAgentConfig::think_ticks`] ticks, and only then plays the most visited move each
+//!    tick.
 
+use super::ttmcts::{GraphMcts, GraphStatus};
 use super::Agent;
 use crate::clock::MoveClock;
-use crate::heuristic::{is_dead, relaxed_distance};
 use crate::state::{Action, BaitState};
-use puzzle_engine::mcts::{ChildrenPerExpansion, Expansion, MctsConfig, MctsTree, SelectionPolicy};
+use puzzle_engine::mcts::{
+    ChildrenPerExpansion, Expansion, MctsConfig, MctsTree, SelectionPolicy,
+};
 use puzzle_engine::{Budget, Game, Rng, UniformRandom};
 use std::time::Duration;
 
-/// Added to a won game's points in [`JudgedState`]'s score.
-pub const WIN_BONUS: f64 = 1000.0;
-
 /// Extra cost of crossing a hole in MCTS-plus's relaxed distance.
-pub const HOLE_COST: u32 = 6;
+pub const HOLE_COST: u32 = 4;
 
 /// Settings of an MCTS agent.
 #[derive(Clone, Debug)]
 pub struct MctsAgentConfig {
     /// UCB1's exploration constant.
     pub c: f64,
-    /// Rollout depth limit.
+    /// Rollout depth limit (plain MCTS).
     pub rollout_depth: usize,
-    /// MCTS-plus's changes (pruning, progress reward, certain wins).
+    /// MCTS-plus (see the module documentation).
     pub plus: bool,
+    /// MCTS-plus waits (plays nil, growing its search) until it has reached a win or this
+    /// many ticks have passed; then it plays the most-visited move each tick.
+    pub think_ticks: u16,
 }
 
 impl MctsAgentConfig {
@@ -52,59 +58,37 @@ impl MctsAgentConfig {
             c: std::f64::consts::SQRT_2,
             rollout_depth: 10,
             plus: false,
+            think_ticks: 0,
         }
     }
 
     /// MCTS-plus.
     pub fn plus() -> Self {
         MctsAgentConfig {
-            c: std::f64::consts::SQRT_2,
-            rollout_depth: 10,
+            c: 0.05,
+            rollout_depth: 0,
             plus: true,
+            think_ticks: 1500,
         }
     }
 }
 
-/// The state type the tree searches: a Bait position plus how the agent judges it.
+/// Added to a won game's points in [`JudgedState`]'s score.
+pub const WIN_BONUS: f64 = 1000.0;
+
+/// The state type plain MCTS searches: a Bait position and GVGAI's normalized value.
 #[derive(Clone, Debug)]
 pub struct JudgedState {
     /// The position.
     pub state: BaitState,
-    plus: bool,
     max_score: f64,
-    max_distance: f64,
-}
-
-impl JudgedState {
-    fn useful_moves(&self, out: &mut Vec<Action>) {
-        out.clear();
-        for a in Action::MOVES {
-            let mut child = self.state.clone();
-            child.step(a);
-            let mut same = child.dy;
-            same.tick = self.state.dy.tick;
-            if same == self.state.dy || is_dead(&child) {
-                continue;
-            }
-            out.push(a);
-        }
-        if out.is_empty() {
-            out.extend_from_slice(&Action::MOVES);
-        }
-    }
 }
 
 impl Game for JudgedState {
     type Action = Action;
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
-        if self.is_terminal() {
-            out.clear();
-        } else if self.plus {
-            self.useful_moves(out);
-        } else {
-            self.state.legal_actions(out);
-        }
+        self.state.legal_actions(out);
     }
 
     fn apply(&mut self, action: Action) {
@@ -112,29 +96,22 @@ impl Game for JudgedState {
     }
 
     fn is_terminal(&self) -> bool {
-        self.state.is_terminal() || (self.plus && is_dead(&self.state))
+        self.state.is_terminal()
     }
 
-    /// Game points, plus [`WIN_BONUS`] for a win (so the tree's best sequence is a win
-    /// whenever it has seen one).
+    /// Game points, plus [`WIN_BONUS`] for a win.
     fn score(&self) -> f64 {
         self.state.points() as f64 + if self.state.is_win() { WIN_BONUS } else { 0.0 }
     }
 
     fn reward(&self, _playout_moves: usize) -> f64 {
-        let score = (self.state.points() as f64 / self.max_score).min(1.0);
         if self.state.is_win() {
-            return if self.plus { 0.8 + 0.2 * score } else { 1.0 };
+            return 1.0;
         }
-        if self.state.is_loss() || (self.plus && is_dead(&self.state)) {
+        if self.state.is_loss() {
             return 0.0;
         }
-        if !self.plus {
-            return 0.5 + 0.4 * score;
-        }
-        let d = relaxed_distance(&self.state, HOLE_COST).unwrap_or(u32::MAX) as f64;
-        let progress = 1.0 - (d / self.max_distance).min(1.0);
-        0.05 + 0.5 * progress + 0.2 * score
+        0.5 + 0.4 * (self.state.points() as f64 / self.max_score).min(1.0)
     }
 
     fn action_code(&self, action: Action) -> u64 {
@@ -149,13 +126,14 @@ pub struct MctsAgent {
     max_nodes: usize,
     rng: Rng,
     tree: Option<MctsTree<JudgedState>>,
+    graph: Option<GraphMcts>,
     policy: UniformRandom<Action>,
     plan: Vec<Action>,
     iterations: u64,
 }
 
 impl MctsAgent {
-    /// A new agent; `max_nodes` bounds the tree.
+    /// A new agent; `max_nodes` bounds the tree (or graph).
     pub fn new(config: MctsAgentConfig, seed: u64, max_nodes: usize) -> MctsAgent {
         let policy = UniformRandom::with_max_moves(config.rollout_depth);
         MctsAgent {
@@ -164,37 +142,50 @@ impl MctsAgent {
             max_nodes,
             rng: Rng::new(seed ^ 0x5EED),
             tree: None,
+            graph: None,
             policy,
             plan: Vec::new(),
             iterations: 0,
         }
     }
 
-    fn judged(&self, state: &BaitState) -> JudgedState {
-        let level = state.level();
-        let max_score =
-            (level.holes.count() + level.mushrooms.count() + 5 * level.doors.count()).max(1) as f64;
-        let start = BaitState::from_shared(state.shared_level().clone());
-        let d0 = relaxed_distance(&start, HOLE_COST).unwrap_or(100) as f64;
-        JudgedState {
-            state: state.clone(),
-            plus: self.config.plus,
-            max_score,
-            max_distance: 2.0 * d0 + 10.0,
+    fn think_plus(&mut self, state: &BaitState, clock: &MoveClock) -> Option<Action> {
+        let (c, max_nodes) = (self.config.c, self.max_nodes);
+        let graph = self
+            .graph
+            .get_or_insert_with(|| GraphMcts::new(state, c, max_nodes, HOLE_COST));
+        graph.set_root(state);
+        let before = graph.iterations;
+        let status = graph.run(&mut self.rng, || clock.expired());
+        self.iterations += graph.iterations - before;
+        if let GraphStatus::Win(moves) = status {
+            debug_assert!(state.replay(&moves).is_win());
+            self.plan = moves;
+            self.plan.reverse();
+            return self.plan.pop();
         }
+        None
     }
-}
 
-impl Agent for MctsAgent {
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
-        if let Some(a) = self.plan.first().copied() {
-            self.plan.remove(0);
+    fn act_plus(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+        if let Some(a) = self.plan.pop() {
             return a;
         }
+        if let Some(a) = self.think_plus(state, clock) {
+            return a;
+        }
+        if state.tick() < self.config.think_ticks {
+            return Action::Nil;
+        }
+        let graph = self.graph.as_ref().expect("created by think_plus");
+        graph
+            .best_move(&mut self.rng)
+            .unwrap_or(Action::MOVES[self.rng.below(4)])
+    }
+
+    fn act_plain(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
         let cfg = MctsConfig {
             selection: SelectionPolicy::Ucb1 { c: self.config.c },
-            // All children at once: each gets one rollout before UCB1 compares them (GVGAI's
-            // sample expands every action of a node before selecting among them).
             expansion: Expansion {
                 visits_before_expand: 0,
                 children: ChildrenPerExpansion::All,
@@ -203,10 +194,18 @@ impl Agent for MctsAgent {
             seed: self.seed,
             ..Default::default()
         };
-        let judged = self.judged(state);
+        let level = state.level();
+        let max_score =
+            (level.holes.count() + level.mushrooms.count() + 5 * level.doors.count()).max(1) as f64;
         let tree = match &mut self.tree {
             Some(t) if t.root_state().state == *state => t,
-            slot => slot.insert(MctsTree::new(judged, &cfg)),
+            slot => slot.insert(MctsTree::new(
+                JudgedState {
+                    state: state.clone(),
+                    max_score,
+                },
+                &cfg,
+            )),
         };
         let far = cfg.budget.start();
         while !clock.expired() {
@@ -214,31 +213,16 @@ impl Agent for MctsAgent {
             tree.run(&mut self.policy, &mut self.rng, Some(32), &far, None);
             self.iterations += tree.iterations - before;
             if tree.iterations == before {
-                break; // the root is solved or terminal
-            }
-            if self.config.plus && tree.best.as_ref().is_some_and(|b| b.score >= WIN_BONUS) {
-                break;
-            }
-        }
-        if self.config.plus {
-            if let Some(best) = &tree.best {
-                let end = state.replay(&best.actions);
-                if end.is_win() && !best.actions.is_empty() {
-                    self.plan = best.actions[1..].to_vec();
-                    let first = best.actions[0];
-                    self.tree = None;
-                    return first;
-                }
+                break; // the root is terminal
             }
         }
         let children = tree.root_children();
         let action = if children.is_empty() {
             Action::MOVES[self.rng.below(4)]
         } else {
-            let noisy = |v: u64, rng: &mut Rng| v as f64 + rng.f64() * 1e-3;
             let mut best = (f64::NEG_INFINITY, children[0].action);
             for c in &children {
-                let v = noisy(c.visits, &mut self.rng);
+                let v = c.visits as f64 + self.rng.f64() * 1e-3; // ε noise breaks ties
                 if v > best.0 {
                     best = (v, c.action);
                 }
@@ -247,6 +231,24 @@ impl Agent for MctsAgent {
         };
         tree.advance(action);
         action
+    }
+}
+
+impl Agent for MctsAgent {
+    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+        if self.config.plus {
+            if let Some(a) = self.think_plus(state, clock) {
+                self.plan.push(a); // the plan is stored reversed: put the first move back
+            }
+        }
+    }
+
+    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+        if self.config.plus {
+            self.act_plus(state, clock)
+        } else {
+            self.act_plain(state, clock)
+        }
     }
 
     fn work(&self) -> u64 {

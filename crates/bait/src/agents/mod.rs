@@ -7,11 +7,13 @@ mod astar_agents;
 mod dfs;
 mod dls;
 mod mcts;
+pub mod ttmcts;
 
 pub use astar_agents::{AStarAgent, OfflineAgent};
 pub use dfs::DfsAgent;
 pub use dls::{DlsAgent, DlsConfig};
 pub use mcts::{MctsAgent, MctsAgentConfig};
+pub use ttmcts::{GraphMcts, GraphStatus};
 
 use crate::clock::MoveClock;
 use crate::state::{Action, BaitState};
@@ -85,9 +87,19 @@ impl AgentKind {
             AgentKind::Dfs => Box::new(DfsAgent::new(config.max_nodes)),
             AgentKind::Dls => Box::new(DlsAgent::new(DlsConfig::default(), config.seed)),
             AgentKind::Astar => Box::new(AStarAgent::new(config.max_nodes)),
-            AgentKind::AstarOffline => Box::new(OfflineAgent::new(config.max_nodes, config.stop.clone())),
-            AgentKind::Mcts => Box::new(MctsAgent::new(MctsAgentConfig::plain(), config.seed, config.max_nodes)),
-            AgentKind::MctsPlus => Box::new(MctsAgent::new(MctsAgentConfig::plus(), config.seed, config.max_nodes)),
+            AgentKind::AstarOffline => {
+                Box::new(OfflineAgent::new(config.max_nodes, config.stop.clone()))
+            }
+            AgentKind::Mcts => Box::new(MctsAgent::new(
+                MctsAgentConfig::plain(),
+                config.seed,
+                config.max_nodes,
+            )),
+            AgentKind::MctsPlus => Box::new(MctsAgent::new(
+                MctsAgentConfig::plus(),
+                config.seed,
+                config.max_nodes,
+            )),
         }
     }
 }
@@ -185,7 +197,11 @@ pub fn play_game(
     let mut interrupted = false;
     let search_share = config.move_budget.mul_f64(0.8);
     while !state.is_terminal_state() {
-        if config.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if config
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             interrupted = true;
             break;
         }
@@ -198,7 +214,10 @@ pub fn play_game(
         on_tick(&state, action);
     }
     let replayed = start.replay(&actions);
-    assert_eq!(replayed, state, "the game does not replay to the same position");
+    assert_eq!(
+        replayed, state,
+        "the game does not replay to the same position"
+    );
     Outcome {
         win: replayed.is_win(),
         score: replayed.points(),

@@ -5,7 +5,9 @@ use crate::common::{interrupt_flag, read_text, CommonArgs, Signature};
 use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
-use puzzle_bait::{actions_to_string, builtin_level, play_game, BaitState, GameConfig, Level, Outcome};
+use puzzle_bait::{
+    actions_to_string, builtin_level, play_game, BaitState, GameConfig, Level, Outcome,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -184,14 +186,6 @@ pub fn play(args: PlayArgs, common: &CommonArgs) -> Result<()> {
     Ok(())
 }
 
-fn parse_agents(s: &str) -> Result<Vec<AgentKind>, String> {
-    s.split(',').map(|a| a.trim().parse::<AgentKind>()).collect()
-}
-
-fn parse_levels(s: &str) -> Result<Vec<usize>, String> {
-    s.split(',').map(|a| parse_level_index(a.trim())).collect()
-}
-
 /// `puzzle experiment bait`: every agent on every level.
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
@@ -199,11 +193,11 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub seeds: u64,
     /// Agents (comma-separated); default all.
-    #[arg(long, value_parser = parse_agents)]
-    pub agents: Option<Vec<AgentKind>>,
+    #[arg(long, value_delimiter = ',', value_parser = |s: &str| s.trim().parse::<AgentKind>())]
+    pub agents: Vec<AgentKind>,
     /// Levels (comma-separated, 0 to 4); default all.
-    #[arg(long, value_parser = parse_levels)]
-    pub levels: Option<Vec<usize>>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_level_index)]
+    pub levels: Vec<usize>,
     /// CPU time per move in milliseconds.
     #[arg(long, value_name = "MS", default_value = "40", value_parser = parse_budget_ms)]
     pub budget_ms: f64,
@@ -235,8 +229,16 @@ struct Cell {
 
 /// Play every agent on every level and write the Markdown table.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let agents = args.agents.clone().unwrap_or_else(|| AgentKind::ALL.to_vec());
-    let levels = args.levels.clone().unwrap_or_else(|| (0..5).collect());
+    let agents = if args.agents.is_empty() {
+        AgentKind::ALL.to_vec()
+    } else {
+        args.agents.clone()
+    };
+    let levels = if args.levels.is_empty() {
+        (0..5).collect()
+    } else {
+        args.levels.clone()
+    };
     let out = common.output();
     let base_seed = common.seed_or(0);
     let flag = interrupt_flag();
@@ -298,10 +300,18 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
             break;
         }
     }
-    let report = markdown_report(&agents, &levels, &table, &args, base_seed, started.elapsed());
+    let report = markdown_report(
+        &agents,
+        &levels,
+        &table,
+        &args,
+        base_seed,
+        started.elapsed(),
+    );
     match &args.output {
         Some(path) => {
-            std::fs::write(path, &report).with_context(|| format!("cannot write {}", path.display()))?;
+            std::fs::write(path, &report)
+                .with_context(|| format!("cannot write {}", path.display()))?;
             out.text(&format!("report written to {}", path.display()))?;
         }
         None => {
