@@ -75,6 +75,46 @@ fn generated_levels_follow_the_json_contract_and_replay() {
 }
 
 #[test]
+fn every_optimization_can_be_switched_off_from_the_command_line() {
+    let lines = generate(&[
+        "--width",
+        "5",
+        "--height",
+        "5",
+        "--iterations",
+        "20000",
+        "--move-agent",
+        "naive",
+        "--box-limit",
+        "none",
+        "--depth-limit",
+        "0",
+        "--keep-impossible",
+        "--no-bloom",
+        "--selection",
+        "sp-mcts",
+        "--bootstrap-delta",
+        "0",
+        "--congestion-v1",
+    ]);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["bootstrap_iterations"].as_u64(), Some(0));
+    for l in &lines[..lines.len() - 1] {
+        let level = &puzzle_sokoban::parse_xsb(l["xsb"].as_str().unwrap()).unwrap()[0];
+        assert!(
+            puzzle_sokoban::replay(level, l["solution"].as_str().unwrap())
+                .unwrap()
+                .solved
+        );
+    }
+    let out = puzzle()
+        .args(["generate", "sokoban", "--box-limit", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
 fn same_seed_same_levels() {
     let args = [
         "--width",

@@ -10,7 +10,10 @@ use anyhow::{bail, Context, Result};
 use puzzle_engine::Budget;
 use puzzle_sokogen::experiment::{markdown_table, measure, process_cpu_seconds, tables};
 use puzzle_sokogen::render::{level_png, level_svg, score_plot_svg};
-use puzzle_sokogen::{generate as run_generation, Bootstrap, GenConfig, GenParams, GeneratedLevel};
+use puzzle_sokogen::{
+    generate as run_generation, Bootstrap, BoxLimit, Congestion, GenConfig, GenParams,
+    GeneratedLevel, MoveAgent, Rules, Selection,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,6 +51,44 @@ pub struct GenerateArgs {
     /// dropped as near-duplicates.
     #[arg(long, default_value_t = 2, value_name = "CELLS")]
     pub near_duplicates: u32,
+    /// Move-Agent form: `push` (the thesis's optimization) or `naive` (4-direction steps).
+    #[arg(long, default_value = "push", value_parser = ["push", "naive"])]
+    pub move_agent: String,
+    /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`.
+    #[arg(long, default_value = "third", value_name = "H", value_parser = parse_box_limit)]
+    pub box_limit: BoxLimit,
+    /// Tree depth Freeze-Level needs (0 = off; the thesis's final configuration: 10).
+    #[arg(long, default_value_t = 10, value_name = "D")]
+    pub depth_limit: u16,
+    /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off).
+    #[arg(long)]
+    pub keep_impossible: bool,
+    /// Create all children at a node's first expansion instead of one per expansion (bloom off).
+    #[arg(long)]
+    pub no_bloom: bool,
+    /// Use Congestion-V1 instead of Congestion-V2 in the score.
+    #[arg(long)]
+    pub congestion_v1: bool,
+    /// Selection formula: `ucb1`, `ucb1-tuned`, `ucb-v` or `sp-mcts` (Table 3.8's constants).
+    #[arg(long, default_value = "ucb1", value_parser = ["ucb1", "ucb1-tuned", "ucb-v", "sp-mcts"])]
+    pub selection: String,
+    /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
+    #[arg(long, default_value_t = 1.0, value_name = "XI")]
+    pub xi: f64,
+}
+
+fn parse_box_limit(s: &str) -> Result<BoxLimit, String> {
+    match s {
+        "none" => Ok(BoxLimit::Unlimited),
+        "third" => Ok(BoxLimit::AreaOver(3)),
+        "half" => Ok(BoxLimit::AreaOver(2)),
+        _ => match s.parse::<u16>() {
+            Ok(0) | Err(_) => Err(format!(
+                "'{s}' is not a box limit (a positive number, third, half or none)"
+            )),
+            Ok(h) => Ok(BoxLimit::Fixed(h)),
+        },
+    }
 }
 
 fn parse_start(s: &str) -> Result<(usize, usize), String> {
@@ -135,12 +176,41 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
     budget = budget
         .with_max_nodes(per_tree)
         .with_stop_flag(interrupt_flag());
+    if !(args.xi.is_finite() && args.xi > 0.0) {
+        bail!("--xi {} must be a positive number", args.xi);
+    }
+    let defaults = GenConfig::default();
     let config = GenConfig {
+        rules: Rules {
+            move_agent: if args.move_agent == "naive" {
+                MoveAgent::Naive
+            } else {
+                MoveAgent::Push
+            },
+            box_limit: args.box_limit,
+            depth_limit: args.depth_limit,
+            remove_impossible: !args.keep_impossible,
+            congestion: if args.congestion_v1 {
+                Congestion::V1
+            } else {
+                Congestion::V2
+            },
+            ..defaults.rules
+        },
+        bloom: !args.no_bloom,
         bootstrap: (args.bootstrap_delta > 0.0).then_some(Bootstrap {
             levels: 4,
             delta: args.bootstrap_delta,
         }),
-        ..GenConfig::default()
+        selection: match args.selection.as_str() {
+            "ucb1" => Selection::Ucb1 { xi: args.xi },
+            name => Selection::table_3_8()
+                .into_iter()
+                .find(|(n, _)| n.to_ascii_lowercase() == name)
+                .map(|(_, s)| s)
+                .unwrap_or_default(),
+        },
+        ..defaults
     };
     let params = GenParams {
         width: w,
@@ -241,8 +311,9 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         bootstrap_iterations: summary.bootstrap_iterations,
         interrupted,
         cpu_s,
+        // The clock ticks are 1/100 s: below 0.2 s the rate would be mostly rounding.
         iterations_per_cpu_s: cpu_s
-            .filter(|&c| c > 0.0)
+            .filter(|&c| c >= 0.2)
             .map(|c| summary.iterations as f64 / c),
     })?;
     out.text(&format!(
