@@ -18,6 +18,27 @@
 //! - [`render`]: SVG/PNG pictures of levels and SVG plots of the best score over time;
 //! - [`experiment`]: the thesis's Tables 3.1–3.8.
 //!
+//! ## Choices where the thesis leaves details open
+//!
+//! - **Score normalization**: the score `(w_b·P_b + w_c·P_c + w_n·n)/k` is multiplied by
+//!   `25 / (w·h)`, `w × h` being the generated board (the interior, without the wall border
+//!   added on output), so that every size lands in the range of the 5×5 original. P_b counts
+//!   only 3×3 windows fully inside that board (thesis §2.2.3); cells off the board count as
+//!   obstacles for pushes and for the impossible-configuration rules.
+//! - **Depth** is the number of actions applied since the root (phase 1 and 2).
+//! - **Freeze-Level is forced** when no other phase-1 action is legal (e.g. 3×3 with one box),
+//!   so that every playout ends; such a level may score 0.
+//! - **Solutions**: generation pushes each box from its start cell to its goal, so the
+//!   generation's pushes in their own order (with shortest walks between them) solve the level;
+//!   a box moved once is removed by post-processing, and its push becomes a plain step.
+//! - **Bootstrapping** splits the budget: `(1 − δ)` for the first search, `δ` for the
+//!   bootstrapped one (the thesis's "start = 30·(1 − δ)").
+//! - **Capacity**: boards up to 31×31; at most 48/96/160/256/512 boxes by board size tier.
+//! - **Near-duplicates**: a level is dropped if a kept level with at least its score differs in
+//!   at most `near_duplicate_cells` cells (default 2).
+//! - **Constants the thesis does not give**: SP-MCTS `D = 0.1`, UCB-V reward bound `b = 2`;
+//!   a safety cap of 1000 Move-Agent actions after Freeze.
+//!
 //! ```
 //! use puzzle_sokogen::{generate, GenParams};
 //! use puzzle_engine::Budget;
