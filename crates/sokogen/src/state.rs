@@ -353,9 +353,23 @@ impl<const N: usize, const B: usize> GenState<N, B> {
         // just the (up to four) windows of each box, in the same reading order. The window
         // whose top-left cell is `c` (possibly off the board, x or y = −1) is numbered
         // k = c + stride + 1 ≥ 0, so a box at cell b lies in windows b, b+1, b+s, b+s+1.
+        // A box with free cells on both sides (left and right, or above and below) has a free
+        // cell in each of its four windows, now and after any removal: skip it.
+        let free = self.open().and_not(self.boxes);
+        let g = &self.geo;
+        let between_lr = g
+            .shift(free, Direction::Right)
+            .and(g.shift(free, Direction::Left));
+        let between_ud = g
+            .shift(free, Direction::Down)
+            .and(g.shift(free, Direction::Up));
+        let candidates = self.boxes.and_not(between_lr.or(between_ud));
+        if candidates.is_empty() {
+            return;
+        }
         let s = self.geo.stride as usize;
         let mut origins = [0u64; 17];
-        for b in self.boxes.iter() {
+        for b in candidates.iter() {
             for k in [b, b + 1, b + s, b + s + 1] {
                 origins[k >> 6] |= 1 << (k & 63);
             }
