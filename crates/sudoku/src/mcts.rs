@@ -404,6 +404,8 @@ pub struct MctsSudokuConfig {
     pub max_nodes: usize,
     /// Seed.
     pub seed: u64,
+    /// Root-parallel threads (independent trees; the first solution stops them all).
+    pub threads: usize,
     /// External stop flag (Ctrl-C).
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -421,6 +423,7 @@ impl Default for MctsSudokuConfig {
             time_limit: None,
             max_nodes: DEFAULT_MAX_NODES,
             seed: 1,
+            threads: 1,
             stop: None,
         }
     }
@@ -446,7 +449,7 @@ impl MctsSudokuConfig {
             amaf: self.amaf.map_or(Amaf::Off, Amaf::Alpha),
             budget,
             seed: self.seed,
-            threads: 1,
+            threads: self.threads.max(1),
             restart_after: self.restart_after,
             target_score: Some(1.0),
             ..MctsConfig::default()
@@ -470,7 +473,7 @@ pub struct MctsSolve {
     pub solution: Option<Grid>,
     /// Simulations (playouts) run, over all restarts.
     pub simulations: u64,
-    /// Restarts done (trees built − 1).
+    /// Restarts done (trees built minus one per thread).
     pub restarts: u64,
     /// Wall time.
     pub elapsed: Duration,
@@ -508,7 +511,7 @@ pub fn solve_mcts(puzzle: &Grid, config: &MctsSudokuConfig) -> Result<MctsSolve,
     Ok(MctsSolve {
         solution,
         simulations: result.iterations,
-        restarts: result.trees.saturating_sub(1),
+        restarts: result.trees.saturating_sub(config.threads.max(1) as u64),
         elapsed: result.elapsed,
         best_filled: filled,
     })

@@ -168,6 +168,7 @@ impl SolveArgs {
             time_limit: common.time_limit.map(Duration::from_secs_f64),
             max_nodes: common.max_nodes.unwrap_or(puzzle_engine::DEFAULT_MAX_NODES),
             seed: common.seed_or(1),
+            threads: common.threads_or(1),
             stop: Some(interrupt_flag()),
         }
     }
