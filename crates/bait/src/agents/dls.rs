@@ -76,7 +76,7 @@ impl DlsAgent {
         clock: &MoveClock,
     ) -> f64 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && clock.expired() {
+        if self.nodes.is_multiple_of(32) && clock.expired() {
             self.timed_out = true;
         }
         if s.is_win() {

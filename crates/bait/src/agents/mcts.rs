@@ -28,9 +28,7 @@ use super::ttmcts::{GraphMcts, GraphStatus};
 use super::Agent;
 use crate::clock::MoveClock;
 use crate::state::{Action, BaitState};
-use puzzle_engine::mcts::{
-    ChildrenPerExpansion, Expansion, MctsConfig, MctsTree, SelectionPolicy,
-};
+use puzzle_engine::mcts::{ChildrenPerExpansion, Expansion, MctsConfig, MctsTree, SelectionPolicy};
 use puzzle_engine::{Budget, Game, Rng, UniformRandom};
 use std::time::Duration;
 

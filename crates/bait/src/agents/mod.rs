@@ -125,11 +125,14 @@ impl FromStr for AgentKind {
     }
 }
 
+/// The share of the per-move budget an agent's search may use; the rest is a margin for
+/// choosing the move, bookkeeping and the clock's own granularity.
+pub const SEARCH_SHARE: f64 = 0.75;
+
 /// Settings of one game.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    /// CPU time per move (GVGAI: 40 ms). Agents search for 80% of it, keeping a margin for
-    /// choosing and bookkeeping.
+    /// CPU time per move (GVGAI: 40 ms). Agents search for [`SEARCH_SHARE`] of it.
     pub move_budget: Duration,
     /// CPU time for setting up (GVGAI: 1 s).
     pub setup_budget: Duration,
@@ -195,7 +198,7 @@ pub fn play_game(
     let mut max_cpu = 0f64;
     let mut max_wall = 0f64;
     let mut interrupted = false;
-    let search_share = config.move_budget.mul_f64(0.8);
+    let search_share = config.move_budget.mul_f64(SEARCH_SHARE);
     while !state.is_terminal_state() {
         if config
             .stop

@@ -1,0 +1,146 @@
+//! End-to-end tests of `puzzle play/experiment/bench bait` (issue 7's CLI contract).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn puzzle() -> Command {
+    Command::cargo_bin("puzzle").expect("the puzzle binary")
+}
+
+/// Run `puzzle <args> --json` and parse its one JSON line.
+fn play_json(args: &[&str]) -> Value {
+    let out = puzzle().args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().next().expect("one JSON line");
+    serde_json::from_str(line).unwrap()
+}
+
+#[test]
+fn play_level_json_contract() {
+    let v = play_json(&["play", "bait", "--level", "1", "--agent", "astar-offline"]);
+    assert_eq!(v["level"], 1);
+    assert_eq!(v["agent"], "astar-offline");
+    assert_eq!(v["win"], true);
+    assert_eq!(v["score"], 7);
+    assert_eq!(v["ticks"], 38);
+    let actions = v["actions"].as_str().unwrap();
+    assert_eq!(actions.len(), 38);
+    assert!(actions.chars().all(|c| "UDLRN".contains(c)));
+    assert!(v["max_move_ms"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn every_agent_plays_level_0_from_the_cli() {
+    for agent in ["dfs", "dls", "astar", "astar-offline", "mcts", "mcts-plus"] {
+        let v = play_json(&[
+            "play",
+            "bait",
+            "--level",
+            "0",
+            "--agent",
+            agent,
+            "--budget-ms",
+            "10",
+            "--seed",
+            "3",
+        ]);
+        assert_eq!(v["agent"], agent);
+        assert_eq!(v["win"], true, "{agent}");
+        assert_eq!(v["score"], 5, "{agent}");
+        assert_eq!(
+            v["ticks"].as_u64().unwrap() as usize,
+            v["actions"].as_str().unwrap().len()
+        );
+    }
+}
+
+#[test]
+fn play_a_level_file_show_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("tiny.txt");
+    std::fs::write(&level, "wwwwwww\nwA10kgw\nwwwwwww").unwrap();
+    let export = dir.path().join("moves.txt");
+    let out = puzzle()
+        .args(["play", "bait", "--agent", "dfs", "--show", "--export"])
+        .arg(&export)
+        .arg(&level)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The board after each tick: the box fills the hole (+1), the key is taken, the door opens.
+    assert!(text.contains("tick 1 action R score 1"), "{text}");
+    assert!(text.contains("won with score 6 in 4 ticks"), "{text}");
+    assert_eq!(std::fs::read_to_string(&export).unwrap().trim(), "RRRR");
+    let v = play_json(&["play", "bait", "--agent", "astar", level.to_str().unwrap()]);
+    assert_eq!(v["level"], level.to_str().unwrap());
+    assert_eq!(v["actions"], "RRRR");
+}
+
+#[test]
+fn bad_levels_and_arguments_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "wwww\nwAxw\nwgww").unwrap();
+    let out = puzzle().args(["play", "bait"]).arg(&bad).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.txt") && err.contains("line 2, column 3"),
+        "{err}"
+    );
+    std::fs::write(&bad, "wwww\nw.gw\nwwww").unwrap();
+    let out = puzzle().args(["play", "bait"]).arg(&bad).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no avatar"));
+    for args in [
+        vec!["play", "bait", "--level", "5"],
+        vec!["play", "bait", "--level", "1", "--agent", "bfs"],
+        vec!["play", "bait", "--level", "1", "--budget-ms", "0"],
+        vec!["play", "bait"],
+    ] {
+        let out = puzzle().args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn experiment_writes_a_markdown_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("bait.md");
+    let out = puzzle()
+        .args([
+            "experiment",
+            "bait",
+            "--agents",
+            "dfs,astar-offline",
+            "--levels",
+            "0,1",
+            "--quiet",
+            "-o",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        md.contains("| astar-offline | 1/1, 5.0, 9 | 1/1, 7.0, 38 |"),
+        "{md}"
+    );
+    assert!(md.contains("| dfs | 1/1, 5.0, 9 |"), "{md}");
+    assert!(md.contains("GVGAI"));
+}
