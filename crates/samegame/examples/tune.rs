@@ -77,6 +77,155 @@ fn main() {
             5,
         ),
     ];
+    if args.get(3).map(String::as_str) == Some("c-restart") {
+        for (c, restart) in [(0.1, None), (0.2, None), (0.1, Some(50_000u64))] {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    budget: Budget::iterations(iterations),
+                    seed: 1,
+                    spmcts: SpMctsSettings {
+                        selection: SelectionPolicy::SpMcts {
+                            c,
+                            d: 0.0004,
+                            w: 0.02,
+                        },
+                        restart_after: restart,
+                        ..SpMctsSettings::default()
+                    },
+                    ..SolveConfig::default()
+                };
+                let s = search::solve(&nb.board, &cfg, None).unwrap();
+                total += s.score;
+                scores.push(s.score);
+            }
+            println!("c {c} restart {restart:?} total {total:6} {scores:?}");
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("restart") {
+        for restart in [None, Some(20_000u64), Some(50_000), Some(100_000)] {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    budget: Budget::iterations(iterations),
+                    seed: 1,
+                    spmcts: SpMctsSettings {
+                        restart_after: restart,
+                        ..SpMctsSettings::default()
+                    },
+                    ..SolveConfig::default()
+                };
+                let s = search::solve(&nb.board, &cfg, None).unwrap();
+                total += s.score;
+                scores.push(s.score);
+            }
+            println!("restart {restart:?} total {total:6} {scores:?}");
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("scale") {
+        for scale in [1.0, 4.0, 8.0] {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    budget: Budget::iterations(iterations),
+                    seed: 1,
+                    spmcts: SpMctsSettings {
+                        reward_scale: scale,
+                        ..SpMctsSettings::default()
+                    },
+                    ..SolveConfig::default()
+                };
+                let s = search::solve(&nb.board, &cfg, None).unwrap();
+                total += s.score;
+                scores.push(s.score);
+            }
+            println!("scale {scale:4} total {total:6} {scores:?}");
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("w") {
+        let variants: Vec<(&str, SelectionPolicy, usize)> = vec![
+            (
+                "w0.1",
+                SelectionPolicy::SpMcts {
+                    c: 0.05,
+                    d: 0.0004,
+                    w: 0.1,
+                },
+                1,
+            ),
+            (
+                "w0.5",
+                SelectionPolicy::SpMcts {
+                    c: 0.05,
+                    d: 0.0004,
+                    w: 0.5,
+                },
+                1,
+            ),
+            (
+                "w0.5 c0.02",
+                SelectionPolicy::SpMcts {
+                    c: 0.02,
+                    d: 0.0004,
+                    w: 0.5,
+                },
+                1,
+            ),
+            ("default 2 threads", SpMctsSettings::default().selection, 2),
+        ];
+        for (name, selection, threads) in variants {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    budget: Budget::iterations(iterations),
+                    seed: 1,
+                    threads,
+                    spmcts: SpMctsSettings {
+                        selection,
+                        ..SpMctsSettings::default()
+                    },
+                    ..SolveConfig::default()
+                };
+                let s = search::solve(&nb.board, &cfg, None).unwrap();
+                total += s.score;
+                scores.push(s.score);
+            }
+            println!("{name:22} total {total:6} {scores:?}");
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("playouts") {
+        for name in [
+            "tabu",
+            "tabu-colour",
+            "double-tabu",
+            "pseudo-tabu",
+            "eps0.05-double-tabu",
+        ] {
+            let mut total = 0;
+            let mut scores = Vec::new();
+            for nb in boards.iter().take(count) {
+                let cfg = SolveConfig {
+                    budget: Budget::iterations(iterations),
+                    seed: 1,
+                    playout: name.parse().unwrap(),
+                    ..SolveConfig::default()
+                };
+                let s = search::solve(&nb.board, &cfg, None).unwrap();
+                total += s.score;
+                scores.push(s.score);
+            }
+            println!("{name:22} total {total:6} {scores:?}");
+        }
+        return;
+    }
     if args.get(3).map(String::as_str) == Some("per-move") {
         for per in [250u64, 500, 1000] {
             let mut total = 0;

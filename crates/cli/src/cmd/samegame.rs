@@ -106,9 +106,12 @@ pub struct SolveArgs {
     /// Expand one child per playout (Coulom) instead of all children at once.
     #[arg(long)]
     pub one_child: bool,
-    /// Random restarts: a fresh tree after this many playouts per thread.
+    /// Random restarts: a fresh tree after this many playouts per thread (default 20000).
     #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_u64)]
     pub restart_after: Option<u64>,
+    /// One tree per thread for the whole run (no random restarts).
+    #[arg(long, conflicts_with = "restart_after")]
+    pub no_restarts: bool,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -250,7 +253,11 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
             selection,
             visits_before_expand: args.visits_before_expand,
             all_children: !args.one_child,
-            restart_after: args.restart_after,
+            restart_after: if args.no_restarts {
+                None
+            } else {
+                args.restart_after.or(defaults.restart_after)
+            },
             ..defaults
         },
         nmcs_level: args.level.map_or(2, |l| l as usize),
@@ -443,6 +450,8 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                             offset: 1500.0,
                             scale: 1.0 / 6000.0,
                         }),
+                        // The thesis ran one tree per board.
+                        restart_after: None,
                         ..SpMctsSettings::default()
                     },
                     ..SolveConfig::default()
@@ -562,11 +571,28 @@ pub struct BenchArgs {
     pub seconds: f64,
 }
 
+/// CPU time of the calling thread (Linux `/proc/thread-self/schedstat`), to report speeds
+/// per CPU-second on a shared, loaded machine.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// A playout speed measurement.
+struct PlayoutRate {
+    per_wall_second: f64,
+    per_cpu_second: Option<f64>,
+    moves_per_playout: f64,
+    mean_score: f64,
+}
+
 /// Playouts per second of `chooser` from `board` for about `seconds`.
-fn playout_rate(board: &Board, chooser: AnyChooser, seconds: f64, seed: u64) -> (f64, f64, f64) {
+fn playout_rate(board: &Board, chooser: AnyChooser, seconds: f64, seed: u64) -> PlayoutRate {
     let mut policy = Playout::new(chooser);
     let mut rng = Rng::new(seed);
     let mut state = board.clone();
+    let cpu_start = thread_cpu_seconds();
     let start = Instant::now();
     let (mut n, mut moves, mut total) = (0u64, 0u64, 0i64);
     while start.elapsed().as_secs_f64() < seconds && !crate::common::interrupted() {
@@ -578,11 +604,16 @@ fn playout_rate(board: &Board, chooser: AnyChooser, seconds: f64, seed: u64) -> 
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    (
-        n as f64 / secs,
-        moves as f64 / n as f64,
-        total as f64 / n as f64,
-    )
+    let cpu = match (cpu_start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
+    };
+    PlayoutRate {
+        per_wall_second: n as f64 / secs,
+        per_cpu_second: cpu.map(|c| n as f64 / c),
+        moves_per_playout: moves as f64 / n as f64,
+        mean_score: total as f64 / n as f64,
+    }
 }
 
 /// `puzzle bench samegame`.
@@ -594,7 +625,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     struct Rate {
         what: String,
         per_second: f64,
-        moves_per_playout: f64,
+        per_cpu_second: Option<f64>,
+        moves_per_playout: Option<f64>,
         mean_score: f64,
     }
     for name in [
@@ -606,15 +638,20 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         "roulette",
     ] {
         let chooser: AnyChooser = name.parse().map_err(anyhow::Error::msg)?;
-        let (rate, moves, mean) = playout_rate(board, chooser, args.seconds, common.seed_or(1));
+        let r = playout_rate(board, chooser, args.seconds, common.seed_or(1));
         out.json(&Rate {
             what: format!("playouts/{name}"),
-            per_second: rate,
-            moves_per_playout: moves,
-            mean_score: mean,
+            per_second: r.per_wall_second,
+            per_cpu_second: r.per_cpu_second,
+            moves_per_playout: Some(r.moves_per_playout),
+            mean_score: r.mean_score,
         })?;
         out.text(&format!(
-            "{name:<12} {rate:>10.0} playouts/s  {moves:>5.1} moves/playout  mean score {mean:>6.0}"
+            "{name:<12} {:>9.0} playouts/s wall, {} per CPU-second, {:>5.1} moves/playout, mean score {:>5.0}",
+            r.per_wall_second,
+            r.per_cpu_second.map_or("?".to_string(), |v| format!("{v:>9.0}")),
+            r.moves_per_playout,
+            r.mean_score
         ))?;
     }
     let cfg = SolveConfig {
@@ -629,7 +666,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     out.json(&Rate {
         what: format!("spmcts-tabu/{}-threads", cfg.threads),
         per_second: rate,
-        moves_per_playout: f64::NAN,
+        per_cpu_second: None,
+        moves_per_playout: None,
         mean_score: s.score as f64,
     })?;
     out.text(&format!(
