@@ -148,6 +148,20 @@ fn bad_input_gives_clear_errors() {
         .unwrap();
     assert!(!out.status.success());
     let out = puzzle()
+        .args([
+            "solve",
+            "sokoban",
+            MICROBAN,
+            "--algo",
+            "ga",
+            "--mutation",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("probability"));
+    let out = puzzle()
         .args(["solve", "sokoban", "/nonexistent/file.xsb"])
         .output()
         .unwrap();

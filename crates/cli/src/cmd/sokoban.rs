@@ -44,7 +44,9 @@ pub struct SolveArgs {
 fn parse_population(s: &str) -> Result<usize, String> {
     let n = crate::common::parse_positive_usize(s)?;
     if !(2..=100_000).contains(&n) {
-        return Err(format!("the population must be between 2 and 100000, not {n}"));
+        return Err(format!(
+            "the population must be between 2 and 100000, not {n}"
+        ));
     }
     Ok(n)
 }
@@ -338,21 +340,21 @@ fn median(sorted: &[f64]) -> f64 {
     }
 }
 
-/// Sokoban's part of the `puzzle bench` signature: A* on the first 10 Microban levels and the
+/// Sokoban's part of the `puzzle bench` signature: A* on the first 30 Microban levels and the
 /// GA (seed 1, 30 generations) on the first 3, all with node/iteration budgets only.
 pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
     let levels = parse_xsb(MICROBAN).map_err(|e| anyhow::anyhow!("microban: {e}"))?;
     let mut lines = Vec::new();
     let start = Instant::now();
     let (mut work, mut pushes) = (0u64, 0usize);
-    for level in levels.iter().take(10) {
+    for level in levels.iter().take(30) {
         let budget = Budget::iterations(200_000).with_max_nodes(1_000_000);
         let s = solve_level(level, Algorithm::AStar, &budget)?;
         work += s.nodes;
         pushes += s.pushes.map_or(0, |p| p.len());
     }
     lines.push(Signature {
-        name: "sokoban astar microban 1-10".into(),
+        name: "sokoban astar microban 1-30".into(),
         work,
         result: pushes as f64,
         time_s: start.elapsed().as_secs_f64(),
