@@ -80,3 +80,39 @@ fn normalized_player_is_the_same_anywhere_in_the_region() {
     assert_eq!(ga.normalized_player(), gb.normalized_player());
     assert_eq!(ga.state_hash(), gb.state_hash());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The incremental matching bound after one push equals a full recomputation.
+    #[test]
+    fn incremental_bound_matches_full_recomputation(level_index in 0usize..155, seed in any::<u64>()) {
+        use puzzle_sokoban::matching::LowerBound;
+        let levels = microban();
+        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        let mut incremental = LowerBound::new();
+        let mut full = LowerBound::new();
+        for _ in 0..20 {
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            let board = game.board().clone();
+            if incremental.prepare(&board, &game.position.boxes).is_none() {
+                break;
+            }
+            for &a in &actions {
+                let to = board.step(a.from, a.dir);
+                let quick = incremental.after_push(&board, a.from, to);
+                let undo = game.apply_undoable(a);
+                let slow = full.compute(&board, &game.position.boxes);
+                game.undo(a, undo);
+                prop_assert_eq!(quick, slow);
+            }
+            let a = actions[rng.below(actions.len())];
+            game.apply(a);
+        }
+    }
+}

@@ -181,6 +181,7 @@ pub fn best_first_with(
         let g = store.g[i];
         pos = Position::from_words(board, store.words(node), store.player(node));
         let parent_min = reach.compute(board, &pos.boxes, pos.player);
+        bound.prepare(board, &pos.boxes);
         generate_pushes(board, &pos, &reach, true, &mut pushes);
         if use_corrals {
             corrals.restrict(board, &pos, &reach, &mut pushes);
@@ -271,7 +272,7 @@ fn expand_child(
         }
         return Child::Pruned;
     }
-    let Some(mut h) = bound.compute(board, &pos.boxes) else {
+    let Some(mut h) = bound.after_push(board, push.from, to) else {
         return Child::Pruned;
     };
     if let Some((ranks, weight)) = packing {
