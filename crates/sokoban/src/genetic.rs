@@ -393,7 +393,8 @@ impl GeneticProblem for ReactiveString<'_> {
 }
 
 /// Run the genetic solver on `board` until an individual solves the level or the budget
-/// (time, generations as iterations, stop flag) runs out. `nodes` counts decoded individuals.
+/// (time, generations as iterations, individuals decoded as nodes, stop flag) runs out.
+/// `nodes` counts decoded individuals.
 pub fn solve_ga(board: &Board, config: &GaConfig, budget: &Budget, seed: u64) -> SearchOutcome {
     let deadline = budget.start();
     let agent = ReactiveString::new(board, config.clone());
@@ -422,6 +423,12 @@ pub fn solve_ga(board: &Board, config: &GaConfig, budget: &Budget, seed: u64) ->
         }
         if budget.max_iterations.is_some_and(|m| generation >= m) {
             outcome.stop = StopReason::Iterations;
+            break;
+        }
+        // The node budget caps the individuals decoded (so a run without time or generation
+        // limits still ends).
+        if outcome.nodes >= budget.max_nodes as u64 {
+            outcome.stop = StopReason::Nodes;
             break;
         }
         if deadline.stopped() {

@@ -195,3 +195,23 @@ fn genetic_solver_solves_easy_levels_with_a_fixed_seed() {
         assert_eq!(again.pushes.unwrap(), pushes);
     }
 }
+
+#[test]
+fn genetic_solver_stops_on_its_node_budget() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    let board = Board::new(&levels[0]).unwrap();
+    let budget = Budget {
+        max_iterations: None,
+        max_time: None,
+        max_nodes: 5_000,
+        stop: None,
+    };
+    let outcome = solve_ga(&board, &GaConfig::default(), &budget, 3);
+    assert!(
+        matches!(outcome.stop, StopReason::Nodes | StopReason::Solved),
+        "{:?}",
+        outcome.stop
+    );
+    assert!(outcome.nodes <= 5_000 + GaConfig::default().population as u64);
+    assert_eq!(outcome.pushes.is_some(), outcome.stop == StopReason::Solved);
+}
