@@ -18,6 +18,11 @@ pub fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// How many times the CPU budget may pass on the wall clock before a budget counts as spent
+/// anyway (a backstop for a starved process: on a loaded machine a thread gets only a share
+/// of a core, and GVGAI's budget is CPU time).
+pub const WALL_FACTOR: u32 = 10;
+
 /// A running per-move (or setup) budget.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveClock {
@@ -27,8 +32,8 @@ pub struct MoveClock {
 }
 
 impl MoveClock {
-    /// Start a budget of `limit` CPU time (the wall clock may run to three times that, for a
-    /// loaded machine, before the budget counts as spent too).
+    /// Start a budget of `limit` CPU time (the wall clock may run to [`WALL_FACTOR`] times
+    /// that, for a loaded machine, before the budget counts as spent too).
     pub fn start(limit: Duration) -> MoveClock {
         MoveClock {
             cpu_start: thread_cpu_time(),
@@ -54,6 +59,6 @@ impl MoveClock {
 
     /// Is the budget spent?
     pub fn expired(&self) -> bool {
-        self.cpu_elapsed() >= self.limit || self.wall_elapsed() >= self.limit * 3
+        self.cpu_elapsed() >= self.limit || self.wall_elapsed() >= self.limit * WALL_FACTOR
     }
 }

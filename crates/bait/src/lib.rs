@@ -11,6 +11,8 @@
 //! - [`astar`]: resumable A* (per-move agent and offline planner);
 //! - [`agents`]: the agents and the game loop that times every move.
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod astar;
 pub mod bits;
