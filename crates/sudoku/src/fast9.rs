@@ -111,16 +111,19 @@ fn shrink_mask(s: u32) -> u32 {
 
 #[inline(always)]
 fn single_rows(s: u32) -> u32 {
-    let mut fixed = 0;
+    // Every row of a shrunk mask is non-empty, so `s - 1` per row borrows within the row only:
+    // `y` keeps, per row, the bits above the lowest, i.e. is non-zero exactly in rows with two
+    // or more candidates.
+    debug_assert!((0..3).all(|r| (s >> (9 * r)) & 0x1FF != 0));
+    let y = s & s.wrapping_sub(COLUMN_SPREAD);
+    let mut multi = 0u32;
     let mut r = 0;
     while r < 3 {
-        let x = (s >> (9 * r)) & 0x1FF;
-        if x & (x.wrapping_sub(1)) == 0 {
-            fixed |= x << (9 * r);
-        }
+        let m = 0x1FF << (9 * r);
+        multi |= u32::from(y & m != 0).wrapping_neg() & m;
         r += 1;
     }
-    fixed
+    s & !multi
 }
 
 impl State {
