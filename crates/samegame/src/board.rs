@@ -46,6 +46,8 @@ pub struct Group {
 pub struct Scratch {
     visited: Vec<u64>,
     stack: Vec<u16>,
+    parent: Vec<u16>,
+    size: Vec<u16>,
     /// Groups of the last [`Board::find_groups`] call.
     pub groups: Vec<Group>,
 }
@@ -384,31 +386,70 @@ impl Board {
     }
 
     /// Enumerate every removable group (≥ 2 stones) into `scratch.groups`, in scan order
-    /// (columns left to right, each bottom-up), and return how many there are.
+    /// (columns left to right, each bottom-up; a group is named by its first stone in that
+    /// order), and return how many there are. One pass of union-find over the stones, each
+    /// compared with its lower and left neighbours (the earlier ones in scan order).
     pub fn find_groups(&self, scratch: &mut Scratch) -> usize {
-        scratch.reset(self.cells.len());
+        let len = self.cells.len();
+        if scratch.parent.len() < len {
+            scratch.parent.resize(len, 0);
+            scratch.size.resize(len, 0);
+        }
         scratch.groups.clear();
         let s = self.stride;
         let cells = &self.cells;
+        let parent = &mut scratch.parent;
+        let size = &mut scratch.size;
+        #[inline]
+        fn find(parent: &mut [u16], mut i: usize) -> usize {
+            while parent[i] as usize != i {
+                let p = parent[i] as usize;
+                parent[i] = parent[p];
+                i = p;
+            }
+            i
+        }
         for c in 0..self.columns {
             let base = (c + 1) * s;
             let h = self.heights[c] as usize;
             for i in base..base + h {
-                if scratch.is_set(i) {
-                    continue;
-                }
                 let v = cells[i];
-                // A lone stone: no neighbour can ever reach it, no need to mark it.
-                if cells[i + 1] != v && cells[i - 1] != v && cells[i + s] != v && cells[i - s] != v
-                {
-                    continue;
+                // Guards make both neighbours valid indices (empty = 0 never equals a stone).
+                let below = cells[i - 1] == v;
+                let left = cells[i - s] == v;
+                let root = match (below, left) {
+                    (false, false) => {
+                        parent[i] = i as u16;
+                        size[i] = 0;
+                        i
+                    }
+                    (true, false) => find(parent, i - 1),
+                    (false, true) => find(parent, i - s),
+                    (true, true) => {
+                        let a = find(parent, i - 1);
+                        let b = find(parent, i - s);
+                        let (keep, gone) = if a < b { (a, b) } else { (b, a) };
+                        if keep != gone {
+                            parent[gone] = keep as u16;
+                            size[keep] += size[gone];
+                        }
+                        keep
+                    }
+                };
+                parent[i] = root as u16;
+                size[root] += 1;
+            }
+        }
+        for c in 0..self.columns {
+            let base = (c + 1) * s;
+            for i in base..base + self.heights[c] as usize {
+                if parent[i] as usize == i && size[i] >= 2 {
+                    scratch.groups.push(Group {
+                        cell: i as u16,
+                        colour: cells[i],
+                        size: size[i],
+                    });
                 }
-                let size = self.flood(i, scratch);
-                scratch.groups.push(Group {
-                    cell: i as u16,
-                    colour: v,
-                    size: size as u16,
-                });
             }
         }
         scratch.groups.len()
