@@ -15,21 +15,21 @@
 //!   since the last one: within a stack of three columns, a digit's columns and bands also form a
 //!   perfect matching (this covers hidden singles in columns and box-column locked candidates).
 //!
-//! Search: a bivalue cell with the most bivalue cells in its row and box (else the cell with the
-//! fewest candidates), one branch per digit; solutions are counted up to a limit, and the guesses
+//! Search: a bivalue cell with the most bivalue cells in its row, column and box (else the cell
+//! with the fewest candidates), one branch per digit; solutions are counted up to a limit, and the guesses
 //! (branches tried) are the difficulty measure.
 
 /// Bits of a band: 3 rows of 9.
 const BAND: u32 = (1 << 27) - 1;
 
 /// For a 9-bit row pattern, which of its 3 box triplets are non-empty (3 bits).
-const ROW_TRIPLETS: [u32; 512] = {
-    let mut t = [0u32; 512];
+const ROW_TRIPLETS: [u8; 512] = {
+    let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
-        t[x] = ((x & 7 != 0) as u32)
-            | (((x >> 3) & 7 != 0) as u32) << 1
-            | (((x >> 6) & 7 != 0) as u32) << 2;
+        t[x] = ((x & 7 != 0) as u8)
+            | (((x >> 3) & 7 != 0) as u8) << 1
+            | (((x >> 6) & 7 != 0) as u8) << 2;
         x += 1;
     }
     t
@@ -103,9 +103,9 @@ struct State {
 
 #[inline(always)]
 fn shrink_mask(s: u32) -> u32 {
-    let flags = ROW_TRIPLETS[(s & 0x1FF) as usize]
-        | ROW_TRIPLETS[((s >> 9) & 0x1FF) as usize] << 3
-        | ROW_TRIPLETS[((s >> 18) & 0x1FF) as usize] << 6;
+    let flags = u32::from(ROW_TRIPLETS[(s & 0x1FF) as usize])
+        | u32::from(ROW_TRIPLETS[((s >> 9) & 0x1FF) as usize]) << 3
+        | u32::from(ROW_TRIPLETS[((s >> 18) & 0x1FF) as usize]) << 6;
     SHRINK[(flags & 0x1FF) as usize]
 }
 
@@ -275,21 +275,28 @@ impl State {
 
     /// A cell to branch on: (band, bit, digit mask), preferring bivalue cells.
     fn branch_cell(&self) -> (usize, u32, u32) {
-        let mut pick: Option<(usize, u32)> = None;
-        let mut pick_count = 0;
-        for b in 0..3 {
+        let mut bivalue = [0u32; 3];
+        for (b, bv) in bivalue.iter_mut().enumerate() {
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for &x in &self.f[b * 9..b * 9 + 9] {
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
             }
-            let bival = self.unsolved[b] & twice & !thrice;
-            let mut cells = bival;
+            *bv = self.unsolved[b] & twice & !thrice;
+        }
+        // The bivalue cell with the most bivalue cells among its row, box and column.
+        let mut pick: Option<(usize, u32)> = None;
+        let mut pick_count = 0;
+        for b in 0..3 {
+            let mut cells = bivalue[b];
             while cells != 0 {
                 let p = cells.trailing_zeros();
                 cells &= cells - 1;
-                let k = (bival & ROW_BOX[p as usize]).count_ones();
+                let column = (COLUMN_SPREAD << (p % 9)) & BAND;
+                let k = (bivalue[b] & ROW_BOX[p as usize]).count_ones()
+                    + (bivalue[(b + 1) % 3] & column).count_ones()
+                    + (bivalue[(b + 2) % 3] & column).count_ones();
                 if k > pick_count {
                     pick_count = k;
                     pick = Some((b, p));
