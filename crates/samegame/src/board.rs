@@ -58,11 +58,20 @@ impl Scratch {
         Scratch::default()
     }
 
+    /// Make room for a board of `cells` internal cells. The visited bitset is all clear
+    /// between operations: each operation clears what it marked.
     #[inline]
     fn reset(&mut self, cells: usize) {
         let words = cells.div_ceil(64);
-        self.visited.clear();
-        self.visited.resize(words, 0);
+        if self.visited.len() < words {
+            self.visited.resize(words, 0);
+        }
+    }
+
+    /// Clear the visited bits of internal cells `lo..=hi`.
+    #[inline]
+    fn clear_span(&mut self, lo: usize, hi: usize) {
+        self.visited[lo >> 6..=hi >> 6].fill(0);
     }
 
     #[inline]
@@ -514,31 +523,9 @@ impl Board {
         self.cells[cell]
     }
 
-    /// Flood the group of the stone at internal index `start` (marking `scratch.visited`);
-    /// returns its size and leaves its cells on `scratch.stack` below nothing (the stack is
-    /// used as the work list, cells are recorded in the visited bitset).
-    #[inline]
-    fn flood(&self, start: usize, scratch: &mut Scratch) -> usize {
-        let s = self.stride;
-        let cells = &self.cells;
-        let v = cells[start];
-        scratch.test_and_set(start);
-        scratch.stack.clear();
-        scratch.stack.push(start as u16);
-        let mut size = 0;
-        while let Some(i) = scratch.stack.pop() {
-            size += 1;
-            let i = i as usize;
-            for j in [i + 1, i - 1, i + s, i - s] {
-                if cells[j] == v && !scratch.test_and_set(j) {
-                    scratch.stack.push(j as u16);
-                }
-            }
-        }
-        size
-    }
-
-    /// [`Board::flood`] that also returns the lowest and highest internal index reached.
+    /// Flood the group of the stone at internal index `start`, marking its stones in
+    /// `scratch.visited` (the caller clears them); returns its size and the lowest and
+    /// highest internal index reached.
     #[inline]
     fn flood_span(&self, start: usize, scratch: &mut Scratch) -> (usize, usize, usize) {
         let s = self.stride;
@@ -584,7 +571,8 @@ impl Board {
     pub fn group_at(&self, mv: Move, scratch: &mut Scratch) -> Option<(usize, u8)> {
         let i = self.legal_cell(mv)?;
         scratch.reset(self.cells.len());
-        let size = self.flood(i, scratch);
+        let (size, lo, hi) = self.flood_span(i, scratch);
+        scratch.clear_span(lo, hi);
         Some((size, self.cells[i]))
     }
 
@@ -615,6 +603,7 @@ impl Board {
             self.heights[c] = new_h as u8;
             emptied |= new_h == 0;
         }
+        scratch.clear_span(lo, hi);
         if emptied {
             let mut dst = first;
             for c in first..self.columns {
@@ -697,9 +686,15 @@ impl Board {
         };
         scratch.reset(self.cells.len());
         let colour = self.cells[start];
-        self.flood(start, scratch);
+        let (_, lo, hi) = self.flood_span(start, scratch);
         let mut code = zobrist_key(0, colour);
-        for (w, &word) in scratch.visited.iter().enumerate() {
+        for (w, &word) in scratch
+            .visited
+            .iter()
+            .enumerate()
+            .take((hi >> 6) + 1)
+            .skip(lo >> 6)
+        {
             let mut bits = word;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
@@ -707,6 +702,7 @@ impl Board {
                 code ^= zobrist_key(i, colour).rotate_left(17);
             }
         }
+        scratch.clear_span(lo, hi);
         code
     }
 }

@@ -243,3 +243,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_shared_scratch_gives_the_same_answers_as_fresh_ones() {
+    let mut shared = Scratch::new();
+    for seed in 0..20 {
+        let mut b = Board::random(9, 7, 3, seed, Scoring::standard()).unwrap();
+        let mut rng = puzzle_engine::Rng::new(seed);
+        while b.find_groups(&mut shared) > 0 {
+            let groups = shared.groups.clone();
+            for g in &groups {
+                let mv = b.move_of(g.cell);
+                assert_eq!(
+                    b.group_code(mv, &mut shared),
+                    b.group_code(mv, &mut Scratch::new())
+                );
+                assert_eq!(
+                    b.group_at(mv, &mut shared),
+                    Some((g.size as usize, g.colour))
+                );
+            }
+            let g = groups[rng.below(groups.len())];
+            let mut fresh = b.clone();
+            fresh.remove_group(g.cell as usize, &mut Scratch::new());
+            b.remove_group(g.cell as usize, &mut shared);
+            assert_eq!(b, fresh);
+        }
+    }
+}
