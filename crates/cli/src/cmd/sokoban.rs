@@ -95,7 +95,7 @@ pub struct LevelResult {
     /// The solver used.
     pub algo: &'static str,
     /// Why the search ended: solved, exhausted (proved unsolvable), time, nodes, iterations,
-    /// interrupted.
+    /// interrupted, or error (the level cannot be searched, e.g. too large).
     pub stop: String,
 }
 
@@ -117,8 +117,26 @@ fn run_level(
 ) -> Result<LevelResult> {
     let start = Instant::now();
     let budget = budget(common);
+    let board = match Board::new(level) {
+        Ok(board) => board,
+        Err(e) => {
+            // A level the solvers cannot take (e.g. too large) is reported unsolved.
+            eprintln!("level {index}: {e}; reported unsolved");
+            return Ok(LevelResult {
+                level: index,
+                title: level.title.clone(),
+                solved: false,
+                solution: String::new(),
+                moves: 0,
+                pushes: 0,
+                time_s: start.elapsed().as_secs_f64(),
+                nodes: 0,
+                algo: algo.name(),
+                stop: "error".into(),
+            });
+        }
+    };
     let (lurd, nodes, stop) = if algo == Algorithm::Genetic {
-        let board = Board::new(level).with_context(|| format!("level {index}"))?;
         let outcome = solve_ga(&board, ga, &budget, common.seed_or(1));
         let lurd = outcome
             .pushes
