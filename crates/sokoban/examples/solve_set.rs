@@ -1,5 +1,6 @@
 //! Solve every level of an XSB file with one algorithm and print one line per level.
 //! `cargo run --release -p puzzle-sokoban --example solve_set -- FILE ALGO SECS [FIRST_N]`
+//! (with `WEIGHT=w` in the environment: weighted A* with that weight instead of ALGO).
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm};
