@@ -16,8 +16,8 @@
 //!   perfect matching (this covers hidden singles in columns and box-column locked candidates).
 //!
 //! Search: a bivalue cell with the most bivalue cells in its row, column and box (else the cell
-//! with the fewest candidates), one branch per digit; solutions are counted up to a limit, and the guesses
-//! (branches tried) are the difficulty measure.
+//! with the fewest candidates), one branch per digit; solutions are counted up to a limit, and
+//! the guesses (branches tried) are the difficulty measure.
 
 /// Bits of a band: 3 rows of 9.
 const BAND: u32 = (1 << 27) - 1;
