@@ -8,7 +8,8 @@
 //! - [`solver`] (with [`fast9`]): the exact solver, constraint propagation on band bitboards plus
 //!   branching, counting solutions up to a limit;
 //! - [`mcts`]: the thesis's MCTS solver (one-cell expansion, random / pseudo-random playouts,
-//!   reward `movecount / (movecount + unsolved)`, restarts, UCB1 / UCB1-Tuned, α-AMAF);
+//!   reward `movecount / (movecount + unsolved)`, restarts, UCB1 / UCB1-Tuned, α-AMAF), plus
+//!   the most-constrained cell choice for tree and playouts as an extension;
 //! - [`generator`]: puzzles with a unique solution and a difficulty estimate.
 
 #![warn(missing_docs)]
