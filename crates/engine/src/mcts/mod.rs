@@ -18,8 +18,7 @@ mod config;
 mod tree;
 
 pub use config::{
-    Amaf, ChildrenPerExpansion, Expansion, MctsConfig, MoveChoice, RewardTransform,
-    SelectionPolicy,
+    Amaf, ChildrenPerExpansion, Expansion, MctsConfig, MoveChoice, RewardTransform, SelectionPolicy,
 };
 pub use tree::{BestSequence, ChildStats, Found, MctsTree, Observer, TracePoint};
 
@@ -51,7 +50,7 @@ pub struct MctsResult<A> {
     pub root_children: Vec<ChildStats<A>>,
     /// Trees built (threads × restarts).
     pub trees: u64,
-    /// Why the run ended (of thread 0).
+    /// Why the run ended: `Solved` if any thread reached the target score, else thread 0's.
     pub stop_reason: StopReason,
 }
 
@@ -119,7 +118,17 @@ pub fn search_observed<G: Game, P: PlayoutPolicy<G>>(
     let budget = budget.with_stop_flag(stop.clone());
     let clock = budget.start();
     let outcomes: Vec<ThreadOutcome<G::Action>> = if threads == 1 {
-        vec![run_thread(root, config, policy, 0, 1, &clock, &stop, user_stop.as_deref(), observer)]
+        vec![run_thread(
+            root,
+            config,
+            policy,
+            0,
+            1,
+            &clock,
+            &stop,
+            user_stop.as_deref(),
+            observer,
+        )]
     } else {
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -254,7 +263,12 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
         trace: Vec::new(),
         root_children: Vec::new(),
         trees: 0,
-        stop_reason: outcomes.first().map_or(StopReason::Iterations, |o| o.stop),
+        // A thread that reached the target stops the others (they see `Interrupted`).
+        stop_reason: if outcomes.iter().any(|o| o.stop == StopReason::Solved) {
+            StopReason::Solved
+        } else {
+            outcomes.first().map_or(StopReason::Iterations, |o| o.stop)
+        },
     };
     let mut points = Vec::new();
     for o in outcomes {
@@ -271,7 +285,11 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
             }
         }
         for c in o.root_children {
-            if let Some(m) = result.root_children.iter_mut().find(|m| m.action == c.action) {
+            if let Some(m) = result
+                .root_children
+                .iter_mut()
+                .find(|m| m.action == c.action)
+            {
                 m.visits += c.visits;
                 m.reward_sum += c.reward_sum;
                 m.max_reward = m.max_reward.max(c.max_reward);

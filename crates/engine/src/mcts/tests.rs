@@ -29,7 +29,10 @@ fn replay<G: Game>(root: &G, seq: &[G::Action]) -> G {
     let mut buf = Vec::new();
     for &a in seq {
         s.legal_actions(&mut buf);
-        assert!(buf.contains(&a), "illegal action {a:?} in the best sequence");
+        assert!(
+            buf.contains(&a),
+            "illegal action {a:?} in the best sequence"
+        );
         s.apply(a);
     }
     s
@@ -62,7 +65,11 @@ fn every_policy_finds_the_sum_game_optimum() {
             let cfg = MctsConfig {
                 selection,
                 expansion: Expansion {
-                    visits_before_expand: if children == ChildrenPerExpansion::All { 5 } else { 0 },
+                    visits_before_expand: if children == ChildrenPerExpansion::All {
+                        5
+                    } else {
+                        0
+                    },
                     children,
                 },
                 reward: RewardTransform {
@@ -74,7 +81,11 @@ fn every_policy_finds_the_sum_game_optimum() {
                 ..MctsConfig::default()
             };
             let r = search(&game, &cfg, &UniformRandom::default());
-            assert_eq!(r.best_score, game.optimum() as f64, "{selection:?} {children:?}");
+            assert_eq!(
+                r.best_score,
+                game.optimum() as f64,
+                "{selection:?} {children:?}"
+            );
             assert_eq!(replay(&game, &r.best_sequence).score(), r.best_score);
         }
     }
@@ -97,9 +108,22 @@ fn node_budget_is_never_exceeded() {
             let mut tree = MctsTree::new(game.clone(), &cfg);
             let mut rng = crate::Rng::new(1);
             let clock = cfg.budget.start();
-            tree.run(&mut UniformRandom::default(), &mut rng, Some(20_000), &clock, None);
-            assert!(tree.node_count() <= max_nodes, "{} > {max_nodes}", tree.node_count());
-            assert_eq!(tree.iterations, 20_000, "the search goes on without expanding");
+            tree.run(
+                &mut UniformRandom::default(),
+                &mut rng,
+                Some(20_000),
+                &clock,
+                None,
+            );
+            assert!(
+                tree.node_count() <= max_nodes,
+                "{} > {max_nodes}",
+                tree.node_count()
+            );
+            assert_eq!(
+                tree.iterations, 20_000,
+                "the search goes on without expanding"
+            );
             tree.validate().unwrap();
             let r = search(&game, &cfg, &UniformRandom::default());
             assert!(r.peak_nodes <= max_nodes);
@@ -121,7 +145,10 @@ fn same_seed_same_result_also_with_threads() {
         let b = search(&game, &cfg, &UniformRandom::default());
         assert_eq!(a.best_sequence, b.best_sequence);
         assert_eq!(a.best_score, b.best_score);
-        assert_eq!(a.iterations, 9_001, "the iteration budget is the total over threads");
+        assert_eq!(
+            a.iterations, 9_001,
+            "the iteration budget is the total over threads"
+        );
         assert_eq!(a.iterations, b.iterations);
         assert_eq!(a.root_children, b.root_children);
         assert_eq!(a.trees, threads as u64);
@@ -167,7 +194,13 @@ fn statistics_are_consistent() {
         let mut tree = MctsTree::new(game.clone(), &cfg);
         let mut rng = crate::Rng::new(2);
         let clock = cfg.budget.start();
-        tree.run(&mut UniformRandom::default(), &mut rng, Some(3_000), &clock, None);
+        tree.run(
+            &mut UniformRandom::default(),
+            &mut rng,
+            Some(3_000),
+            &clock,
+            None,
+        );
         tree.validate().unwrap();
         assert_eq!(tree.root_visits(), 3_000);
         let children: u64 = tree.root_children().iter().map(|c| c.visits).sum();
@@ -300,14 +333,23 @@ fn amaf_and_rave_find_the_optimum() {
 #[test]
 fn per_move_play_reuses_the_subtree_and_ends_the_game() {
     let game = BinaryTreeGame::new(14, 0b10_1101_0011_0110);
-    for move_choice in [MoveChoice::BestSequence, MoveChoice::MostVisited, MoveChoice::BestMean] {
+    for move_choice in [
+        MoveChoice::BestSequence,
+        MoveChoice::MostVisited,
+        MoveChoice::BestMean,
+    ] {
         let cfg = MctsConfig {
             budget: Budget::iterations(u64::MAX),
             move_choice,
             seed: 6,
             ..MctsConfig::default()
         };
-        let r = play_per_move(&game, &cfg, &UniformRandom::default(), &Budget::iterations(3_000));
+        let r = play_per_move(
+            &game,
+            &cfg,
+            &UniformRandom::default(),
+            &Budget::iterations(3_000),
+        );
         let end = replay(&game, &r.best_sequence);
         assert!(end.is_terminal());
         assert_eq!(end.score(), r.best_score);
@@ -325,15 +367,31 @@ fn advance_keeps_the_chosen_subtree() {
     let mut tree = MctsTree::new(game.clone(), &cfg);
     let mut rng = crate::Rng::new(3);
     let clock = cfg.budget.start();
-    tree.run(&mut UniformRandom::default(), &mut rng, Some(500), &clock, None);
-    let child = tree.root_children().into_iter().max_by_key(|c| c.visits).unwrap();
+    tree.run(
+        &mut UniformRandom::default(),
+        &mut rng,
+        Some(500),
+        &clock,
+        None,
+    );
+    let child = tree
+        .root_children()
+        .into_iter()
+        .max_by_key(|c| c.visits)
+        .unwrap();
     tree.advance(child.action);
     assert_eq!(tree.root_visits(), child.visits);
     tree.validate().unwrap();
     let mut expected = game.clone();
     expected.apply(child.action);
     assert_eq!(tree.root_state(), &expected);
-    tree.run(&mut UniformRandom::default(), &mut rng, Some(100), &clock, None);
+    tree.run(
+        &mut UniformRandom::default(),
+        &mut rng,
+        Some(100),
+        &clock,
+        None,
+    );
     tree.validate().unwrap();
 }
 

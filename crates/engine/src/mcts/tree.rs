@@ -1,10 +1,13 @@
 //! One MCTS tree in a flat arena (SPEC §A "MCTS loop", "Expansion bookkeeping", "Speed").
 //!
-//! Nodes live in a `Vec` and link by `u32` index (first child / next sibling, as in the Czech
-//! paper). A node's untried actions are computed once, on its first expansion ("bloom"), into a
-//! shared pool; each expansion pops a random one, and an exhausted range is recycled through
-//! per-length free lists. Scratch buffers are reused, so an iteration allocates nothing in
-//! steady state (except when a new best sequence is stored).
+//! Nodes live in a `Vec` and link by `u32` index. A node's legal actions are computed once, on
+//! its first expansion ("bloom"), into a contiguous block of child slots: the first `born` slots
+//! are its children, the rest hold its untried actions. Each expansion swaps a random untried
+//! slot to the front of the unborn part and makes it a child, so finding an untried action never
+//! scans, and selection walks the children as one contiguous run of memory (the thesis's
+//! first-child/next-sibling lists scattered them: measured 52 % of generation time in selection).
+//! Scratch buffers are reused, so an iteration allocates nothing in steady state (except when a
+//! new best sequence is stored). Unborn slots count against the node budget.
 
 use super::config::{Amaf, ChildrenPerExpansion, MctsConfig, SelectionPolicy};
 use crate::{Deadline, Game, PlayoutPolicy, Rng, StopReason};
@@ -18,11 +21,13 @@ const FLAG_TERMINAL: u8 = 2;
 struct Node<A> {
     action: Option<A>,
     parent: u32,
+    /// First slot of the child block (NONE before bloom).
     first_child: u32,
-    next_sibling: u32,
+    /// Children created so far (the first `born` slots of the block).
+    born: u32,
+    /// Size of the child block (= legal actions at bloom).
+    slots: u32,
     visits: u32,
-    untried_start: u32,
-    untried_len: u32,
     flags: u8,
     sum: f64,
     sum_sq: f64,
@@ -35,10 +40,9 @@ impl<A> Node<A> {
             action,
             parent,
             first_child: NONE,
-            next_sibling: NONE,
+            born: 0,
+            slots: 0,
             visits: 0,
-            untried_start: 0,
-            untried_len: 0,
             flags: 0,
             sum: 0.0,
             sum_sq: 0.0,
@@ -126,8 +130,6 @@ pub struct MctsTree<G: Game> {
     root: G,
     nodes: Vec<Node<G::Action>>,
     amaf: Vec<AmafStats>,
-    pool: Vec<G::Action>,
-    free_ranges: Vec<Vec<u32>>,
     max_nodes: usize,
     config: MctsConfig,
     // scratch
@@ -157,8 +159,6 @@ impl<G: Game> MctsTree<G> {
             } else {
                 vec![AmafStats::default()]
             },
-            pool: Vec::new(),
-            free_ranges: Vec::new(),
             max_nodes,
             config: config.clone(),
             state,
@@ -254,16 +254,12 @@ impl<G: Game> MctsTree<G> {
                 }
             }
             let n = &self.nodes[node as usize];
-            if n.untried_len > 0 {
-                if self.nodes.len() < self.max_nodes {
-                    let child = self.expand_one(node, rng);
-                    let action = self.nodes[child as usize].action.expect("child has action");
-                    self.state.apply(action);
-                    self.path.push(child);
-                    break;
-                } else if n.first_child == NONE {
-                    break;
-                }
+            if n.born < n.slots {
+                let child = self.expand_one(node, rng);
+                let action = self.nodes[child as usize].action.expect("child has action");
+                self.state.apply(action);
+                self.path.push(child);
+                break;
             }
             let child = self.select(node);
             let action = self.nodes[child as usize].action.expect("child has action");
@@ -333,7 +329,8 @@ impl<G: Game> MctsTree<G> {
         }
     }
 
-    /// Compute the node's legal actions once. Returns false if the pool budget is full.
+    /// Compute the node's legal actions once into a block of child slots. Returns false if the
+    /// block would exceed the node budget (the caller then simulates from the node).
     fn bloom(&mut self, node: u32, rng: &mut Rng) -> bool {
         self.state.legal_actions(&mut self.actions);
         let len = self.actions.len();
@@ -341,85 +338,41 @@ impl<G: Game> MctsTree<G> {
             self.nodes[node as usize].flags |= FLAG_BLOOMED | FLAG_TERMINAL;
             return true;
         }
-        if self.config.expansion.children == ChildrenPerExpansion::All {
-            if self.nodes.len() + len > self.max_nodes {
-                return false;
-            }
-            rng.shuffle(&mut self.actions);
-            let mut prev = NONE;
-            for i in 0..len {
-                let id = self.push_node(self.actions[i], node);
-                if prev == NONE {
-                    self.nodes[node as usize].first_child = id;
-                } else {
-                    self.nodes[prev as usize].next_sibling = id;
-                }
-                prev = id;
-            }
-            self.nodes[node as usize].flags |= FLAG_BLOOMED;
-            return true;
+        if self.nodes.len() + len > self.max_nodes {
+            return false;
         }
-        let start = match self.free_ranges.get_mut(len).and_then(|v| v.pop()) {
-            Some(start) => start,
-            None => {
-                if self.pool.len() + len > self.max_nodes {
-                    return false;
-                }
-                let start = self.pool.len() as u32;
-                self.pool.extend_from_slice(&self.actions);
-                start
-            }
-        };
-        self.pool[start as usize..start as usize + len].copy_from_slice(&self.actions);
+        let all = self.config.expansion.children == ChildrenPerExpansion::All;
+        if all {
+            rng.shuffle(&mut self.actions);
+        }
+        let first = self.nodes.len() as u32;
+        for i in 0..len {
+            self.nodes.push(Node::new(Some(self.actions[i]), node));
+        }
+        if !self.amaf.is_empty() {
+            self.amaf.resize(self.nodes.len(), AmafStats::default());
+        }
         let n = &mut self.nodes[node as usize];
-        n.untried_start = start;
-        n.untried_len = len as u32;
+        n.first_child = first;
+        n.slots = len as u32;
+        n.born = if all { len as u32 } else { 0 };
         n.flags |= FLAG_BLOOMED;
         true
     }
 
-    fn push_node(&mut self, action: G::Action, parent: u32) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node::new(Some(action), parent));
-        if !self.amaf.is_empty() {
-            self.amaf.push(AmafStats::default());
-        }
-        id
-    }
-
-    /// Pop a random untried action of `node` and create its child (linked first).
+    /// Make a random untried action of `node` its next child.
     fn expand_one(&mut self, node: u32, rng: &mut Rng) -> u32 {
-        let (start, len) = {
-            let n = &self.nodes[node as usize];
-            (n.untried_start as usize, n.untried_len as usize)
-        };
-        let pick = rng.below(len);
-        self.pool.swap(start + pick, start + len - 1);
-        let action = self.pool[start + len - 1];
-        let child = self.push_node(action, node);
-        let n = &mut self.nodes[node as usize];
-        n.untried_len -= 1;
-        self.nodes[child as usize].next_sibling = self.nodes[node as usize].first_child;
-        self.nodes[node as usize].first_child = child;
-        if self.nodes[node as usize].untried_len == 0 {
-            // Exhausted: recycle the range (its original length is the child count).
-            let total = self.child_count(node);
-            if self.free_ranges.len() <= total {
-                self.free_ranges.resize_with(total + 1, Vec::new);
-            }
-            self.free_ranges[total].push(start as u32);
+        let n = &self.nodes[node as usize];
+        let (first, born, slots) = (n.first_child as usize, n.born as usize, n.slots as usize);
+        let pick = first + born + rng.below(slots - born);
+        let child = first + born;
+        if pick != child {
+            let a = self.nodes[pick].action;
+            self.nodes[pick].action = self.nodes[child].action;
+            self.nodes[child].action = a;
         }
-        child
-    }
-
-    fn child_count(&self, node: u32) -> usize {
-        let mut c = self.nodes[node as usize].first_child;
-        let mut k = 0;
-        while c != NONE {
-            k += 1;
-            c = self.nodes[c as usize].next_sibling;
-        }
-        k
+        self.nodes[node as usize].born += 1;
+        child as u32
     }
 
     /// The child maximizing the selection formula (first unvisited child if any).
@@ -428,9 +381,10 @@ impl<G: Game> MctsTree<G> {
         let ln_n = (parent.visits.max(1) as f64).ln();
         let mut best = NONE;
         let mut best_value = f64::NEG_INFINITY;
-        let mut c = parent.first_child;
-        while c != NONE {
-            let child = &self.nodes[c as usize];
+        let first = parent.first_child;
+        let children = &self.nodes[first as usize..(first + parent.born) as usize];
+        for (i, child) in children.iter().enumerate() {
+            let c = first + i as u32;
             if child.visits == 0 {
                 return c;
             }
@@ -442,7 +396,6 @@ impl<G: Game> MctsTree<G> {
                 best_value = value;
                 best = c;
             }
-            c = child.next_sibling;
         }
         best
     }
@@ -504,34 +457,30 @@ impl<G: Game> MctsTree<G> {
         self.sequence.extend_from_slice(&self.trace);
         for (depth, &id) in self.path.iter().enumerate() {
             let later = &self.sequence[depth..];
-            let mut c = self.nodes[id as usize].first_child;
-            while c != NONE {
+            for c in self.children(id) {
                 let action = self.nodes[c as usize].action.expect("child has action");
                 if later.contains(&action) {
                     let a = &mut self.amaf[c as usize];
                     a.visits += 1;
                     a.sum += reward;
                 }
-                c = self.nodes[c as usize].next_sibling;
             }
         }
     }
 
     /// Statistics of the root's children.
     pub fn root_children(&self) -> Vec<ChildStats<G::Action>> {
-        let mut out = Vec::new();
-        let mut c = self.nodes[0].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
-            out.push(ChildStats {
-                action: n.action.expect("child has action"),
-                visits: n.visits as u64,
-                reward_sum: n.sum,
-                max_reward: n.max,
-            });
-            c = n.next_sibling;
-        }
-        out
+        self.children(0)
+            .map(|c| {
+                let n = &self.nodes[c as usize];
+                ChildStats {
+                    action: n.action.expect("child has action"),
+                    visits: n.visits as u64,
+                    reward_sum: n.sum,
+                    max_reward: n.max,
+                }
+            })
+            .collect()
     }
 
     /// Make the child reached by `action` the new root, keeping its subtree (per-move mode).
@@ -540,66 +489,64 @@ impl<G: Game> MctsTree<G> {
     pub fn advance(&mut self, action: G::Action) {
         let mut new_root = self.root.clone();
         new_root.apply(action);
-        let mut c = self.nodes[0].first_child;
-        let mut found = NONE;
-        while c != NONE {
-            if self.nodes[c as usize].action == Some(action) {
-                found = c;
-                break;
-            }
-            c = self.nodes[c as usize].next_sibling;
-        }
-        let mut nodes = Vec::new();
+        let found = self
+            .children(0)
+            .find(|&c| self.nodes[c as usize].action == Some(action));
+        let keep_amaf = !self.amaf.is_empty();
+        let mut nodes: Vec<Node<G::Action>> = Vec::new();
         let mut amaf = Vec::new();
-        let mut pool = Vec::new();
-        if found != NONE {
-            // Breadth-first copy with index remapping.
-            let mut queue = vec![(found, NONE)];
-            let mut head = 0;
-            while head < queue.len() {
-                let (old, new_parent) = queue[head];
-                head += 1;
-                let o = &self.nodes[old as usize];
-                let id = nodes.len() as u32;
-                let mut n = Node::new(if new_parent == NONE { None } else { o.action }, new_parent);
-                n.visits = o.visits;
-                n.sum = o.sum;
-                n.sum_sq = o.sum_sq;
-                n.max = o.max;
-                n.flags = o.flags;
-                if o.untried_len > 0 {
-                    n.untried_start = pool.len() as u32;
-                    n.untried_len = o.untried_len;
-                    let s = o.untried_start as usize;
-                    pool.extend_from_slice(&self.pool[s..s + o.untried_len as usize]);
+        let copy = |old: &Node<G::Action>, parent: u32| {
+            let mut n = Node::new(old.action, parent);
+            n.visits = old.visits;
+            n.sum = old.sum;
+            n.sum_sq = old.sum_sq;
+            n.max = old.max;
+            n.flags = old.flags;
+            n.born = old.born;
+            n.slots = old.slots;
+            n
+        };
+        match found {
+            Some(old_root) => {
+                // Breadth-first copy: each node's whole child block is copied contiguously.
+                let mut root = copy(&self.nodes[old_root as usize], NONE);
+                root.action = None;
+                nodes.push(root);
+                if keep_amaf {
+                    amaf.push(self.amaf[old_root as usize]);
                 }
-                nodes.push(n);
-                if !self.amaf.is_empty() {
-                    amaf.push(self.amaf[old as usize]);
-                }
-                if new_parent != NONE {
-                    // Link as first child (sibling order reversed; harmless).
-                    let p = &mut nodes[new_parent as usize];
-                    let prev_first = p.first_child;
-                    p.first_child = id;
-                    nodes[id as usize].next_sibling = prev_first;
-                }
-                let mut ch = o.first_child;
-                while ch != NONE {
-                    queue.push((ch, id));
-                    ch = self.nodes[ch as usize].next_sibling;
+                let mut queue = vec![(old_root, 0u32)];
+                let mut head = 0;
+                while head < queue.len() {
+                    let (old, new) = queue[head];
+                    head += 1;
+                    let o = &self.nodes[old as usize];
+                    if o.slots == 0 {
+                        continue;
+                    }
+                    let first = nodes.len() as u32;
+                    for k in 0..o.slots {
+                        let old_child = o.first_child + k;
+                        nodes.push(copy(&self.nodes[old_child as usize], new));
+                        if keep_amaf {
+                            amaf.push(self.amaf[old_child as usize]);
+                        }
+                        if k < o.born {
+                            queue.push((old_child, first + k));
+                        }
+                    }
+                    nodes[new as usize].first_child = first;
                 }
             }
-        } else {
-            nodes.push(Node::new(None, NONE));
-            if !self.amaf.is_empty() {
-                amaf.push(AmafStats::default());
+            None => {
+                nodes.push(Node::new(None, NONE));
+                if keep_amaf {
+                    amaf.push(AmafStats::default());
+                }
             }
         }
         self.nodes = nodes;
         self.amaf = amaf;
-        self.pool = pool;
-        self.free_ranges.clear();
         self.root = new_root;
         self.best = self.best.take().and_then(|mut b| {
             if b.actions.first() == Some(&action) {
@@ -609,6 +556,16 @@ impl<G: Game> MctsTree<G> {
                 None
             }
         });
+    }
+
+    /// The created children of `node`, as indices.
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        let n = &self.nodes[node as usize];
+        if n.slots == 0 {
+            0..0
+        } else {
+            n.first_child..n.first_child + n.born
+        }
     }
 
     /// Check the tree's bookkeeping: each node's visits equal its children's visits plus the
@@ -624,14 +581,28 @@ impl<G: Game> MctsTree<G> {
         }
         for (i, n) in self.nodes.iter().enumerate() {
             let mut sum = 0u64;
-            let mut c = n.first_child;
-            while c != NONE {
+            if n.born > n.slots {
+                return Err(format!(
+                    "node {i}: {} children born of {} slots",
+                    n.born, n.slots
+                ));
+            }
+            for c in self.children(i as u32) {
                 let child = &self.nodes[c as usize];
                 if child.parent != i as u32 {
                     return Err(format!("node {c} has parent {} not {i}", child.parent));
                 }
                 sum += child.visits as u64;
-                c = child.next_sibling;
+            }
+            let unborn = if n.slots == 0 {
+                0..0
+            } else {
+                n.first_child + n.born..n.first_child + n.slots
+            };
+            for c in unborn {
+                if self.nodes[c as usize].visits != 0 {
+                    return Err(format!("unborn slot {c} of node {i} has visits"));
+                }
             }
             if sum > n.visits as u64 {
                 return Err(format!(
