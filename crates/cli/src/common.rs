@@ -62,7 +62,9 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
         .parse()
         .map_err(|_| format!("'{s}' is not a number of seconds"))?;
     if !v.is_finite() || v <= 0.0 {
-        return Err(format!("the time limit must be a positive number of seconds, not {s}"));
+        return Err(format!(
+            "the time limit must be a positive number of seconds, not {s}"
+        ));
     }
     if v > 365.0 * 24.0 * 3600.0 {
         return Err(format!("{s} seconds is more than a year"));

@@ -33,10 +33,22 @@ fn help_lists_the_subcommand_groups() {
 #[test]
 fn bench_engine_json_reports_iterations_per_second() {
     let out = puzzle()
-        .args(["bench", "engine", "--seconds", "0.1", "--threads", "1", "--json"])
+        .args([
+            "bench",
+            "engine",
+            "--seconds",
+            "0.1",
+            "--threads",
+            "1",
+            "--json",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 4, "one line per selection policy");
     for l in &lines {
@@ -51,7 +63,11 @@ fn bench_engine_json_reports_iterations_per_second() {
 fn bench_signature_is_deterministic() {
     let run = || {
         let out = puzzle().args(["bench", "--json"]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let lines = json_lines(&out.stdout);
         let total = lines.last().unwrap()["total_work"].as_u64().unwrap();
         let parts: Vec<(String, u64, f64)> = lines[..lines.len() - 1]
@@ -69,7 +85,10 @@ fn bench_signature_is_deterministic() {
     let (a, pa) = run();
     let (b, pb) = run();
     assert!(a > 0);
-    assert_eq!(a, b, "the bench signature changed between two identical runs");
+    assert_eq!(
+        a, b,
+        "the bench signature changed between two identical runs"
+    );
     assert_eq!(pa, pb);
     assert!(pa.iter().any(|(n, _, _)| n.starts_with("engine/")));
 }

@@ -120,7 +120,9 @@ impl Deadline {
 
     /// The stop flag is set (cheap: one atomic load).
     pub fn stopped(&self) -> bool {
-        self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// Time left, if there is a time limit.

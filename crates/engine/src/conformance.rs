@@ -34,7 +34,9 @@ pub fn check_playouts<G: Game + PartialEq + Debug>(
         loop {
             let score = state.score();
             if !score.is_finite() {
-                return Err(format!("playout {p} move {length}: score {score} is not finite"));
+                return Err(format!(
+                    "playout {p} move {length}: score {score} is not finite"
+                ));
             }
             state.legal_actions(&mut actions);
             if state.is_terminal() != actions.is_empty() {
@@ -95,7 +97,9 @@ pub fn check_undo<G: UndoGame + HashedGame + PartialEq + Debug>(
             let before = state.clone();
             let hash = state.state_hash();
             if before.state_hash() != hash {
-                return Err(format!("playout {p} step {step}: a clone hashes differently"));
+                return Err(format!(
+                    "playout {p} step {step}: a clone hashes differently"
+                ));
             }
             for &a in &actions {
                 let u = state.apply_undoable(a);
