@@ -1,6 +1,6 @@
 //! Compare SP-MCTS settings on the first boards of the standard set with a fixed playout
 //! budget (deterministic, independent of machine load).
-//! `cargo run --release -p puzzle-samegame --example tune -- ITERATIONS BOARDS`
+//! `cargo run --release -p puzzle-samegame --example samegame_tune -- ITERATIONS BOARDS`
 
 use puzzle_engine::mcts::SelectionPolicy;
 use puzzle_engine::Budget;

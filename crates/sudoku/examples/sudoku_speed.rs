@@ -1,4 +1,4 @@
-//! Quick throughput check of the exact solver: `cargo run --release --example speed -- FILE...`
+//! Quick throughput check of the exact solver: `cargo run --release --example sudoku_speed -- FILE...`
 //! (`LIMIT=1` stops at the first solution; default 2, the uniqueness check).
 use puzzle_sudoku::fast9::solve9;
 use std::time::Instant;
