@@ -1,11 +1,9 @@
 //! End-to-end tests of `puzzle play/experiment/bench bait` (issue 7's CLI contract).
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
+use common::puzzle;
 
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").expect("the puzzle binary")
-}
+use serde_json::Value;
 
 /// Run `puzzle <args> --json` and parse its one JSON line.
 fn play_json(args: &[&str]) -> Value {

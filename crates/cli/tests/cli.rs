@@ -1,19 +1,7 @@
 //! End-to-end tests of the CLI shell: help, the engine benchmark, the signature, bad arguments.
 
-use assert_cmd::Command;
-use serde_json::Value;
-
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
-}
+mod common;
+use common::{json_lines, puzzle};
 
 #[test]
 fn help_lists_the_subcommand_groups() {

@@ -1,22 +1,13 @@
 //! End-to-end tests of `puzzle solve|experiment|bench samegame`: the JSON contract (col from
 //! the left, row from the top of the board before each move), replayed here independently.
 
-use assert_cmd::Command;
+mod common;
+use common::{json_lines, puzzle};
+
 use puzzle_samegame::{format, Board, Scoring, Scratch};
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samegame");
-
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").unwrap()
-}
-
-fn json_lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l}: {e}")))
-        .collect()
-}
 
 /// Replay the JSON moves on `board` (top-based rows) and return the final score and whether
 /// the board was cleared.

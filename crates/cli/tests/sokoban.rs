@@ -1,32 +1,14 @@
 //! End-to-end tests of `puzzle solve sokoban` and `puzzle bench sokoban`.
 
-use assert_cmd::Command;
+mod common;
+use common::{json_lines, puzzle, temp_file};
+
 use puzzle_sokoban::{parse_xsb, replay};
-use serde_json::Value;
-use std::io::Write;
 
 const MICROBAN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../data/sokoban/Microban_155.xsb"
 );
-
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
-}
-
-fn temp_file(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
-}
 
 const FIELDS: [&str; 8] = [
     "level", "title", "solved", "solution", "moves", "pushes", "time_s", "nodes",

@@ -1,20 +1,10 @@
 //! End-to-end tests of `puzzle generate sokoban`, `puzzle render` and
 //! `puzzle experiment sokoban-gen`.
 
-use assert_cmd::Command;
+mod common;
+use common::{json_lines, puzzle};
+
 use serde_json::Value;
-
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").expect("the puzzle binary")
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
 
 fn generate(extra: &[&str]) -> Vec<Value> {
     let out = puzzle()

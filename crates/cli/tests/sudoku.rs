@@ -1,23 +1,10 @@
 //! End-to-end tests of `puzzle solve|generate|bench|experiment sudoku`.
 
-use assert_cmd::Command;
-use serde_json::Value;
-use std::io::Write;
-
-fn puzzle() -> Command {
-    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
-}
+mod common;
+use common::{json_lines, puzzle, temp_file};
 
 fn data(name: &str) -> String {
     format!("{}/../../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
 }
 
 /// An independent check: 81 digits, rows/columns/boxes are permutations, clues kept.
@@ -44,12 +31,6 @@ fn assert_solves(solution: &str, puzzle: &str) {
             "unit {u} is not 1..9"
         );
     }
-}
-
-fn temp_file(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
 }
 
 const EASY: &str =

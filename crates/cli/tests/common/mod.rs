@@ -1,0 +1,29 @@
+//! Helpers shared by the end-to-end CLI tests (each test file is its own crate and uses a part).
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::io::Write;
+
+/// The `puzzle` binary built by cargo for these tests.
+pub fn puzzle() -> Command {
+    Command::cargo_bin("puzzle").expect("the puzzle binary is built")
+}
+
+/// Parse stdout as JSON Lines (blank lines skipped); a bad line fails the test, naming it.
+pub fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .expect("stdout is UTF-8")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+/// A temporary file holding `text` (deleted when dropped).
+pub fn temp_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("a temporary file");
+    f.write_all(text.as_bytes())
+        .expect("writing the temporary file");
+    f
+}
