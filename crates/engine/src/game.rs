@@ -122,3 +122,27 @@ pub type FxBuildHasher = std::hash::BuildHasherDefault<FxLikeHasher>;
 pub type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
 /// A `HashSet` with the fast deterministic hasher.
 pub type FxHashSet<K> = std::collections::HashSet<K, FxBuildHasher>;
+
+/// Replay `actions` from `root`, checking that each one is legal where it is played; returns
+/// the state reached, or a message naming the first illegal step. Searches' results are checked
+/// with it before they are reported.
+///
+/// ```
+/// use puzzle_engine::{replay, toy::SumGame, Game};
+/// let root = SumGame::new(&[4, 9, 2], 2);
+/// let end = replay(&root, &[1, 0]).unwrap();
+/// assert_eq!(end.score(), 13.0);
+/// assert!(replay(&root, &[1, 1]).is_err()); // an item cannot be picked twice
+/// ```
+pub fn replay<G: Game>(root: &G, actions: &[G::Action]) -> Result<G, String> {
+    let mut state = root.clone();
+    let mut legal = Vec::new();
+    for (step, &action) in actions.iter().enumerate() {
+        state.legal_actions(&mut legal);
+        if !legal.contains(&action) {
+            return Err(format!("step {step}: {action:?} is not a legal action"));
+        }
+        state.apply(action);
+    }
+    Ok(state)
+}

@@ -36,6 +36,6 @@ pub mod rng;
 pub mod toy;
 
 pub use budget::{Budget, Deadline, StopReason, DEFAULT_MAX_NODES};
-pub use game::{FxHashMap, FxHashSet, FxLikeHasher, Game, HashedGame, UndoGame};
+pub use game::{replay, FxHashMap, FxHashSet, FxLikeHasher, Game, HashedGame, UndoGame};
 pub use playout::{PlayoutPolicy, UniformRandom};
 pub use rng::Rng;

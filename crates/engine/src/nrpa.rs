@@ -332,13 +332,7 @@ mod tests {
     use std::sync::Arc;
 
     fn replay<G: Game>(root: &G, actions: &[G::Action]) -> (f64, bool) {
-        let mut state = root.clone();
-        let mut legal = Vec::new();
-        for &a in actions {
-            state.legal_actions(&mut legal);
-            assert!(legal.contains(&a), "illegal action {a:?}");
-            state.apply(a);
-        }
+        let state = crate::replay(root, actions).unwrap();
         (state.score(), state.is_terminal())
     }
 

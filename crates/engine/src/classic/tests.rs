@@ -432,14 +432,7 @@ fn searches_are_deterministic() {
 }
 
 fn replay_game<G: Game>(root: &G, actions: &[G::Action]) -> f64 {
-    let mut state = root.clone();
-    let mut legal = Vec::new();
-    for &a in actions {
-        state.legal_actions(&mut legal);
-        assert!(legal.contains(&a), "illegal action {a:?}");
-        state.apply(a);
-    }
-    state.score()
+    crate::replay(root, actions).unwrap().score()
 }
 
 #[test]

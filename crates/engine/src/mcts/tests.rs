@@ -25,17 +25,7 @@ fn all_policies() -> Vec<SelectionPolicy> {
 }
 
 fn replay<G: Game>(root: &G, seq: &[G::Action]) -> G {
-    let mut s = root.clone();
-    let mut buf = Vec::new();
-    for &a in seq {
-        s.legal_actions(&mut buf);
-        assert!(
-            buf.contains(&a),
-            "illegal action {a:?} in the best sequence"
-        );
-        s.apply(a);
-    }
-    s
+    crate::replay(root, seq).unwrap()
 }
 
 #[test]
