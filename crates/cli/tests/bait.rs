@@ -1,18 +1,14 @@
 //! End-to-end tests of `puzzle play/experiment/bench bait` (issue 7's CLI contract).
 
 mod common;
-use common::puzzle;
+use common::{assert_success, puzzle};
 
 use serde_json::Value;
 
 /// Run `puzzle <args> --json` and parse its one JSON line.
 fn play_json(args: &[&str]) -> Value {
     let out = puzzle().args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let line = text.lines().next().expect("one JSON line");
     serde_json::from_str(line).unwrap()
@@ -69,11 +65,7 @@ fn play_a_level_file_show_and_export() {
         .arg(&level)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     // The board after each tick: the box fills the hole (+1), the key is taken, the door opens.
     assert!(text.contains("tick 1 action R score 1"), "{text}");
@@ -129,11 +121,7 @@ fn experiment_writes_a_markdown_table() {
         .arg(&report)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let md = std::fs::read_to_string(&report).unwrap();
     assert!(
         md.contains("| astar-offline | 1/1, 5.0, 9 | 1/1, 7.0, 38 |"),

@@ -1,7 +1,7 @@
 //! End-to-end tests of the CLI shell: help, the engine benchmark, the signature, bad arguments.
 
 mod common;
-use common::{json_lines, puzzle};
+use common::{assert_success, json_lines, puzzle};
 
 #[test]
 fn help_lists_the_subcommand_groups() {
@@ -32,11 +32,7 @@ fn bench_engine_json_reports_iterations_per_second() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 4, "one line per selection policy");
     for l in &lines {
@@ -51,11 +47,7 @@ fn bench_engine_json_reports_iterations_per_second() {
 fn bench_signature_is_deterministic() {
     let run = || {
         let out = puzzle().args(["bench", "--json"]).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let lines = json_lines(&out.stdout);
         let total = lines.last().unwrap()["total_work"].as_u64().unwrap();
         let parts: Vec<(String, u64, f64)> = lines[..lines.len() - 1]

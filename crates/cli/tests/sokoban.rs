@@ -1,7 +1,7 @@
 //! End-to-end tests of `puzzle solve sokoban` and `puzzle bench sokoban`.
 
 mod common;
-use common::{json_lines, puzzle, temp_file};
+use common::{assert_success, json_lines, puzzle, temp_file};
 
 use puzzle_sokoban::{parse_xsb, replay};
 
@@ -23,11 +23,7 @@ fn solve_one_level_json_contract_and_replay() {
             .args(["--time-limit", "20", "--json", "--seed", "1"])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let lines = json_lines(&out.stdout);
         assert_eq!(lines.len(), 1);
         let v = &lines[0];
@@ -60,11 +56,7 @@ fn solve_every_level_in_order_and_unsolvable_reports_false() {
         .args(["--json", "--algo", "astar", "--time-limit", "5"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["level"], 1);
@@ -158,11 +150,7 @@ fn bench_reports_solved_counts() {
         .args(["--algo", "astar,greedy", "--json", "--time-limit", "5"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 2);
     for l in &lines {

@@ -2,7 +2,7 @@
 //! `puzzle experiment sokoban-gen`.
 
 mod common;
-use common::{json_lines, puzzle};
+use common::{assert_success, json_lines, puzzle};
 
 use serde_json::Value;
 
@@ -12,11 +12,7 @@ fn generate(extra: &[&str]) -> Vec<Value> {
         .args(extra)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     json_lines(&out.stdout)
 }
 

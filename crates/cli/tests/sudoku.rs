@@ -1,7 +1,7 @@
 //! End-to-end tests of `puzzle solve|generate|bench|experiment sudoku`.
 
 mod common;
-use common::{json_lines, puzzle, temp_file};
+use common::{assert_success, json_lines, puzzle, temp_file};
 
 fn data(name: &str) -> String {
     format!("{}/../../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -49,11 +49,7 @@ fn exact_solves_norvig_hardest_with_the_json_contract() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 11);
     for (i, l) in lines.iter().enumerate() {
@@ -91,11 +87,7 @@ fn exact_reports_several_solutions_and_none() {
         .args(["--algo", "exact", "--json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 4);
     for l in &lines[..3] {
@@ -137,11 +129,7 @@ fn mcts_solves_an_easy_puzzle_reproducibly() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         json_lines(&out.stdout)
     };
     let a = run();
@@ -170,11 +158,7 @@ fn mcts_variants_run_and_respect_the_budget() {
             .args(&extra)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let l = &json_lines(&out.stdout)[0];
         let sims = l["simulations"].as_u64().unwrap();
         assert!(sims <= 600, "{extra:?}: {sims} simulations over the budget");
@@ -243,11 +227,7 @@ fn generated_puzzles_are_unique() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 3);
     let puzzles: Vec<String> = lines
@@ -287,11 +267,7 @@ fn bench_reports_puzzles_per_second() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let l = &json_lines(&out.stdout)[0];
     assert_eq!(l["puzzles"], 95);
     assert_eq!(l["solved"], 95);
@@ -323,11 +299,7 @@ fn experiment_writes_a_markdown_report() {
         .arg(&report)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let md = std::fs::read_to_string(&report).unwrap();
     assert!(md.contains("## easy puzzle"), "{md}");
     assert!(md.contains("random / UCB1 0.2 / α-AMAF 0.5"), "{md}");

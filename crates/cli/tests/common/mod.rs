@@ -27,3 +27,13 @@ pub fn temp_file(text: &str) -> tempfile::NamedTempFile {
         .expect("writing the temporary file");
     f
 }
+
+/// Fail the test, showing the command's stderr, unless it exited successfully.
+#[track_caller]
+pub fn assert_success(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "the command failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
