@@ -2,6 +2,10 @@
 //! dead squares on both sides, or by other boxes that are themselves frozen (checked
 //! recursively, a box under test counting as a wall) — and the closed 2×2 block, which the
 //! freeze test covers. Static dead squares are in [`crate::board::Board::dead`].
+//!
+//! [`closed_diagonal_deadlock`] adds the closed-diagonal pattern (SPEC §F): boxes on a diagonal
+//! that, together with walls, enclose empty cells the player can never enter again, so a box
+//! standing between two such cells (or between one and a wall/frozen box) can never be pushed.
 
 use crate::board::{Board, CellSet, NONE};
 use crate::lurd::Dir;
@@ -61,4 +65,113 @@ impl FreezeCheck {
         }
         frozen
     }
+}
+
+/// Half-width of the square window around the pushed box searched by
+/// [`closed_diagonal_deadlock`] (2 → a 5×5 window).
+const WINDOW: isize = 2;
+
+/// Most cells of the window.
+const WINDOW_CELLS: usize = ((2 * WINDOW + 1) * (2 * WINDOW + 1)) as usize;
+
+/// Closed-diagonal deadlock after a box arrived on `cell` with the player on `player`.
+///
+/// Works on the 5×5 window around `cell` as a greatest fixed point: start with every box of
+/// the window assumed immovable (`S`) and every empty window cell whose four neighbours are
+/// walls or boxes, other than the player's cell, assumed enclosed (`E`); then repeatedly drop
+/// an `E` cell with a neighbour that is neither a wall nor in `S`, and a box of `S` that could
+/// be pushed along some axis. A push of a box toward `t` with the player on `p` counts as
+/// impossible when `t` is a wall, an `S` box or a dead square, or when `p` is a wall, an `S`
+/// box or an `E` cell. What survives can never move: the first push of an `S` box would need
+/// one of those conditions to fail while all of `S` still stands, and while `S` stands no box
+/// enters an `E` cell and the player cannot reach one. A deadlock is reported only if a
+/// surviving box is off its goal and the pattern used an enclosed cell (without one this is
+/// the freeze test, [`FreezeCheck`], which the callers run first). Boxes outside the window
+/// count as movable and cells outside it as open, so the test only errs toward "no deadlock".
+pub fn closed_diagonal_deadlock(board: &Board, boxes: &CellSet, player: u16, cell: u16) -> bool {
+    let (cx, cy) = board.xy(cell);
+    let (w, h) = (board.width as isize, board.height as isize);
+    let mut in_s = [0u16; WINDOW_CELLS];
+    let mut in_e = [0u16; WINDOW_CELLS];
+    let (mut ns, mut ne) = (0usize, 0usize);
+    let is_wall = |c: u16| c == NONE;
+    for dy in -WINDOW..=WINDOW {
+        for dx in -WINDOW..=WINDOW {
+            let (x, y) = (cx as isize + dx, cy as isize + dy);
+            if x < 0 || y < 0 || x >= w || y >= h {
+                continue;
+            }
+            let c = board.cell_of[(y * w + x) as usize];
+            if c == NONE {
+                continue;
+            }
+            if boxes.contains(c) {
+                in_s[ns] = c;
+                ns += 1;
+            } else if c != player
+                && Dir::ALL.into_iter().all(|d| {
+                    let n = board.step(c, d);
+                    is_wall(n) || boxes.contains(n)
+                })
+            {
+                in_e[ne] = c;
+                ne += 1;
+            }
+        }
+    }
+    if ne == 0 {
+        return false;
+    }
+    loop {
+        let mut changed = false;
+        let mut i = 0;
+        while i < ne {
+            let c = in_e[i];
+            let closed = Dir::ALL.into_iter().all(|d| {
+                let n = board.step(c, d);
+                is_wall(n) || in_s[..ns].contains(&n)
+            });
+            if closed {
+                i += 1;
+            } else {
+                ne -= 1;
+                in_e[i] = in_e[ne];
+                changed = true;
+            }
+        }
+        if ne == 0 {
+            return false;
+        }
+        let mut i = 0;
+        while i < ns {
+            let b = in_s[i];
+            let (s, e) = (&in_s[..ns], &in_e[..ne]);
+            // A push from `p` across `b` onto `t` is impossible.
+            let stuck = |p: u16, t: u16| {
+                is_wall(t)
+                    || s.contains(&t)
+                    || board.is_dead(t)
+                    || is_wall(p)
+                    || s.contains(&p)
+                    || e.contains(&p)
+            };
+            let immovable = [(Dir::Left, Dir::Right), (Dir::Up, Dir::Down)]
+                .into_iter()
+                .all(|(a, z)| {
+                    let (na, nz) = (board.step(b, a), board.step(b, z));
+                    stuck(na, nz) && stuck(nz, na)
+                });
+            if immovable {
+                i += 1;
+            } else {
+                ns -= 1;
+                in_s[i] = in_s[ns];
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    in_s[..ns].iter().any(|&b| !board.is_goal(b))
 }

@@ -5,7 +5,7 @@
 //! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;
 //! - [`board`]: the compiled static board (compact cells, dead squares, push distances,
 //!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
-//! - [`deadlock`]: freeze deadlocks; [`corral`]: PI-corral pruning; [`matching`]: the Hungarian lower bound;
+//! - [`deadlock`]: freeze and closed-diagonal deadlocks; [`corral`]: PI-corral pruning; [`matching`]: the Hungarian lower bound;
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
 //!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 

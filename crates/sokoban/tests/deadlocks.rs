@@ -1,7 +1,7 @@
 //! Dead squares and freeze deadlocks on hand-made positions.
 
 use puzzle_sokoban::board::Board;
-use puzzle_sokoban::deadlock::FreezeCheck;
+use puzzle_sokoban::deadlock::{closed_diagonal_deadlock, FreezeCheck};
 use puzzle_sokoban::position::Position;
 use puzzle_sokoban::Level;
 
@@ -234,4 +234,80 @@ mod corrals {
         assert!(rank_at(1) < rank_at(2), "{ranks:?}");
         assert!(rank_at(2) < rank_at(3), "{ranks:?}");
     }
+}
+
+/// (freeze verdict, closed-diagonal verdict) for the box at (x, y) of the start position.
+fn verdicts(text: &str, x: usize, y: usize) -> (bool, bool) {
+    let (_, board) = board(text);
+    let pos = Position::start(&board);
+    let cell = board.cell_of[y * board.width + x];
+    assert!(pos.boxes.contains(cell), "no box at ({x},{y})");
+    (
+        FreezeCheck::new().is_deadlock(&board, &pos.boxes, cell),
+        closed_diagonal_deadlock(&board, &pos.boxes, pos.player, cell),
+    )
+}
+
+#[test]
+fn closed_diagonal_box_between_two_sealed_cells() {
+    // The box at (3,1) sits between two empty cells whose other neighbours are walls and the
+    // two boxes on goals in the corners: the player can never stand left or right of it, and
+    // the wall above stops vertical pushes. Not frozen (its left cell is a live goal), but dead.
+    let text = "#######\n\
+                #*.$ *#\n\
+                ### ###\n\
+                #  @  #\n\
+                #######\n";
+    assert_eq!(verdicts(text, 3, 1), (false, true));
+}
+
+#[test]
+fn closed_diagonal_vertical() {
+    // The same shape turned a quarter: the box at (1,3) between two sealed cells of a column.
+    let text = "#####\n\
+                #*# #\n\
+                #.# #\n\
+                #$ @#\n\
+                # # #\n\
+                #*# #\n\
+                #####\n";
+    assert_eq!(verdicts(text, 1, 3), (false, true));
+}
+
+#[test]
+fn closed_diagonal_with_every_box_on_a_goal_is_no_deadlock() {
+    let text = "#######\n\
+                #* * *#\n\
+                ### ###\n\
+                #  @  #\n\
+                #######\n";
+    assert_eq!(verdicts(text, 3, 1), (false, false));
+}
+
+#[test]
+fn closed_diagonal_with_an_opening_is_no_deadlock() {
+    // The wall under the right cell is gone: the player walks in and pushes the box onto the
+    // goal on its left.
+    let text = "#######\n\
+                #*.$ *#\n\
+                ###  ##\n\
+                #  @  #\n\
+                #######\n";
+    assert_eq!(verdicts(text, 3, 1), (false, false));
+}
+
+#[test]
+fn box_pushable_into_the_enclosed_centre_is_no_deadlock() {
+    // The centre goal is boxed in on all four sides, but the player above can push the top
+    // box down into it.
+    let text = "#######\n\
+                #  @  #\n\
+                # #$# #\n\
+                # $.$ #\n\
+                #  $  #\n\
+                #  .. #\n\
+                # .   #\n\
+                #######\n";
+    assert!(!verdicts(text, 3, 2).1);
+    assert!(!verdicts(text, 3, 4).1);
 }

@@ -215,3 +215,92 @@ fn genetic_solver_stops_on_its_node_budget() {
     assert!(outcome.nodes <= 5_000 + GaConfig::default().population as u64);
     assert_eq!(outcome.pushes.is_some(), outcome.stop == StopReason::Solved);
 }
+
+/// The closed-diagonal shapes of `tests/deadlocks.rs` really are unsolvable (brute force),
+/// and the same shape with an opening is solvable.
+#[test]
+fn closed_diagonal_shapes_are_unsolvable_by_brute_force() {
+    for text in [
+        "#######\n#*.$ *#\n### ###\n#  @  #\n#######\n",
+        "#####\n#*# #\n#.# #\n#$ @#\n# # #\n#*# #\n#####\n",
+    ] {
+        let level = Level::parse_one(text).unwrap();
+        assert_eq!(brute_force_min_pushes(&level), None, "{text}");
+    }
+    let open = Level::parse_one("#######\n#*.$ *#\n###  ##\n#  @  #\n#######\n").unwrap();
+    assert_eq!(brute_force_min_pushes(&open), Some(1));
+}
+
+/// Soundness of the closed-diagonal test, exhaustively: on small Microban levels (≤ 3 boxes),
+/// explore every position reachable by pushes, find the ones from which a solved position is
+/// reachable, and check that no push leading to one of those is flagged.
+#[test]
+fn closed_diagonal_never_flags_a_solvable_position() {
+    use puzzle_engine::FxHashMap;
+    use puzzle_sokoban::deadlock::closed_diagonal_deadlock;
+    use puzzle_sokoban::position::{generate_pushes, Position, Reach};
+    let levels = parse_xsb(MICROBAN).unwrap();
+    let mut checked_levels = 0;
+    for level in levels.iter().filter(|l| l.box_count() <= 3) {
+        let board = Board::new(level).unwrap();
+        let mut reach = Reach::new(board.cells());
+        let mut index: FxHashMap<(Vec<u64>, u16), usize> = FxHashMap::default();
+        let mut nodes: Vec<Position> = Vec::new();
+        // (parent, child, flagged)
+        let mut edges: Vec<(usize, usize, bool)> = Vec::new();
+        let start = Position::start(&board);
+        let norm = reach.compute(&board, &start.boxes, start.player);
+        index.insert((start.boxes.words().to_vec(), norm), 0);
+        nodes.push(start);
+        let mut pushes = Vec::new();
+        let mut next = 0;
+        while next < nodes.len() && nodes.len() < 300_000 {
+            let mut pos = nodes[next].clone();
+            reach.compute(&board, &pos.boxes, pos.player);
+            generate_pushes(&board, &pos, &reach, false, &mut pushes);
+            for &push in &pushes {
+                let old = pos.apply_push(&board, push);
+                let to = board.step(push.from, push.dir);
+                let flagged = closed_diagonal_deadlock(&board, &pos.boxes, pos.player, to);
+                let mut child_reach = Reach::new(board.cells());
+                let norm = child_reach.compute(&board, &pos.boxes, pos.player);
+                let key = (pos.boxes.words().to_vec(), norm);
+                let child = *index.entry(key).or_insert_with(|| {
+                    nodes.push(pos.clone());
+                    nodes.len() - 1
+                });
+                edges.push((next, child, flagged));
+                pos.undo_push(&board, push, old);
+            }
+            next += 1;
+        }
+        if next < nodes.len() {
+            continue; // too large to explore completely
+        }
+        let mut solvable: Vec<bool> = nodes.iter().map(|p| p.is_solved(&board)).collect();
+        loop {
+            let mut changed = false;
+            for &(parent, child, _) in &edges {
+                if solvable[child] && !solvable[parent] {
+                    solvable[parent] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for &(_, child, flagged) in &edges {
+            assert!(
+                !(flagged && solvable[child]),
+                "a solvable position was flagged in a level of {} boxes",
+                level.box_count()
+            );
+        }
+        checked_levels += 1;
+    }
+    assert!(
+        checked_levels >= 10,
+        "only {checked_levels} levels explored"
+    );
+}

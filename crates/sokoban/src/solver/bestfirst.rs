@@ -1,14 +1,14 @@
 //! Best-first push search: BFS (FIFO), A* (f = g + h, bucket queue, deeper first among equal
 //! f), weighted A* (f = g + w·h) and greedy best-first (h, then deeper first). Duplicates are
 //! caught by the transposition table of [`super::store::NodeStore`] (positions with the
-//! normalized player). Children are pruned by dead squares, freeze deadlocks and an infinite
+//! normalized player). Children are pruned by dead squares, freeze and closed-diagonal deadlocks and an infinite
 //! matching bound.
 
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::Board;
 use crate::corral::CorralPruner;
-use crate::deadlock::FreezeCheck;
+use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
 use crate::lurd::Dir;
 use crate::matching::LowerBound;
 use crate::packing::{packing_ranks, packing_violations};
@@ -254,7 +254,9 @@ fn expand_child(
     limit: usize,
     packing: Option<(&[u16], u32)>,
 ) -> Child {
-    if freeze.is_deadlock(board, &pos.boxes, to) {
+    if freeze.is_deadlock(board, &pos.boxes, to)
+        || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
+    {
         return Child::Pruned;
     }
     let norm = child_normalized_player(board, pos, parent_reach, parent_min, push)

@@ -6,7 +6,7 @@
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::Board;
 use crate::corral::CorralPruner;
-use crate::deadlock::FreezeCheck;
+use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
 use crate::matching::LowerBound;
 use crate::position::{generate_pushes, Position, Push, Reach};
 use puzzle_engine::{Budget, Deadline, FxHashMap, StopReason};
@@ -127,7 +127,9 @@ impl Ida<'_> {
             let old = self.pos.apply_push(board, push);
             let to = board.step(push.from, push.dir);
             let mut result = NONE_LEFT;
-            if !self.freeze.is_deadlock(board, &self.pos.boxes, to) {
+            if !self.freeze.is_deadlock(board, &self.pos.boxes, to)
+                && !closed_diagonal_deadlock(board, &self.pos.boxes, self.pos.player, to)
+            {
                 if let Some(h2) = self.bound.compute(board, &self.pos.boxes) {
                     self.nodes += 1;
                     self.path.push(push);

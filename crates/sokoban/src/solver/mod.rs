@@ -1,5 +1,5 @@
 //! Push-level solvers (issue item 4, SPEC §F "Classic solvers"): BFS, A*, weighted A*,
-//! greedy best-first and IDA* over pushes, with the dead-square table, freeze deadlocks, the
+//! greedy best-first and IDA* over pushes, with the dead-square table, freeze and closed-diagonal deadlocks, the
 //! Hungarian matching lower bound and a transposition table; and the genetic solver
 //! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations,
 //! stored positions as nodes, the stop flag) and reports how far it got.
