@@ -83,6 +83,21 @@ impl Budget {
         self
     }
 
+    /// Neither an iteration nor a time limit is set: a search that does not end by itself
+    /// (MCTS, IDA* on an infinite space, repeated NMCS/NRPA) would run forever.
+    pub fn is_unbounded(&self) -> bool {
+        self.max_iterations.is_none() && self.max_time.is_none()
+    }
+
+    /// This budget, with the default time limit added if it [`is_unbounded`](Self::is_unbounded).
+    pub fn bounded(&self) -> Budget {
+        let mut b = self.clone();
+        if b.is_unbounded() {
+            b.max_time = Budget::default().max_time;
+        }
+        b
+    }
+
     /// Start the clock: a [`Deadline`] to poll in the search loop.
     pub fn start(&self) -> Deadline {
         let start = Instant::now();

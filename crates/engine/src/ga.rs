@@ -175,9 +175,7 @@ pub fn evolve_observed<P: GeneticProblem>(
     let mut meter = Meter::start(budget);
     // Without any limit the run would never end: fall back to the default generation count.
     let generation_limit = match config.generations {
-        None if budget.max_iterations.is_none() && budget.max_time.is_none() => {
-            GaConfig::default().generations
-        }
+        None if budget.is_unbounded() => GaConfig::default().generations,
         limit => limit,
     };
     let max_evaluations = budget.max_iterations.unwrap_or(u64::MAX);

@@ -107,7 +107,7 @@ pub fn search_observed<G: Game, P: PlayoutPolicy<G>>(
         observer,
     };
     // Repeating without an iteration or time limit would never end: run once then.
-    let unbounded = budget.max_iterations.is_none() && budget.max_time.is_none();
+    let unbounded = budget.is_unbounded();
     let mut runs = 0;
     loop {
         nested.path.clear();

@@ -133,7 +133,7 @@ pub fn search_observed<G: Game>(
         observer,
     };
     // Repeating without an iteration or time limit would never end: run once then.
-    let unbounded = budget.max_iterations.is_none() && budget.max_time.is_none();
+    let unbounded = budget.is_unbounded();
     let mut runs = 0;
     loop {
         nrpa.policies[levels].clear();

@@ -292,10 +292,10 @@ pub fn solve(
 ) -> Result<Solution, ReplayError> {
     let start = Instant::now();
     let mut bounded_cfg;
-    let cfg = if cfg.budget.max_iterations.is_none() && cfg.budget.max_time.is_none() {
+    let cfg = if cfg.budget.is_unbounded() {
         // Never run unbounded: fall back to the engine's default time limit.
         bounded_cfg = cfg.clone();
-        bounded_cfg.budget.max_time = Budget::default().max_time;
+        bounded_cfg.budget = cfg.budget.bounded();
         &bounded_cfg
     } else {
         cfg

@@ -54,15 +54,7 @@ pub fn idastar_with_table<P: SearchProblem>(
 ) -> Plan<P::Action> {
     // IDA* may run forever (an unsolvable infinite space): without an iteration or time limit,
     // the default time limit applies.
-    let mut meter = if budget.max_iterations.is_none() && budget.max_time.is_none() {
-        Meter::start(
-            &budget
-                .clone()
-                .with_time(Budget::default().max_time.unwrap_or_default()),
-        )
-    } else {
-        Meter::start(budget)
-    };
+    let mut meter = Meter::start(&budget.bounded());
     let mut stats = Stats::default();
     let root = problem.initial_state();
     if problem.is_goal(&root) {

@@ -109,11 +109,8 @@ pub fn search_observed<G: Game, P: PlayoutPolicy<G>>(
     let threads = config.threads.max(1);
     // A private stop flag that also follows the user's, so a solved thread can stop the rest.
     let stop = Arc::new(AtomicBool::new(false));
-    let mut budget = config.budget.clone();
-    if budget.max_iterations.is_none() && budget.max_time.is_none() {
-        // An unbounded search would never return: fall back to the default time limit.
-        budget.max_time = Budget::default().max_time;
-    }
+    // An unbounded search would never return: fall back to the default time limit.
+    let mut budget = config.budget.bounded();
     let user_stop = budget.stop.take();
     let budget = budget.with_stop_flag(stop.clone());
     let clock = budget.start();
