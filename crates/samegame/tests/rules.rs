@@ -5,6 +5,9 @@ use proptest::prelude::*;
 use puzzle_engine::{conformance, Game, HashedGame};
 use puzzle_samegame::{format, Board, Move, Penalty, Scoring, Scratch};
 
+mod common;
+use common::best_final;
+
 const R: u8 = 1;
 const G: u8 = 2;
 const B: u8 = 3;
@@ -150,24 +153,6 @@ fn hash_follows_the_stones() {
     c.legal_actions(&mut actions);
     c.apply(actions[0]);
     assert_ne!(a.state_hash(), c.state_hash());
-}
-
-/// Brute force: the best final score from `b` (tiny boards only).
-fn best_final(b: &Board) -> i64 {
-    let mut actions = Vec::new();
-    b.legal_actions(&mut actions);
-    if actions.is_empty() {
-        return b.final_score();
-    }
-    actions
-        .iter()
-        .map(|&a| {
-            let mut c = b.clone();
-            c.apply(a);
-            best_final(&c)
-        })
-        .max()
-        .unwrap()
 }
 
 fn check_invariants(

@@ -1,27 +1,13 @@
 //! Every search returns a complete legal game whose replayed score is the reported one;
 //! A* and IDA* that finish are optimal (checked by brute force on small boards).
 
-use puzzle_engine::{Budget, Game};
+use puzzle_engine::Budget;
 use puzzle_samegame::playout::{AnyChooser, Playout};
 use puzzle_samegame::search::{self, Algorithm, SolveConfig};
 use puzzle_samegame::{bounded, format, Board, Penalty, Scoring};
 
-fn brute_force(b: &Board) -> i64 {
-    let mut actions = Vec::new();
-    b.legal_actions(&mut actions);
-    if actions.is_empty() {
-        return b.final_score();
-    }
-    actions
-        .iter()
-        .map(|&a| {
-            let mut c = b.clone();
-            c.apply(a);
-            brute_force(&c)
-        })
-        .max()
-        .unwrap()
-}
+mod common;
+use common::best_final;
 
 fn config(algorithm: Algorithm, iterations: u64) -> SolveConfig {
     SolveConfig {
@@ -133,7 +119,7 @@ fn astar_and_idastar_are_optimal_on_small_boards() {
             _ => Scoring::standard().with_penalty(Penalty::PerColour),
         };
         let b = Board::random(4, 4, 3, seed, scoring).unwrap();
-        let best = brute_force(&b);
+        let best = best_final(&b);
         let a = bounded::astar(&b, &Budget::iterations(1_000_000), 1);
         assert!(a.optimal, "seed {seed}");
         assert_eq!(a.score, best, "A* seed {seed}");

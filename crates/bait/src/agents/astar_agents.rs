@@ -73,13 +73,7 @@ impl Agent for AStarAgent {
 
     fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
         self.think(state, clock);
-        match &self.plan {
-            Some(plan) if self.next < plan.len() => {
-                self.next += 1;
-                plan[self.next - 1]
-            }
-            _ => Action::Nil,
-        }
+        super::next_planned(self.plan.as_deref(), &mut self.next)
     }
 
     fn work(&self) -> u64 {

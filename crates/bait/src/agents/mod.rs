@@ -16,6 +16,18 @@ pub use mcts::{MctsAgent, MctsAgentConfig};
 pub use ttmcts::{GraphMcts, GraphStatus};
 
 use crate::clock::MoveClock;
+
+/// The next move of a plan computed ahead (DFS, A*), advancing `next`; nil while there is no
+/// plan yet or once it is played out.
+fn next_planned(plan: Option<&[Action]>, next: &mut usize) -> Action {
+    match plan {
+        Some(plan) if *next < plan.len() => {
+            *next += 1;
+            plan[*next - 1]
+        }
+        _ => Action::Nil,
+    }
+}
 use crate::state::{Action, BaitState};
 use std::fmt;
 use std::str::FromStr;
