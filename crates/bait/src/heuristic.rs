@@ -16,7 +16,10 @@ pub fn paper_distance(state: &BaitState) -> Option<u32> {
     let level = state.level();
     let d = &state.dy;
     let targets = if d.has_key { &d.doors } else { &d.keys };
-    targets.iter().map(|t| level.manhattan(d.avatar, t)).min()
+    targets
+        .iter()
+        .map(|t| level.manhattan(d.avatar, t as u16))
+        .min()
 }
 
 /// A lower bound on the ticks still needed to win: walking distance (through non-wall cells)
@@ -33,7 +36,7 @@ pub fn admissible_distance(state: &BaitState) -> Option<u32> {
     let to_door = |from: u16| -> Option<u32> {
         d.doors
             .iter()
-            .map(|g| level.distance(from, g))
+            .map(|g| level.distance(from, g as u16))
             .filter(|&x| x != unreachable)
             .min()
             .map(u32::from)
@@ -44,11 +47,11 @@ pub fn admissible_distance(state: &BaitState) -> Option<u32> {
         d.keys
             .iter()
             .filter_map(|k| {
-                let a = level.distance(d.avatar, k);
+                let a = level.distance(d.avatar, k as u16);
                 if a == unreachable {
                     return None;
                 }
-                to_door(k).map(|b| a as u32 + b)
+                to_door(k as u16).map(|b| a as u32 + b)
             })
             .min()
     }
@@ -60,7 +63,7 @@ pub fn box_frozen(state: &BaitState, cell: u16) -> bool {
     let level = state.level();
     let wall = |dr, dc| match level.step(cell, dr, dc) {
         None => true,
-        Some(n) => level.walls.get(n as usize),
+        Some(n) => level.walls.has(n as usize),
     };
     (wall(0, -1) || wall(0, 1)) && (wall(-1, 0) || wall(1, 0))
 }
@@ -79,14 +82,14 @@ pub fn is_dead(state: &BaitState) -> bool {
     let d = &state.dy;
     if d.doors
         .iter()
-        .any(|g| d.boxes.get(g as usize) && box_frozen(state, g))
+        .any(|g| d.boxes.has(g) && box_frozen(state, g as u16))
     {
         return true;
     }
     if !d.has_key
         && d.keys
             .iter()
-            .all(|k| d.boxes.get(k as usize) && box_frozen(state, k))
+            .all(|k| d.boxes.has(k) && box_frozen(state, k as u16))
     {
         return true;
     }
@@ -136,10 +139,10 @@ pub fn relaxed_distance(state: &BaitState, hole_cost: u32) -> Option<u32> {
                 }
                 let keyed = node as usize >= n;
                 let cell = (node as usize % n) as u16;
-                if keyed && d.doors.get(cell as usize) {
+                if keyed && d.doors.has(cell as usize) {
                     return Some(current);
                 }
-                if !keyed && d.keys.get(cell as usize) {
+                if !keyed && d.keys.has(cell as usize) {
                     let up = cell as usize + n;
                     if current < dist[up] {
                         dist[up] = current;
@@ -153,12 +156,12 @@ pub fn relaxed_distance(state: &BaitState, hole_cost: u32) -> Option<u32> {
                         continue;
                     };
                     let i = next as usize;
-                    if level.walls.get(i) || (!keyed && d.doors.get(i)) {
+                    if level.walls.has(i) || (!keyed && d.doors.has(i)) {
                         continue;
                     }
-                    let cost = 1 + if d.holes.get(i) {
+                    let cost = 1 + if d.holes.has(i) {
                         hole_cost
-                    } else if d.boxes.get(i) {
+                    } else if d.boxes.has(i) {
                         BOX_COST
                     } else {
                         0

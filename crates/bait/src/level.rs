@@ -5,11 +5,14 @@
 //! same width; exactly one avatar; at least one door. Levels of up to [`MAX_CELLS`] cells are
 //! supported (GVGAI's five levels have at most 143).
 
-use crate::bits::Bits;
 use std::fmt;
 
 /// The most cells (width × height) a level may have: the state's bitsets are fixed-size.
-pub const MAX_CELLS: usize = crate::bits::CAPACITY;
+pub const MAX_CELLS: usize = Bits::CAPACITY;
+
+/// A set of cells of a Bait level (the walls, boxes, holes, mushrooms, keys, doors): four
+/// 64-bit words, `Copy`, no heap.
+pub type Bits = puzzle_engine::bits::Bits<4>;
 
 /// A level file that cannot be read, with the line and column of the problem (1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -262,7 +265,7 @@ impl Level {
         let mut dist = vec![Self::UNREACHABLE; n * n];
         let mut queue = Vec::with_capacity(n);
         for src in 0..n {
-            if self.walls.get(src) {
+            if self.walls.has(src) {
                 continue;
             }
             let row = &mut dist[src * n..(src + 1) * n];
@@ -276,7 +279,7 @@ impl Level {
                 let d = row[cell as usize];
                 for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
                     if let Some(next) = self.step(cell, dr, dc) {
-                        if !self.walls.get(next as usize) && row[next as usize] == Self::UNREACHABLE
+                        if !self.walls.has(next as usize) && row[next as usize] == Self::UNREACHABLE
                         {
                             row[next as usize] = d + 1;
                             queue.push(next);

@@ -15,7 +15,6 @@
 
 pub mod agents;
 pub mod astar;
-pub mod bits;
 pub mod clock;
 pub mod heuristic;
 pub mod level;

@@ -9,7 +9,7 @@
 //! `mushroom avatar > killSprite scoreChange=1`. Then the termination set: no door left is a
 //! win, no avatar a loss, and a game still running after [`MAX_TICKS`] ticks is lost.
 
-use crate::bits::Bits;
+use crate::level::Bits;
 use crate::level::Level;
 use puzzle_engine::{FxLikeHasher, Game, HashedGame, UndoGame};
 use std::hash::Hasher;
@@ -260,24 +260,24 @@ impl BaitState {
         };
         let to_i = to as usize;
         // avatar wall > stepBack
-        if level.walls.get(to_i) {
+        if level.walls.has(to_i) {
             return;
         }
         // avatar hole > killSprite
-        if self.dy.holes.get(to_i) {
+        if self.dy.holes.has(to_i) {
             self.dy.avatar = to;
             self.dy.status = Status::Dead;
             return;
         }
         // box avatar > bounceForward
-        if self.dy.boxes.get(to_i) {
+        if self.dy.boxes.has(to_i) {
             let beyond = level.step(to, dr, dc);
             // box wall box mushroom > undoAll (off-grid treated as wall)
             let blocked = match beyond {
                 None => true,
                 Some(b) => {
                     let b = b as usize;
-                    level.walls.get(b) || self.dy.boxes.get(b) || self.dy.mushrooms.get(b)
+                    level.walls.has(b) || self.dy.boxes.has(b) || self.dy.mushrooms.has(b)
                 }
             };
             if blocked {
@@ -285,7 +285,7 @@ impl BaitState {
             }
             let b = beyond.expect("checked") as usize;
             self.dy.boxes.clear(to_i);
-            if self.dy.holes.get(b) {
+            if self.dy.holes.has(b) {
                 // box hole > killBoth scoreChange=1
                 self.dy.holes.clear(b);
                 self.dy.score += 1;
@@ -295,11 +295,11 @@ impl BaitState {
         }
         self.dy.avatar = to;
         // nokey key > transformTo withkey; key avatar > killSprite
-        if self.dy.keys.get(to_i) {
+        if self.dy.keys.has(to_i) {
             self.dy.has_key = true;
             self.dy.keys.clear(to_i);
         }
-        if self.dy.doors.get(to_i) {
+        if self.dy.doors.has(to_i) {
             if self.dy.has_key {
                 // goal withkey > killSprite scoreChange=5
                 self.dy.doors.clear(to_i);
@@ -311,7 +311,7 @@ impl BaitState {
             }
         }
         // mushroom avatar > killSprite scoreChange=1
-        if self.dy.mushrooms.get(to_i) {
+        if self.dy.mushrooms.has(to_i) {
             self.dy.mushrooms.clear(to_i);
             self.dy.score += 1;
         }
@@ -344,21 +344,21 @@ impl BaitState {
                     } else {
                         'A'
                     }
-                } else if d.boxes.get(i) {
-                    if d.keys.get(i) || d.doors.get(i) {
+                } else if d.boxes.has(i) {
+                    if d.keys.has(i) || d.doors.has(i) {
                         'B'
                     } else {
                         '1'
                     }
-                } else if level.walls.get(i) {
+                } else if level.walls.has(i) {
                     'w'
-                } else if d.holes.get(i) {
+                } else if d.holes.has(i) {
                     '0'
-                } else if d.keys.get(i) {
+                } else if d.keys.has(i) {
                     'k'
-                } else if d.doors.get(i) {
+                } else if d.doors.has(i) {
                     'g'
-                } else if d.mushrooms.get(i) {
+                } else if d.mushrooms.has(i) {
                     'm'
                 } else {
                     '.'

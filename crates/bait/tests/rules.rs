@@ -38,7 +38,7 @@ fn push_into_wall_box_or_mushroom_undoes_the_whole_tick() {
 fn free_push_moves_box_and_avatar() {
     let s = play("wwwwwww\nwA1..gw\nwk....w\nwwwwwww", "R");
     assert_eq!(s.dy.avatar as usize, cell(&s, 1, 2));
-    assert!(s.dy.boxes.get(cell(&s, 1, 3)) && !s.dy.boxes.get(cell(&s, 1, 2)));
+    assert!(s.dy.boxes.has(cell(&s, 1, 3)) && !s.dy.boxes.has(cell(&s, 1, 2)));
 }
 
 #[test]
@@ -102,10 +102,10 @@ fn mushroom_scores_one() {
 #[test]
 fn box_on_key_can_be_pushed_off_and_the_key_taken() {
     let s = play("wwwwwww\nwA1k.gw\nw.....w\nwwwwwww", "R");
-    assert!(s.dy.boxes.get(cell(&s, 1, 3)) && s.dy.keys.get(cell(&s, 1, 3)));
+    assert!(s.dy.boxes.has(cell(&s, 1, 3)) && s.dy.keys.has(cell(&s, 1, 3)));
     let s = play("wwwwwww\nwA1k.gw\nw.....w\nwwwwwww", "RR");
     assert!(s.dy.has_key);
-    assert!(s.dy.boxes.get(cell(&s, 1, 4)));
+    assert!(s.dy.boxes.has(cell(&s, 1, 4)));
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn without_key_pushing_a_box_off_the_door_moves_only_the_box() {
     // GVGAI: `box avatar > bounceForward` moves the box, then `nokey goal > stepBack` moves
     // the avatar back: the box stays pushed.
     let s = play("wwwwwww\nwA1g..w\nwk....w\nwwwwwww", "RR");
-    assert!(s.dy.boxes.get(cell(&s, 1, 4)));
+    assert!(s.dy.boxes.has(cell(&s, 1, 4)));
     assert_eq!(s.dy.avatar as usize, cell(&s, 1, 2));
     assert_eq!(s.dy.doors.count(), 1);
 }

@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bits;
 pub mod budget;
 pub mod classic;
 pub mod conformance;

@@ -4,12 +4,12 @@
 //! once (so a long run writes its results as found, and Ctrl-C keeps them). With bootstrapping,
 //! the last `n` new best levels are re-rooted and searched for the last `δ` of the budget.
 
-use crate::bits::Bits;
 use crate::bootstrap::Bootstrapped;
 use crate::config::GenConfig;
 use crate::playout::{AllocatingPlayout, FastPlayout, LevelGame};
 use crate::solution::{verified_level, SolutionError};
 use crate::state::{BoardError, GenState, Metrics};
+use puzzle_engine::bits::Bits;
 use puzzle_engine::mcts::{self, ChildrenPerExpansion, Expansion, Found, MctsConfig, MctsResult};
 use puzzle_engine::{Budget, StopReason};
 use puzzle_sokoban::Level;

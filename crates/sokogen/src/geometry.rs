@@ -1,7 +1,7 @@
 //! Board geometry: size, stride and the masks every bitboard operation needs (SPEC §B "Board":
 //! (0,0) top-left, x right, y down; outside the board counts as an obstacle).
 
-use crate::bits::Bits;
+use puzzle_engine::bits::Bits;
 
 /// The four directions in the order up, right, down, left (as `puzzle_sokoban::Dir::ALL`).
 pub const DIRECTIONS: [Direction; 4] = [

@@ -54,7 +54,6 @@
 
 #![warn(missing_docs)]
 
-pub mod bits;
 pub mod bootstrap;
 pub mod config;
 pub mod experiment;

@@ -7,9 +7,9 @@
 //! arrays for the boxes' start cells and move counters (`B` boxes at most), the rules. Cloning
 //! it into the search's scratch state is a `memcpy`.
 
-use crate::bits::Bits;
 use crate::config::{Congestion, MoveAgent, Rules};
 use crate::geometry::{Direction, Geometry, DIRECTIONS};
+use puzzle_engine::bits::Bits;
 use puzzle_engine::{Game, Rng};
 
 /// An action of the generation game.

@@ -1,8 +1,8 @@
 //! The generation game's actions, preconditions, post-processing and metrics on hand-made
 //! boards (SPEC §B).
 
+use puzzle_engine::bits::Bits;
 use puzzle_engine::{conformance, Game, Rng};
-use puzzle_sokogen::bits::Bits;
 use puzzle_sokogen::bootstrap::Bootstrapped;
 use puzzle_sokogen::geometry::{Direction, Geometry};
 use puzzle_sokogen::solution::verified_level;

@@ -1,10 +1,10 @@
-//! Fixed-size bitboards for the generation board (SPEC §B "Board": compact states).
+//! Fixed-size cell bitsets for grid games (SPEC §A "compact states"; used by the Sokoban
+//! generator's board and by Bait's state).
 //!
-//! A board of `width × height` cells is laid out row-major with a stride of `width + 1`: the
-//! extra column is padding that is never set, so shifting by one cell left or right cannot wrap
-//! into the next row once the result is masked with the board's `inside` mask. `N` 64-bit words
-//! hold up to `64·N` cells; the whole board state is a handful of these, inline, so cloning a
-//! state is a `memcpy` of a few dozen bytes.
+//! `N` 64-bit words hold up to `64·N` cells, inline and `Copy`, so cloning a state made of a
+//! handful of these is a `memcpy` of a few dozen bytes. Games that shift whole sets (flood fills
+//! by shifts and masks) lay their boards out with a padding column so that a one-cell shift
+//! cannot wrap into the next row once masked.
 
 /// A set of cells as `N` 64-bit words (`64·N` cells at most).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
