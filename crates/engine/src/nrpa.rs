@@ -92,6 +92,29 @@ struct Weight {
 /// A policy: weights of action codes (absent = 0, so `exp` = 1).
 type Policy = FxHashMap<u64, Weight>;
 
+/// The policy's weights `exp(policy[code])` of `actions` in `state` (Rosin's softmax, SPEC §A
+/// "NRPA"), their codes into `codes` and weights into `weights` (both cleared first); returns
+/// the weights' sum.
+fn policy_weights<G: Game>(
+    state: &G,
+    actions: &[G::Action],
+    policy: &Policy,
+    codes: &mut Vec<u64>,
+    weights: &mut Vec<f64>,
+) -> f64 {
+    codes.clear();
+    weights.clear();
+    let mut total = 0.0;
+    for &a in actions {
+        let code = state.action_code(a);
+        let w = exp_weight(policy, code);
+        total += w;
+        codes.push(code);
+        weights.push(w);
+    }
+    total
+}
+
 /// `exp(weight)` of `code` under `policy`.
 #[inline]
 fn exp_weight(policy: &Policy, code: u64) -> f64 {
@@ -237,14 +260,13 @@ impl<G: Game> Nrpa<'_, G> {
             let action = if self.actions.len() == 1 {
                 self.actions[0]
             } else {
-                self.weights.clear();
-                let mut total = 0.0;
-                for &a in &self.actions {
-                    let code = self.state.action_code(a);
-                    let w = exp_weight(policy, code);
-                    total += w;
-                    self.weights.push(w);
-                }
+                let total = policy_weights(
+                    &self.state,
+                    &self.actions,
+                    policy,
+                    &mut self.codes,
+                    &mut self.weights,
+                );
                 let mut x = self.rng.f64() * total;
                 let mut chosen = self.actions.len() - 1;
                 for (i, &w) in self.weights.iter().enumerate() {
@@ -284,16 +306,13 @@ impl<G: Game> Nrpa<'_, G> {
         self.state.clone_from(&self.root);
         for &played in sequence {
             self.state.legal_actions(&mut self.actions);
-            self.codes.clear();
-            self.weights.clear();
-            let mut total = 0.0;
-            for &a in &self.actions {
-                let code = self.state.action_code(a);
-                let w = exp_weight(policy, code);
-                total += w;
-                self.codes.push(code);
-                self.weights.push(w);
-            }
+            let total = policy_weights(
+                &self.state,
+                &self.actions,
+                policy,
+                &mut self.codes,
+                &mut self.weights,
+            );
             self.deltas.push((self.state.action_code(played), alpha));
             for (&code, &w) in self.codes.iter().zip(&self.weights) {
                 self.deltas.push((code, -alpha * w / total));

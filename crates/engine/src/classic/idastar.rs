@@ -57,11 +57,8 @@ pub fn idastar_with_table<P: SearchProblem>(
     let mut meter = Meter::start(&budget.bounded());
     let mut stats = Stats::default();
     let root = problem.initial_state();
-    if problem.is_goal(&root) {
-        return stats.finish(Vec::new(), 0, true, StopReason::Solved, &meter);
-    }
-    if budget.max_nodes == 0 {
-        return stats.finish(Vec::new(), 0, false, StopReason::Nodes, &meter);
+    if let Some(plan) = stats.trivial_start(problem, &root, budget, &meter) {
+        return plan;
     }
     stats.stored(1);
     let root_hash = state_hash(&root);

@@ -50,11 +50,8 @@ fn graph_search<P: SearchProblem>(problem: &P, budget: &Budget, order: Order) ->
     let mut arena: StateArena<P::State, P::Action> = StateArena::new();
     let mut stats = Stats::default();
     let root = problem.initial_state();
-    if problem.is_goal(&root) {
-        return stats.finish(Vec::new(), 0, true, StopReason::Solved, &meter);
-    }
-    if budget.max_nodes == 0 {
-        return stats.finish(Vec::new(), 0, false, StopReason::Nodes, &meter);
+    if let Some(plan) = stats.trivial_start(problem, &root, budget, &meter) {
+        return plan;
     }
     arena.insert(root, NONE, None, 0);
     stats.stored(1);
@@ -117,6 +114,24 @@ impl Stats {
     #[inline]
     pub(super) fn stored(&mut self, now: usize) {
         self.peak_stored = self.peak_stored.max(now);
+    }
+
+    /// The common start of the tree and graph searches: the root is already a goal (an empty
+    /// plan), or a zero node budget leaves no room to store it. `None`: search on.
+    pub(super) fn trivial_start<P: SearchProblem>(
+        &self,
+        problem: &P,
+        root: &P::State,
+        budget: &Budget,
+        meter: &Meter,
+    ) -> Option<Plan<P::Action>> {
+        if problem.is_goal(root) {
+            return Some(self.finish(Vec::new(), 0, true, StopReason::Solved, meter));
+        }
+        if budget.max_nodes == 0 {
+            return Some(self.finish(Vec::new(), 0, false, StopReason::Nodes, meter));
+        }
+        None
     }
 
     pub(super) fn finish<A>(
@@ -192,11 +207,8 @@ pub fn depth_limited<P: SearchProblem>(
     let mut meter = Meter::start(budget);
     let mut stats = Stats::default();
     let root = problem.initial_state();
-    if problem.is_goal(&root) {
-        return stats.finish(Vec::new(), 0, true, StopReason::Solved, &meter);
-    }
-    if budget.max_nodes == 0 {
-        return stats.finish(Vec::new(), 0, false, StopReason::Nodes, &meter);
+    if let Some(plan) = stats.trivial_start(problem, &root, budget, &meter) {
+        return plan;
     }
     stats.stored(1);
     // Best horizon path: (heuristic, cost, actions).
