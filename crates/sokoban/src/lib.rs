@@ -13,9 +13,11 @@
 
 pub mod board;
 pub mod corral;
+pub mod corraldl;
 pub mod deadlock;
 pub mod game;
 pub mod genetic;
+pub mod goalroom;
 pub mod level;
 pub mod lurd;
 pub mod matching;

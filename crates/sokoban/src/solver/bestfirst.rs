@@ -8,13 +8,18 @@ use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::Board;
 use crate::corral::CorralPruner;
+use crate::corraldl::CorralDeadlock;
 use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
+use crate::goalroom::GoalRooms;
 use crate::lurd::Dir;
 use crate::matching::LowerBound;
 use crate::packing::{packing_ranks, packing_violations};
 use crate::position::{child_normalized_player, generate_pushes, Position, Push, Reach};
 use puzzle_engine::{Budget, StopReason};
 use std::collections::VecDeque;
+
+/// Positions stored by one corral deadlock search.
+const CORRAL_SEARCH_LIMIT: usize = 2000;
 
 /// Greedy search: bound points added per box on a goal filled out of packing order.
 const PACKING_WEIGHT: u32 = 4;
@@ -92,11 +97,57 @@ pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome
     best_first_with(board, order, true, budget)
 }
 
+/// Switches of [`best_first_opts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// PI-corral pruning (keeps push-optimality).
+    pub corrals: bool,
+    /// Goal macros into goal rooms with a fill order ([`crate::goalroom`]); boxes packed in an
+    /// on-plan room are not pushed again. Not push-optimal.
+    pub goal_macros: bool,
+    /// Goal cut: when some push starts a goal macro, only goal macros are searched there.
+    pub goal_cut: bool,
+    /// Corral deadlock search ([`crate::corraldl`]) before expanding a position (keeps
+    /// push-optimality: it only removes deadlocked positions).
+    pub corral_deadlocks: bool,
+}
+
+impl SearchOptions {
+    /// The push-optimal settings: corral pruning only.
+    pub const OPTIMAL: SearchOptions = SearchOptions {
+        corrals: true,
+        goal_macros: false,
+        goal_cut: false,
+        corral_deadlocks: false,
+    };
+    /// The any-solution settings: corrals, goal macros and the goal cut.
+    pub const MACROS: SearchOptions = SearchOptions {
+        corrals: true,
+        goal_macros: true,
+        goal_cut: true,
+        corral_deadlocks: true,
+    };
+}
+
 /// [`best_first`] with PI-corral pruning switched on or off explicitly.
 pub fn best_first_with(
     board: &Board,
     order: Order,
     corrals_on: bool,
+    budget: &Budget,
+) -> SearchOutcome {
+    let opts = SearchOptions {
+        corrals: corrals_on,
+        ..SearchOptions::OPTIMAL
+    };
+    best_first_opts(board, order, opts, budget)
+}
+
+/// [`best_first`] with explicit [`SearchOptions`].
+pub fn best_first_opts(
+    board: &Board,
+    order: Order,
+    opts: SearchOptions,
     budget: &Budget,
 ) -> SearchOutcome {
     let deadline = budget.start();
@@ -126,6 +177,7 @@ pub fn best_first_with(
     };
     if let Some((ranks, weight)) = packing {
         h0 += weight * packing_violations(board, ranks, &pos.boxes);
+        h0 += off_goal_weight() * (board.box_count() - pos.boxes_on_goals(board)) as u32;
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
@@ -143,7 +195,15 @@ pub fn best_first_with(
         }
     };
     let goal_at_pop = order == Order::AStar;
-    let use_corrals = corrals_on;
+    let use_corrals = opts.corrals;
+    let mut rooms = opts
+        .goal_macros
+        .then(|| GoalRooms::new(board))
+        .filter(|r| !r.rooms.is_empty());
+    let mut macro_moves: Vec<(Push, Vec<Push>)> = Vec::new();
+    let mut corral_dl = opts
+        .corral_deadlocks
+        .then(|| CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT));
     let mut corrals = CorralPruner::new();
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
@@ -174,6 +234,13 @@ pub fn best_first_with(
         }
         if let Some(stop) = budget_exceeded(budget, &deadline, outcome.expanded) {
             outcome.stop = stop;
+            if std::env::var("SOKO_DEBUG").is_ok() {
+                eprintln!(
+                    "corral deadlocks {:?}",
+                    corral_dl.as_ref().map(|c| c.proved)
+                );
+                debug_dump(board, &store);
+            }
             return outcome;
         }
         store.closed[i] = true;
@@ -181,14 +248,57 @@ pub fn best_first_with(
         let g = store.g[i];
         pos = Position::from_words(board, store.words(node), store.player(node));
         let parent_min = reach.compute(board, &pos.boxes, pos.player);
+        if let Some(cd) = &mut corral_dl {
+            if cd.is_deadlock(board, &pos, &reach) {
+                continue;
+            }
+        }
         bound.prepare(board, &pos.boxes);
         generate_pushes(board, &pos, &reach, true, &mut pushes);
         if use_corrals {
             corrals.restrict(board, &pos, &reach, &mut pushes);
         }
-        for &push in &pushes {
+        macro_moves.clear();
+        if let Some(rooms) = &mut rooms {
+            pushes.retain(|p| !rooms.is_packed(p.from, &pos.boxes));
+            let mut k = 0;
+            while k < pushes.len() {
+                let push = pushes[k];
+                let old = pos.apply_push(board, push);
+                let path = rooms.goal_macro(board, &pos.boxes, push);
+                pos.undo_push(board, push, old);
+                match path {
+                    Some(path) if !path.is_empty() => {
+                        macro_moves.push((push, path));
+                        pushes.swap_remove(k);
+                    }
+                    _ => k += 1,
+                }
+            }
+            if opts.goal_cut && !macro_moves.is_empty() {
+                pushes.clear();
+            }
+        }
+        let plain = pushes.len();
+        for (k, &push) in pushes
+            .iter()
+            .chain(macro_moves.iter().map(|(p, _)| p))
+            .enumerate()
+        {
+            let tail: &[Push] = if k < plain {
+                &[]
+            } else {
+                &macro_moves[k - plain].1
+            };
+            let saved = (!tail.is_empty()).then(|| pos.clone());
             let old = pos.apply_push(board, push);
-            let to = board.step(push.from, push.dir);
+            for &p in tail {
+                pos.apply_push(board, p);
+            }
+            let to = match tail.last() {
+                Some(p) => board.step(p.from, p.dir),
+                None => board.step(push.from, push.dir),
+            };
             let child = expand_child(
                 board,
                 &mut pos,
@@ -197,14 +307,17 @@ pub fn best_first_with(
                 &mut freeze,
                 &mut bound,
                 &mut store,
-                push,
+                (push, tail),
                 to,
                 node,
-                g + 1,
+                g + 1 + tail.len() as u32,
                 limit,
                 packing,
             );
-            pos.undo_push(board, push, old);
+            match saved {
+                Some(saved) => pos = saved,
+                None => pos.undo_push(board, push, old),
+            }
             match child {
                 Child::Pruned => {}
                 Child::Improved(j) | Child::New(j) => {
@@ -215,9 +328,10 @@ pub fn best_first_with(
                         outcome.stop = StopReason::Solved;
                         return outcome;
                     }
+                    let gj = store.g[j as usize];
                     match &mut open {
                         Open::Fifo(q) => q.push_back(j),
-                        Open::Buckets(b) => b.push(order.priority(g + 1, hj), j),
+                        Open::Buckets(b) => b.push(order.priority(gj, hj), j),
                     }
                 }
                 Child::Full => {
@@ -247,7 +361,7 @@ fn expand_child(
     freeze: &mut FreezeCheck,
     bound: &mut LowerBound,
     store: &mut NodeStore,
-    push: Push,
+    (push, tail): (Push, &[Push]),
     to: u16,
     parent: u32,
     g: u32,
@@ -259,8 +373,12 @@ fn expand_child(
     {
         return Child::Pruned;
     }
-    let norm = child_normalized_player(board, pos, parent_reach, parent_min, push)
-        .unwrap_or_else(|| reach.compute(board, &pos.boxes, pos.player));
+    let norm = if tail.is_empty() {
+        child_normalized_player(board, pos, parent_reach, parent_min, push)
+            .unwrap_or_else(|| reach.compute(board, &pos.boxes, pos.player))
+    } else {
+        reach.compute(board, &pos.boxes, pos.player)
+    };
     debug_assert_eq!(norm, reach.compute(board, &pos.boxes, pos.player));
     let key = pos.box_hash ^ board.zobrist_player[norm as usize];
     if let Some(j) = store.find(key, pos.boxes.words(), norm) {
@@ -270,6 +388,7 @@ fn expand_child(
             store.parent[ju] = parent;
             store.push[ju] = push;
             store.closed[ju] = false;
+            store.set_macro(j, macro_path(push, tail));
             return Child::Improved(j);
         }
         return Child::Pruned;
@@ -279,9 +398,78 @@ fn expand_child(
     };
     if let Some((ranks, weight)) = packing {
         h += weight * packing_violations(board, ranks, &pos.boxes);
+        h += off_goal_weight() * (board.box_count() - pos.boxes_on_goals(board)) as u32;
     }
     if store.len() >= limit {
         return Child::Full;
     }
-    Child::New(store.insert(key, pos.boxes.words(), norm, parent, push, g, h))
+    let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
+    store.set_macro(j, macro_path(push, tail));
+    Child::New(j)
+}
+
+/// All pushes of a macro move (`push` then `tail`), or nothing for a single push.
+fn macro_path(push: Push, tail: &[Push]) -> Vec<Push> {
+    if tail.is_empty() {
+        return Vec::new();
+    }
+    let mut all = Vec::with_capacity(tail.len() + 1);
+    all.push(push);
+    all.extend_from_slice(tail);
+    all
+}
+
+/// Temporary: print the stored positions with the lowest bound.
+fn debug_dump(board: &Board, store: &NodeStore) {
+    let mut best: Vec<u32> = (0..store.len() as u32).collect();
+    best.sort_by_key(|&i| store.h[i as usize]);
+    let mut hist = std::collections::BTreeMap::new();
+    for i in 0..store.len() as u32 {
+        let p = Position::from_words(board, store.words(i), store.player(i));
+        *hist.entry(p.boxes_on_goals(board)).or_insert(0u32) += 1;
+    }
+    eprintln!("on-goal histogram {hist:?}");
+    for &i in best.iter().take(3) {
+        let p = Position::from_words(board, store.words(i), store.player(i));
+        eprintln!(
+            "h {} g {} on goals {}",
+            store.h[i as usize],
+            store.g[i as usize],
+            p.boxes_on_goals(board)
+        );
+        for y in 0..board.height {
+            let mut row = String::new();
+            for x in 0..board.width {
+                let c = board.cell_of[y * board.width + x];
+                row.push(if c == crate::board::NONE {
+                    '#'
+                } else if p.boxes.contains(c) {
+                    if board.is_goal(c) {
+                        '*'
+                    } else {
+                        '$'
+                    }
+                } else if c == p.player {
+                    '@'
+                } else if board.is_goal(c) {
+                    '.'
+                } else if board.is_dead(c) {
+                    'x'
+                } else {
+                    ' '
+                });
+            }
+            eprintln!("{row}");
+        }
+    }
+}
+
+fn off_goal_weight() -> u32 {
+    static W: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *W.get_or_init(|| {
+        std::env::var("SOKO_OFFW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }

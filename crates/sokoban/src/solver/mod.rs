@@ -14,7 +14,7 @@ use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
 use std::time::Duration;
 
-pub use bestfirst::{best_first, best_first_with, Order};
+pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
 pub use idastar::idastar;
 
 /// Which solver to run.
@@ -135,11 +135,18 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
             let remaining = n.saturating_sub(total.expanded);
             phase.max_iterations = Some(remaining / u64::from(left));
         }
-        let outcome = best_first(board, order, &phase);
+        let opts = if order == Order::AStar {
+            SearchOptions::OPTIMAL
+        } else {
+            macro_options()
+        };
+        let outcome = best_first_opts(board, order, opts, &phase);
         total.nodes += outcome.nodes;
         total.expanded += outcome.expanded;
         total.stop = outcome.stop;
-        if outcome.pushes.is_some() || outcome.stop == StopReason::Exhausted {
+        // A search with goal macros prunes pushes: its exhaustion proves nothing.
+        let proved = outcome.stop == StopReason::Exhausted && !opts.goal_macros;
+        if outcome.pushes.is_some() || proved {
             total.pushes = outcome.pushes;
             return total;
         }
@@ -148,6 +155,18 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
         }
     }
     total
+}
+
+/// The options of the any-solution phases (environment `SOKO_MACROS=0` switches the goal
+/// macros off and `SOKO_CUT=0` the goal cut, for experiments).
+fn macro_options() -> SearchOptions {
+    let off = |name: &str| std::env::var(name).is_ok_and(|v| v == "0");
+    SearchOptions {
+        goal_macros: !off("SOKO_MACROS"),
+        goal_cut: !off("SOKO_CUT"),
+        corral_deadlocks: !off("SOKO_CDL"),
+        ..SearchOptions::MACROS
+    }
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its

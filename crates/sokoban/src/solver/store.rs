@@ -24,6 +24,8 @@ pub struct NodeStore {
     pub closed: Vec<bool>,
     table: Vec<(u64, u32)>,
     mask: usize,
+    /// Nodes reached by a macro move: all its pushes (the first is also in `push`).
+    macros: std::collections::HashMap<u32, Vec<Push>>,
 }
 
 impl NodeStore {
@@ -42,6 +44,7 @@ impl NodeStore {
             closed: Vec::new(),
             table: vec![(0, NO_NODE); cap],
             mask: cap - 1,
+            macros: std::collections::HashMap::new(),
         }
     }
 
@@ -121,11 +124,24 @@ impl NodeStore {
         }
     }
 
+    /// Record that node `i` was reached by the macro `pushes` (several pushes), or by a single
+    /// push when `pushes` is empty.
+    pub fn set_macro(&mut self, i: u32, pushes: Vec<Push>) {
+        if pushes.is_empty() {
+            self.macros.remove(&i);
+        } else {
+            self.macros.insert(i, pushes);
+        }
+    }
+
     /// The pushes from the root to node `i`.
     pub fn path_to(&self, mut i: u32) -> Vec<Push> {
         let mut path = Vec::new();
         while self.parent[i as usize] != NO_NODE {
-            path.push(self.push[i as usize]);
+            match self.macros.get(&i) {
+                Some(pushes) => path.extend(pushes.iter().rev()),
+                None => path.push(self.push[i as usize]),
+            }
             i = self.parent[i as usize];
         }
         path.reverse();

@@ -1,0 +1,238 @@
+//! Corral deadlocks (issue 3; the idea of YASS and Sokolution's "corral deadlock" tests, in a
+//! simple form).
+//!
+//! A *corral* is a free region the player cannot reach. Take the boxes next to it (`B`) and
+//! remove every other box: if the level is solvable, the pushes of `B` in a solution still work
+//! on that relaxed board (fewer obstacles for the player and the boxes) and leave every box of
+//! `B` on a goal. So if an exhaustive push search on the relaxed board (dead squares and freeze
+//! deadlocks pruned, both valid there) finds no position where either every box of `B` is on a
+//! goal or the player reaches the corral again, the position is a deadlock. The search is
+//! bounded; running out of budget proves nothing. Results are cached by `B` and the player's
+//! normalized cell on the relaxed board.
+
+use crate::board::{Board, CellSet, NONE};
+use crate::deadlock::FreezeCheck;
+use crate::lurd::Dir;
+use crate::position::{Position, Push, Reach};
+use puzzle_engine::{FxHashMap, FxHashSet};
+
+/// The most boxes a corral search takes (border boxes and the boxes next to them).
+const MAX_BOXES: usize = 12;
+
+/// Scratch and cache for [`CorralDeadlock::is_deadlock`].
+#[derive(Debug)]
+pub struct CorralDeadlock {
+    limit: usize,
+    region: Vec<u32>,
+    stamp: u32,
+    cells: Vec<u16>,
+    stack: Vec<u16>,
+    in_corral: CellSet,
+    cache: FxHashMap<u64, bool>,
+    reach: Reach,
+    freeze: FreezeCheck,
+    /// Number of corrals proved deadlocked (for statistics).
+    pub proved: u64,
+}
+
+impl CorralDeadlock {
+    /// New scratch for `board`; each corral search stores at most `limit` positions.
+    pub fn new(board: &Board, limit: usize) -> CorralDeadlock {
+        CorralDeadlock {
+            limit,
+            region: vec![0; board.cells()],
+            stamp: 0,
+            cells: Vec::new(),
+            stack: Vec::new(),
+            in_corral: CellSet::new(board.cells()),
+            cache: FxHashMap::default(),
+            reach: Reach::new(board.cells()),
+            freeze: FreezeCheck::new(),
+            proved: 0,
+        }
+    }
+
+    /// Is some corral of `pos` (with `reach` computed for it) provably deadlocked?
+    pub fn is_deadlock(&mut self, board: &Board, pos: &Position, reach: &Reach) -> bool {
+        let n = board.cells();
+        if self.stamp > u32::MAX / 2 {
+            self.region.iter_mut().for_each(|r| *r = 0);
+            self.stamp = 0;
+        }
+        let base = self.stamp;
+        for start in 0..n as u16 {
+            if reach.reachable(start)
+                || pos.boxes.contains(start)
+                || self.region[start as usize] > base
+            {
+                continue;
+            }
+            self.stamp += 1;
+            let id = self.stamp;
+            self.flood(board, pos, start, id);
+            let mut sub = CellSet::new(n);
+            let mut off_goal = false;
+            for &c in &self.cells {
+                for &m in &board.neighbors[c as usize] {
+                    if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
+                        sub.insert(m);
+                        off_goal |= !board.is_goal(m);
+                    }
+                }
+            }
+            if !off_goal {
+                continue;
+            }
+            // Add the boxes that block the border boxes (4-adjacent chains), up to a cap.
+            let mut list: Vec<u16> = sub.iter().collect();
+            let mut k = 0;
+            while k < list.len() && list.len() < MAX_BOXES {
+                let b = list[k];
+                k += 1;
+                for &m in &board.neighbors[b as usize] {
+                    if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
+                        sub.insert(m);
+                        list.push(m);
+                    }
+                }
+            }
+            self.in_corral.clear();
+            for &c in &self.cells {
+                self.in_corral.insert(c);
+            }
+            let hash = sub
+                .iter()
+                .fold(0u64, |h, c| h ^ board.zobrist_box[c as usize]);
+            let norm = self.reach.compute(board, &sub, pos.player);
+            let key = hash
+                ^ board.zobrist_player[norm as usize].rotate_left(17)
+                ^ board.zobrist_player[start as usize].rotate_left(41);
+            let dead = match self.cache.get(&key) {
+                Some(&d) => d,
+                None => {
+                    let d = self.search(board, sub, pos.player);
+                    if self.cache.len() > 1 << 20 {
+                        self.cache.clear();
+                    }
+                    self.cache.insert(key, d);
+                    d
+                }
+            };
+            if dead {
+                self.proved += 1;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn flood(&mut self, board: &Board, pos: &Position, start: u16, id: u32) {
+        self.cells.clear();
+        self.stack.clear();
+        self.stack.push(start);
+        self.region[start as usize] = id;
+        while let Some(c) = self.stack.pop() {
+            self.cells.push(c);
+            for &m in &board.neighbors[c as usize] {
+                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
+                    self.region[m as usize] = id;
+                    self.stack.push(m);
+                }
+            }
+        }
+    }
+
+    /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
+    /// box on a goal or the player in the corral (`self.in_corral`) is reachable.
+    fn search(&mut self, board: &Board, sub: CellSet, player: u16) -> bool {
+        let mut seen: FxHashSet<(Vec<u64>, u16)> = FxHashSet::default();
+        let norm = self.reach.compute(board, &sub, player);
+        let mut stack: Vec<(CellSet, u16)> = vec![(sub.clone(), player)];
+        seen.insert((sub.words().to_vec(), norm));
+        let mut pushes: Vec<Push> = Vec::new();
+        while let Some((boxes, player)) = stack.pop() {
+            self.reach.compute(board, &boxes, player);
+            if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
+                return false;
+            }
+            pushes.clear();
+            for b in boxes.iter() {
+                for dir in Dir::ALL {
+                    let to = board.step(b, dir);
+                    if to == NONE || boxes.contains(to) || board.is_dead(to) {
+                        continue;
+                    }
+                    if self.reach.reachable(board.step(b, dir.opposite())) {
+                        pushes.push(Push { from: b, dir });
+                    }
+                }
+            }
+            for &p in &pushes {
+                let to = board.step(p.from, p.dir);
+                let mut child = boxes.clone();
+                child.remove(p.from);
+                child.insert(to);
+                if child.iter().all(|c| board.is_goal(c)) {
+                    return false;
+                }
+                if self.freeze.is_deadlock(board, &child, to) {
+                    continue;
+                }
+                let norm = self.reach.compute(board, &child, p.from);
+                if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
+                    return false;
+                }
+                if seen.len() >= self.limit {
+                    return false;
+                }
+                if seen.insert((child.words().to_vec(), norm)) {
+                    stack.push((child, p.from));
+                }
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn check(text: &str) -> (bool, bool) {
+        let level = Level::parse_one(text).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let mut reach = Reach::new(board.cells());
+        reach.compute(&board, &pos.boxes, pos.player);
+        let corral = CorralDeadlock::new(&board, 10_000).is_deadlock(&board, &pos, &reach);
+        let mut freeze = FreezeCheck::new();
+        let frozen = pos
+            .boxes
+            .iter()
+            .any(|b| freeze.is_deadlock(&board, &pos.boxes, b));
+        (corral, frozen)
+    }
+
+    #[test]
+    fn boxes_sealing_the_rest_of_the_level_are_a_deadlock() {
+        // XSokoban 2 pattern: the pocket on the left is sealed by a row of three boxes; the
+        // middle one could go up only with the player below it (in a dead end reached only
+        // through its own cell), and down only onto a dead square. No box is frozen.
+        let text = "########\n#...   #\n#### # #\n#  $$$@#\n#### ###\n   ###\n";
+        assert_eq!(check(text), (true, false));
+    }
+
+    #[test]
+    fn corral_that_can_be_filled_is_no_deadlock() {
+        let text = "######\n#.$ @#\n#.$  #\n######\n";
+        assert_eq!(check(text), (false, false));
+    }
+
+    #[test]
+    fn corral_opened_by_a_push_is_no_deadlock() {
+        // The box can be pushed down out of the doorway: the player then enters the corral.
+        let text = "#######\n#.#  .#\n# $ $ #\n#  #@ #\n#######\n";
+        assert!(!check(text).0);
+    }
+}
