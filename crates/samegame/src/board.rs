@@ -1,14 +1,25 @@
 //! The SameGame board and rules (SPEC §C "Rules"; Czech thesis §3.1, Hungarian paper §1.1).
 //!
-//! Layout: columns stored bottom-up in one flat byte array with a guard: every column has one
-//! always-empty cell above its top row, and an always-empty column stands on each side. So the
-//! four neighbours of any stone are valid indices and "same colour" is a plain byte compare
-//! (colour 0 = empty), with no bounds tests in the flood fill. Gravity keeps every column
-//! contiguous from the bottom (`heights`), and column shifting keeps the non-empty columns
-//! contiguous from the left (`columns`).
+//! Layout: one bitboard ("plane") per colour. Columns are stored bottom-up in lanes of
+//! `stride` bits, `stride` being the power of two above the height, so a column never
+//! straddles a word when `stride ≤ 64` (four columns per `u64` on 15×15 boards) and the top
+//! bit of every lane is an always-empty guard row. Bit `col · stride + row` is the stone at
+//! column `col`, row `row` from the bottom; that bit index is the "internal cell" of the API,
+//! and increasing bit order is the scan order (columns left to right, each bottom-up).
 //!
-//! Group enumeration is a flood fill with a visited bitset kept in a caller-owned
-//! [`Scratch`], so neither enumeration nor a move allocates.
+//! With that layout:
+//! - a stone's neighbours are the plane shifted by 1 (up, down) and by `stride` (left,
+//!   right); the guard row keeps vertical shifts from leaking into the next column, and
+//!   "has a same-coloured neighbour" is `plane & (shifts of plane)`, a few word operations;
+//! - a group is flooded by shifts and ANDs inside its colour's plane (plus a carry trick that
+//!   fills a vertical run upwards in one addition);
+//! - gravity removes the group's bits from each spanned column of every plane, one run of
+//!   removed rows at a time (`x & low | (x >> end) << start`), and a column that empties is
+//!   deleted by shifting the higher lanes down one lane.
+//!
+//! Enumeration finds groups without a per-cell scan: the lowest remaining group stone, its
+//! flood, and its bits cleared, until none is left. Nothing allocates once a [`Scratch`]
+//! has grown to the board size.
 
 use crate::scoring::Scoring;
 use puzzle_engine::{Game, HashedGame};
@@ -44,10 +55,10 @@ pub struct Group {
 /// Reusable buffers for group enumeration and moves (own one per thread / search).
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    visited: Vec<u64>,
-    stack: Vec<u16>,
-    parent: Vec<u16>,
-    size: Vec<u16>,
+    /// The last flooded group (one word per plane word).
+    group: Vec<u64>,
+    /// Group stones still to enumerate / to sample from.
+    stones: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
     pub groups: Vec<Group>,
 }
@@ -57,40 +68,98 @@ impl Scratch {
     pub fn new() -> Self {
         Scratch::default()
     }
-
-    /// Make room for a board of `cells` internal cells. The visited bitset is all clear
-    /// between operations: each operation clears what it marked.
-    #[inline]
-    fn reset(&mut self, cells: usize) {
-        let words = cells.div_ceil(64);
-        if self.visited.len() < words {
-            self.visited.resize(words, 0);
-        }
-    }
-
-    /// Clear the visited bits of internal cells `lo..=hi`.
-    #[inline]
-    fn clear_span(&mut self, lo: usize, hi: usize) {
-        self.visited[lo >> 6..=hi >> 6].fill(0);
-    }
-
-    #[inline]
-    fn test_and_set(&mut self, i: usize) -> bool {
-        let w = &mut self.visited[i >> 6];
-        let bit = 1u64 << (i & 63);
-        let was = *w & bit != 0;
-        *w |= bit;
-        was
-    }
-
-    #[inline]
-    fn is_set(&self, i: usize) -> bool {
-        self.visited[i >> 6] & (1u64 << (i & 63)) != 0
-    }
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+/// Bits `0..n` set (all for `n ≥ 64`).
+#[inline]
+fn low_mask(n: u32) -> u64 {
+    debug_assert!(n <= 64);
+    ((1u128 << n) - 1) as u64
+}
+
+/// Word `i` of the multi-word bitset `m` shifted towards higher bits by `64·q + r`.
+#[inline(always)]
+fn shl_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
+    if i < q {
+        return 0;
+    }
+    let j = i - q;
+    if r == 0 {
+        m[j]
+    } else if j > 0 {
+        (m[j] << r) | (m[j - 1] >> (64 - r))
+    } else {
+        m[j] << r
+    }
+}
+
+/// Word `i` of the multi-word bitset `m` shifted towards lower bits by `64·q + r`.
+#[inline(always)]
+fn shr_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
+    let j = i + q;
+    if j >= m.len() {
+        return 0;
+    }
+    if r == 0 {
+        m[j]
+    } else if j + 1 < m.len() {
+        (m[j] >> r) | (m[j + 1] << (64 - r))
+    } else {
+        m[j] >> r
+    }
+}
+
+/// Word `i` of the cells next to a stone of `m` (up, down, left, right; lanes of
+/// `64·q + r` bits).
+#[inline(always)]
+fn neighbours_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
+    shl_word(m, i, 0, 1) | shr_word(m, i, 0, 1) | shl_word(m, i, q, r) | shr_word(m, i, q, r)
+}
+
+/// Bits `[pos, pos + 64)` of `words` (zero past the end).
+#[inline]
+fn extract64(words: &[u64], pos: usize) -> u64 {
+    let (w, s) = (pos >> 6, (pos & 63) as u32);
+    let lo = words.get(w).map_or(0, |&x| x >> s);
+    let hi = if s == 0 {
+        0
+    } else {
+        words.get(w + 1).map_or(0, |&x| x << (64 - s))
+    };
+    lo | hi
+}
+
+/// Delete bits `[pos, pos + len)` of `words`, moving every higher bit down by `len` (zeros
+/// come in at the top).
+fn delete_bits(words: &mut [u64], pos: usize, len: usize) {
+    let i0 = pos >> 6;
+    if i0 >= words.len() {
+        return;
+    }
+    let o = (pos & 63) as u32;
+    let first = (words[i0] & low_mask(o)) | (extract64(words, pos + len) << o);
+    words[i0] = first;
+    for i in i0 + 1..words.len() {
+        words[i] = extract64(words, 64 * i + len);
+    }
+}
+
+/// Delete the lane of `s < 64` bits at bit `pos` (a multiple of `s`) of `words`, whose last
+/// word is zero, moving the higher lanes down one lane.
+#[inline]
+fn delete_lane(words: &mut [u64], pos: usize, s: u32) {
+    let (i0, o) = (pos >> 6, (pos & 63) as u32);
+    let n = words.len() - 1;
+    let w = words[i0];
+    words[i0] =
+        (w & low_mask(o)) | (w.checked_shr(o + s).unwrap_or(0) << o) | (words[i0 + 1] << (64 - s));
+    for i in i0 + 1..n {
+        words[i] = (words[i] >> s) | (words[i + 1] << (64 - s));
+    }
 }
 
 /// A SameGame position: the stones, the points earned so far and the scoring convention.
@@ -109,12 +178,24 @@ thread_local! {
 pub struct Board {
     width: usize,
     height: usize,
+    /// Bits per column lane (a power of two above `height`).
     stride: usize,
+    /// `stride` as whole words and remaining bits.
+    lane_words: usize,
+    lane_bits: u32,
+    /// Words per colour plane.
+    words: usize,
     colours: usize,
     /// Non-empty columns (always the leftmost ones).
     columns: usize,
     stones: usize,
-    cells: Vec<u8>,
+    /// The colours with at least two stones left (bit `k` = colour `k`): only they can
+    /// still form groups.
+    live: u32,
+    /// `colours` planes of `words` words each, plane `k` (colour `k + 1`) at
+    /// [`Board::plane_base`]`(k)`, with an always-zero word before, between and after them,
+    /// so a word's neighbouring words can be read without bounds tests.
+    planes: Vec<u64>,
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
     points: i64,
@@ -125,7 +206,7 @@ pub struct Board {
 impl Clone for Board {
     fn clone(&self) -> Self {
         Board {
-            cells: self.cells.clone(),
+            planes: self.planes.clone(),
             heights: self.heights.clone(),
             ..*self
         }
@@ -136,10 +217,14 @@ impl Clone for Board {
         self.width = source.width;
         self.height = source.height;
         self.stride = source.stride;
+        self.lane_words = source.lane_words;
+        self.lane_bits = source.lane_bits;
+        self.words = source.words;
         self.colours = source.colours;
         self.columns = source.columns;
         self.stones = source.stones;
-        self.cells.clone_from(&source.cells);
+        self.live = source.live;
+        self.planes.clone_from(&source.planes);
         self.heights.clone_from(&source.heights);
         self.counts = source.counts;
         self.points = source.points;
@@ -215,15 +300,20 @@ impl Board {
         if colours == 0 || colours > MAX_COLOURS {
             return Err(BoardError::BadColours(colours));
         }
-        let stride = height + 1;
+        let stride = (height + 1).next_power_of_two();
+        let words = (width * stride).div_ceil(64);
         let mut board = Board {
             width,
             height,
             stride,
+            lane_words: stride / 64,
+            lane_bits: (stride % 64) as u32,
+            words,
             colours,
             columns: width,
             stones: width * height,
-            cells: vec![0; (width + 2) * stride],
+            live: 0,
+            planes: vec![0; colours * (words + 1) + 1],
             heights: vec![height as u8; width],
             counts: [0; MAX_COLOURS + 1],
             points: 0,
@@ -247,10 +337,14 @@ impl Board {
                     });
                 }
                 let i = board.index(c, height - 1 - r);
-                board.cells[i] = v;
+                let base = board.plane_base(v as usize - 1);
+                board.planes[base + (i >> 6)] |= 1 << (i & 63);
                 board.counts[v as usize] += 1;
             }
         }
+        board.live = (1..=colours)
+            .filter(|&k| board.counts[k] >= 2)
+            .fold(0, |set, k| set | 1 << k);
         Ok(board)
     }
 
@@ -283,7 +377,27 @@ impl Board {
 
     #[inline]
     fn index(&self, col: usize, row: usize) -> usize {
-        (col + 1) * self.stride + row
+        col * self.stride + row
+    }
+
+    /// Words holding the non-empty columns (the others are zero in every plane).
+    #[inline(always)]
+    fn used_words(&self) -> usize {
+        (self.columns * self.stride).div_ceil(64)
+    }
+
+    /// Index in `planes` of word 0 of plane `k` (colour `k + 1`).
+    #[inline(always)]
+    fn plane_base(&self, k: usize) -> usize {
+        1 + k * (self.words + 1)
+    }
+
+    /// The plane of colour `colour` (1-based).
+    #[inline]
+    fn plane(&self, colour: u8) -> &[u64] {
+        let k = colour as usize - 1;
+        let base = self.plane_base(k);
+        &self.planes[base..base + self.words]
     }
 
     /// Board width (columns at the start).
@@ -336,7 +450,7 @@ impl Board {
         if col >= self.width || row >= self.height {
             0
         } else {
-            self.cells[self.index(col, row)]
+            self.colour_at(self.index(col, row))
         }
     }
 
@@ -372,96 +486,212 @@ impl Board {
     pub fn move_of(&self, cell: u16) -> Move {
         let cell = cell as usize;
         Move {
-            col: (cell / self.stride - 1) as u8,
+            col: (cell / self.stride) as u8,
             row: (cell % self.stride) as u8,
         }
     }
 
-    /// Is there any removable group? (A scan for two equal neighbours, stopping at the first.)
+    /// Word `i` of the stones of colour `colour` that have a same-coloured neighbour.
+    #[inline(always)]
+    fn group_word(&self, colour: u8, i: usize) -> u64 {
+        if self.lane_words == 0 {
+            // Lanes inside words: a vertical neighbour never crosses a word (bit 63 and the
+            // bit a carry would bring in are guard rows), a horizontal one comes from the
+            // neighbouring word (the zero word around the plane at its ends).
+            let r = self.lane_bits;
+            let j = self.plane_base(colour as usize - 1) + i;
+            let (prev, x, next) = (self.planes[j - 1], self.planes[j], self.planes[j + 1]);
+            x & ((x << 1)
+                | (x >> 1)
+                | (x << r)
+                | (x >> r)
+                | (prev >> (64 - r))
+                | (next << (64 - r)))
+        } else {
+            let m = self.plane(colour);
+            m[i] & neighbours_word(m, i, self.lane_words, self.lane_bits)
+        }
+    }
+
+    /// Word `i` of the group stones (stones with a same-coloured neighbour) of the colours
+    /// in `set` (bit `k` = colour `k`).
+    #[inline]
+    fn group_word_of(&self, set: u32, i: usize) -> u64 {
+        let mut set = set;
+        let mut w = 0;
+        while set != 0 {
+            let k = set.trailing_zeros() as u8;
+            set &= set - 1;
+            w |= self.group_word(k, i);
+        }
+        w
+    }
+
+    /// The colours (bit `k` = colour `k`) that still have at least two stones: only they can
+    /// form groups.
+    #[inline]
+    pub fn live_colours(&self) -> u32 {
+        self.live
+    }
+
+    /// Is there any removable group?
     pub fn has_move(&self) -> bool {
-        let s = self.stride;
-        let cells = &self.cells;
-        for c in 0..self.columns {
-            let base = (c + 1) * s;
-            let h = self.heights[c] as usize;
-            for i in base..base + h {
-                let v = cells[i];
-                if cells[i + 1] == v || cells[i + s] == v {
-                    return true;
+        let set = self.live_colours();
+        (0..self.used_words()).any(|i| self.group_word_of(set, i) != 0)
+    }
+
+    /// Flood the group of colour `colour` containing internal cell `start` into `g` (word
+    /// `i` of the group at `g[i + 1]`; `g[0]` and the last word stay zero); returns its size
+    /// and the first and last word it touches.
+    #[inline]
+    fn flood(&self, colour: u8, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
+        let m = self.plane(colour);
+        let n = self.words;
+        if g.len() == n + 2 {
+            g.fill(0);
+        } else {
+            g.clear();
+            g.resize(n + 2, 0);
+        }
+        let w0 = start >> 6;
+        g[w0 + 1] = 1 << (start & 63);
+        let (mut lo, mut hi) = (w0, w0);
+        // Each pass grows the group by its neighbours (updated in place, so growth to the
+        // right and up spreads within one pass) until a pass changes nothing. The add fills
+        // each vertical run upwards from its lowest reached stone: the carry runs through
+        // the run and stops at the empty guard row at the latest, so it never enters the
+        // next lane (and when a run crosses a word, the later passes finish it).
+        if self.lane_words == 0 {
+            let r = self.lane_bits;
+            loop {
+                let (a, b) = (lo.saturating_sub(1), (hi + 1).min(n - 1));
+                let mut changed = false;
+                for i in a..=b {
+                    let x = m[i];
+                    let old = g[i + 1];
+                    let near = (old << 1)
+                        | (old >> 1)
+                        | (old << r)
+                        | (old >> r)
+                        | (g[i] >> (64 - r))
+                        | (g[i + 2] << (64 - r));
+                    let mut w = (old | near) & x;
+                    w |= (x.wrapping_add(w) ^ x) & x;
+                    if w != old {
+                        g[i + 1] = w;
+                        changed = true;
+                        lo = lo.min(i);
+                        hi = hi.max(i);
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        } else {
+            let (q, r) = (self.lane_words, self.lane_bits);
+            let g = &mut g[1..=n];
+            loop {
+                let (a, b) = (lo.saturating_sub(q + 1), (hi + q + 1).min(n - 1));
+                let mut changed = false;
+                for i in a..=b {
+                    let x = m[i];
+                    let old = g[i];
+                    let mut w = (old | neighbours_word(g, i, q, r)) & x;
+                    w |= (x.wrapping_add(w) ^ x) & x;
+                    if w != old {
+                        g[i] = w;
+                        changed = true;
+                        lo = lo.min(i);
+                        hi = hi.max(i);
+                    }
+                }
+                if !changed {
+                    break;
                 }
             }
         }
-        false
+        (lo, hi)
+    }
+
+    /// Size and colour of the group containing the stone at internal cell `cell`, flooded
+    /// into `scratch` (0 and 0 for an empty cell).
+    #[inline]
+    fn flood_size(&self, cell: usize, scratch: &mut Scratch) -> (usize, u8) {
+        let colour = self.colour_at(cell);
+        if colour == 0 {
+            return (0, 0);
+        }
+        let (lo, hi) = self.flood(colour, cell, &mut scratch.group);
+        let size = scratch.group[lo + 1..=hi + 1]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        (size, colour)
     }
 
     /// Enumerate every removable group (≥ 2 stones) into `scratch.groups`, in scan order
     /// (columns left to right, each bottom-up; a group is named by its first stone in that
-    /// order), and return how many there are. One pass of union-find over the stones, each
-    /// compared with its lower and left neighbours (the earlier ones in scan order).
+    /// order), and return how many there are: the lowest group stone left, its flood, its
+    /// stones struck off, until none is left.
     pub fn find_groups(&self, scratch: &mut Scratch) -> usize {
-        let len = self.cells.len();
-        if scratch.parent.len() < len {
-            scratch.parent.resize(len, 0);
-            scratch.size.resize(len, 0);
-        }
         scratch.groups.clear();
-        let s = self.stride;
-        let cells = &self.cells;
-        let parent = &mut scratch.parent;
-        let size = &mut scratch.size;
-        #[inline]
-        fn find(parent: &mut [u16], mut i: usize) -> usize {
-            while parent[i] as usize != i {
-                let p = parent[i] as usize;
-                parent[i] = parent[p];
-                i = p;
-            }
-            i
-        }
-        for c in 0..self.columns {
-            let base = (c + 1) * s;
-            let h = self.heights[c] as usize;
-            for i in base..base + h {
-                let v = cells[i];
-                // Guards make both neighbours valid indices (empty = 0 never equals a stone).
-                let below = cells[i - 1] == v;
-                let left = cells[i - s] == v;
-                let root = match (below, left) {
-                    (false, false) => {
-                        parent[i] = i as u16;
-                        size[i] = 0;
-                        i
-                    }
-                    (true, false) => find(parent, i - 1),
-                    (false, true) => find(parent, i - s),
-                    (true, true) => {
-                        let a = find(parent, i - 1);
-                        let b = find(parent, i - s);
-                        let (keep, gone) = if a < b { (a, b) } else { (b, a) };
-                        if keep != gone {
-                            parent[gone] = keep as u16;
-                            size[keep] += size[gone];
-                        }
-                        keep
-                    }
-                };
-                parent[i] = root as u16;
-                size[root] += 1;
-            }
-        }
-        for c in 0..self.columns {
-            let base = (c + 1) * s;
-            for i in base..base + self.heights[c] as usize {
-                if parent[i] as usize == i && size[i] >= 2 {
-                    scratch.groups.push(Group {
-                        cell: i as u16,
-                        colour: cells[i],
-                        size: size[i],
-                    });
+        let set = self.live_colours();
+        let n = self.used_words();
+        scratch.stones.clear();
+        scratch
+            .stones
+            .extend((0..n).map(|i| self.group_word_of(set, i)));
+        for i in 0..n {
+            while scratch.stones[i] != 0 {
+                let cell = i * 64 + scratch.stones[i].trailing_zeros() as usize;
+                let colour = self.colour_at(cell);
+                let (lo, hi) = self.flood(colour, cell, &mut scratch.group);
+                let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
+                for j in lo..=hi {
+                    scratch.stones[j] &= !scratch.group[j + 1];
                 }
+                scratch.groups.push(Group {
+                    cell: cell as u16,
+                    colour,
+                    size: size as u16,
+                });
             }
         }
         scratch.groups.len()
+    }
+
+    /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
+    /// how many there are (for [`Board::nth_group_stone`]).
+    pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
+        let set = self.live_colours();
+        scratch.stones.clear();
+        scratch
+            .stones
+            .extend((0..self.used_words()).map(|i| self.group_word_of(set, i)));
+        scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The internal cell of the `k`-th (0-based, scan order) group stone marked by the last
+    /// [`Board::mark_group_stones`] (None if there are not that many).
+    pub fn nth_group_stone(&self, scratch: &Scratch, mut k: usize) -> Option<usize> {
+        for (i, &w) in scratch.stones.iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if k < c {
+                let mut w = w;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some(i * 64 + w.trailing_zeros() as usize);
+            }
+            k -= c;
+        }
+        None
+    }
+
+    /// Size of the group containing internal cell `cell` (a stone; 1 for a lone stone).
+    pub fn group_size(&self, cell: usize, scratch: &mut Scratch) -> usize {
+        self.flood_size(cell, scratch).0
     }
 
     /// A random starting point for [`Board::scan`]: a random non-empty column and a random
@@ -475,78 +705,88 @@ impl Board {
         (c, rng.below(self.heights[c] as usize))
     }
 
+    /// The first group stone (a stone with a same-coloured neighbour) whose colour is in
+    /// `set` (bit `k` = colour `k`), in scan order from `start` = (column, row) wrapping
+    /// around, as (internal cell, colour). The same stone as [`Board::scan`] would visit
+    /// first with that colour filter, found a word at a time.
+    #[inline]
+    pub fn first_group_stone(&self, start: (usize, usize), set: u32) -> Option<(usize, u8)> {
+        if self.columns == 0 {
+            return None;
+        }
+        let set = set & self.live;
+        if set == 0 {
+            return None;
+        }
+        let p = self.index(start.0, start.1);
+        let (w0, b0) = (p >> 6, (p & 63) as u32);
+        let found = |i: usize, w: u64| {
+            let cell = i * 64 + w.trailing_zeros() as usize;
+            Some((cell, self.colour_at(cell)))
+        };
+        let w = self.group_word_of(set, w0) & !low_mask(b0);
+        if w != 0 {
+            return found(w0, w);
+        }
+        for i in (w0 + 1..self.used_words()).chain(0..w0) {
+            let w = self.group_word_of(set, i);
+            if w != 0 {
+                return found(i, w);
+            }
+        }
+        let w = self.group_word_of(set, w0) & low_mask(b0);
+        if w != 0 {
+            return found(w0, w);
+        }
+        None
+    }
+
     /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
     /// and wrapping around, every stone that has a same-coloured neighbour (so belongs to a
     /// removable group), as `visit(internal cell, colour)`, until `visit` returns true.
     /// Returns whether it did. This is the thesis's "scan the board from a random point until
-    /// a group is found" (§3.3.3): it costs only the stones scanned.
+    /// a group is found" (§3.3.3), a word of group stones at a time.
     #[inline]
     pub fn scan(&self, start: (usize, usize), mut visit: impl FnMut(usize, u8) -> bool) -> bool {
-        let s = self.stride;
-        let cells = &self.cells;
-        let (c0, r0) = start;
-        let cols = self.columns;
-        if cols == 0 {
+        if self.columns == 0 {
             return false;
         }
-        let mut run = |c: usize, from: usize, to: usize| -> bool {
-            let base = (c + 1) * s;
-            for i in base + from..base + to {
-                let v = cells[i];
-                if (cells[i + 1] == v
-                    || cells[i - 1] == v
-                    || cells[i + s] == v
-                    || cells[i - s] == v)
-                    && visit(i, v)
-                {
+        let set = self.live_colours();
+        let p = self.index(start.0, start.1);
+        let (w0, b0) = (p >> 6, (p & 63) as u32);
+        let n = self.used_words();
+        for step in 0..=n {
+            let i = (w0 + step) % n;
+            let mut w = self.group_word_of(set, i);
+            if step == 0 {
+                w &= !low_mask(b0);
+            } else if step == n {
+                w &= low_mask(b0);
+            }
+            while w != 0 {
+                let cell = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                if visit(cell, self.colour_at(cell)) {
                     return true;
                 }
             }
-            false
-        };
-        let h0 = self.heights[c0] as usize;
-        if run(c0, r0.min(h0), h0) {
-            return true;
         }
-        for j in 1..cols {
-            let c = (c0 + j) % cols;
-            if run(c, 0, self.heights[c] as usize) {
-                return true;
-            }
-        }
-        run(c0, 0, r0.min(h0))
+        false
     }
 
-    /// The colour of internal cell `cell`.
+    /// The colour of internal cell `cell` (0 = empty).
     #[inline]
     pub fn colour_at(&self, cell: usize) -> u8 {
-        self.cells[cell]
-    }
-
-    /// Flood the group of the stone at internal index `start`, marking its stones in
-    /// `scratch.visited` (the caller clears them); returns its size and the lowest and
-    /// highest internal index reached.
-    #[inline]
-    fn flood_span(&self, start: usize, scratch: &mut Scratch) -> (usize, usize, usize) {
-        let s = self.stride;
-        let cells = &self.cells;
-        let v = cells[start];
-        scratch.test_and_set(start);
-        scratch.stack.clear();
-        scratch.stack.push(start as u16);
-        let (mut size, mut lo, mut hi) = (0, start, start);
-        while let Some(i) = scratch.stack.pop() {
-            size += 1;
-            let i = i as usize;
-            lo = lo.min(i);
-            hi = hi.max(i);
-            for j in [i + 1, i - 1, i + s, i - s] {
-                if cells[j] == v && !scratch.test_and_set(j) {
-                    scratch.stack.push(j as u16);
-                }
+        let (w, bit) = (cell >> 6, 1u64 << (cell & 63));
+        if w >= self.words {
+            return 0;
+        }
+        for k in 0..self.colours {
+            if self.planes[self.plane_base(k) + w] & bit != 0 {
+                return k as u8 + 1;
             }
         }
-        (size, lo, hi)
+        0
     }
 
     /// The internal index of a move's stone, if it names a stone with a same-coloured
@@ -557,74 +797,107 @@ impl Board {
             return None;
         }
         let i = self.index(c, r);
-        let v = self.cells[i];
-        let s = self.stride;
-        let cells = &self.cells;
-        if cells[i + 1] == v || cells[i - 1] == v || cells[i + s] == v || cells[i - s] == v {
-            Some(i)
-        } else {
-            None
-        }
+        let v = self.colour_at(i);
+        (self.group_word(v, i >> 6) & (1 << (i & 63)) != 0).then_some(i)
     }
 
     /// Size and colour of the group containing `mv` (None if the move is illegal).
     pub fn group_at(&self, mv: Move, scratch: &mut Scratch) -> Option<(usize, u8)> {
         let i = self.legal_cell(mv)?;
-        scratch.reset(self.cells.len());
-        let (size, lo, hi) = self.flood_span(i, scratch);
-        scratch.clear_span(lo, hi);
-        Some((size, self.cells[i]))
+        Some(self.flood_size(i, scratch))
     }
 
     /// Remove the group containing internal cell `start` (which must have a same-coloured
     /// neighbour), apply gravity and column shifting, and score it. Returns the group size.
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {
-        scratch.reset(self.cells.len());
-        let colour = self.cells[start];
-        let (size, lo, hi) = self.flood_span(start, scratch);
-        debug_assert!(size >= 2, "removing a lone stone");
+        let colour = self.colour_at(start);
+        debug_assert!(colour != 0, "removing an empty cell");
+        let (lo, hi) = self.flood(colour, start, &mut scratch.group);
+        let mut size = 0;
+        let g = &scratch.group[1..=self.words];
         let s = self.stride;
-        // Columns spanned (a connected group covers every column between its extremes);
-        // padded columns → logical columns.
-        let (first, last) = (lo / s - 1, hi / s - 1);
+        let first_bit = lo * 64 + g[lo].trailing_zeros() as usize;
+        let last_bit = hi * 64 + 63 - g[hi].leading_zeros() as usize;
+        let (first, last) = (first_bit / s, last_bit / s);
+        let n = self.words;
         let mut emptied = false;
-        for c in first..=last {
-            let base = (c + 1) * s;
-            let h = self.heights[c] as usize;
-            let mut w = base;
-            for i in base..base + h {
-                if !scratch.is_set(i) {
-                    self.cells[w] = self.cells[i];
-                    w += 1;
+        if s < 64 {
+            // Lanes inside words. A run of removed bits never crosses a lane (the guard row
+            // between lanes is never in a group); each run, top run of a word first, drops
+            // the bits of its lane above it by its length in every plane.
+            let lane0 = low_mask(s as u32);
+            let planes = self.colours;
+            for (wi, &word) in g.iter().enumerate().take(hi + 1).skip(lo) {
+                let mut removed = word;
+                while removed != 0 {
+                    let end = 64 - removed.leading_zeros();
+                    let below = !removed & low_mask(end);
+                    let start = if below == 0 {
+                        0
+                    } else {
+                        64 - below.leading_zeros()
+                    };
+                    removed &= low_mask(start);
+                    let len = end - start;
+                    let lane_start = start & !(s as u32 - 1);
+                    let lane = lane0 << lane_start;
+                    let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
+                    for x in self.planes[1 + wi..].iter_mut().step_by(n + 1).take(planes) {
+                        if *x & from != 0 {
+                            *x = (*x & !from) | ((*x & above) >> len);
+                        }
+                    }
+                    let c = (wi * 64 + lane_start as usize) / s;
+                    size += len as usize;
+                    self.heights[c] -= len as u8;
+                    emptied |= self.heights[c] == 0;
                 }
             }
-            let new_h = w - base;
-            self.cells[w..base + h].fill(0);
-            self.heights[c] = new_h as u8;
-            emptied |= new_h == 0;
-        }
-        scratch.clear_span(lo, hi);
-        if emptied {
-            let mut dst = first;
-            for c in first..self.columns {
-                if self.heights[c] == 0 {
+        } else {
+            for c in first..=last {
+                let (w0, lw) = (c * s / 64, s / 64);
+                let removed = &g[w0..w0 + lw];
+                let removed_rows: u32 = removed.iter().map(|w| w.count_ones()).sum();
+                if removed_rows == 0 {
                     continue;
                 }
-                if dst != c {
-                    let (from, to) = ((c + 1) * s, (dst + 1) * s);
-                    self.cells.copy_within(from..from + s, to);
-                    self.heights[dst] = self.heights[c];
+                for k in 0..self.colours {
+                    let base = self.plane_base(k) + w0;
+                    let lane = &mut self.planes[base..base + lw];
+                    for bit in (0..s).rev() {
+                        if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
+                            delete_bits(lane, bit, 1);
+                        }
+                    }
                 }
-                dst += 1;
+                size += removed_rows as usize;
+                self.heights[c] -= removed_rows as u8;
+                emptied |= self.heights[c] == 0;
             }
-            for c in dst..self.columns {
-                let base = (c + 1) * s;
-                self.cells[base..base + s].fill(0);
-                self.heights[c] = 0;
-            }
-            self.columns = dst;
         }
+        if emptied {
+            for c in (first..=last).rev() {
+                if self.heights[c] == 0 {
+                    for k in 0..self.colours {
+                        let base = self.plane_base(k);
+                        if s < 64 {
+                            // The word after the plane is a zero separator.
+                            delete_lane(&mut self.planes[base..=base + n], c * s, s as u32);
+                        } else {
+                            delete_bits(&mut self.planes[base..base + n], c * s, s);
+                        }
+                    }
+                    self.heights.remove(c);
+                    self.heights.push(0);
+                    self.columns -= 1;
+                }
+            }
+        }
+        debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;
+        if self.counts[colour as usize] < 2 {
+            self.live &= !(1 << colour);
+        }
         self.stones -= size;
         self.points += self.scoring.group_points(size);
         self.moves += 1;
@@ -670,10 +943,14 @@ impl Board {
     /// (cell, colour), the keys given by a fixed mixing function instead of a stored table.
     pub fn zobrist(&self) -> u64 {
         let mut h = 0u64;
-        for c in 0..self.columns {
-            let base = self.index(c, 0);
-            for i in base..base + self.heights[c] as usize {
-                h ^= zobrist_key(i, self.cells[i]);
+        for k in 0..self.colours {
+            let plane = self.plane(k as u8 + 1);
+            for (i, &word) in plane.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    h ^= zobrist_key(i * 64 + bits.trailing_zeros() as usize, k as u8 + 1);
+                    bits &= bits - 1;
+                }
             }
         }
         h
@@ -684,25 +961,17 @@ impl Board {
         let Some(start) = self.legal_cell(mv) else {
             return 0;
         };
-        scratch.reset(self.cells.len());
-        let colour = self.cells[start];
-        let (_, lo, hi) = self.flood_span(start, scratch);
+        let colour = self.colour_at(start);
+        let (lo, hi) = self.flood(colour, start, &mut scratch.group);
         let mut code = zobrist_key(0, colour);
-        for (w, &word) in scratch
-            .visited
-            .iter()
-            .enumerate()
-            .take((hi >> 6) + 1)
-            .skip(lo >> 6)
-        {
-            let mut bits = word;
+        for w in lo..=hi {
+            let mut bits = scratch.group[w + 1];
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 code ^= zobrist_key(i, colour).rotate_left(17);
             }
         }
-        scratch.clear_span(lo, hi);
         code
     }
 }

@@ -6,7 +6,8 @@
 //! board from a random starting point ([`Board::scan`]) until they meet an acceptable group,
 //! which costs only the stones scanned. The choosers:
 //!
-//! - [`Uniform`] (Random): every group equally likely (full enumeration);
+//! - [`Uniform`] (Random): every group equally likely (a random group stone, accepted with
+//!   probability 1 / group size);
 //! - [`Tabu`] (the thesis's Random Tabu, SPEC "TabuRandom"): the colour with the most stones
 //!   (recomputed before each move) is tabu while a group of another colour exists: the first
 //!   non-tabu group from a random point;
@@ -120,19 +121,22 @@ fn two_most_frequent(board: &Board) -> (u8, u8) {
     (a as u8, b as u8)
 }
 
-/// The first group stone from a random point whose colour `accept`s, if any.
+/// Every colour, as a colour set for [`Board::first_group_stone`].
+const ANY: u32 = !0;
+
+/// The set of every colour but `c`.
 #[inline]
-fn first_from_random(board: &Board, rng: &mut Rng, accept: impl Fn(u8) -> bool) -> Option<usize> {
-    let mut found = None;
-    board.scan(board.random_start(rng), |cell, colour| {
-        if accept(colour) {
-            found = Some(cell);
-            true
-        } else {
-            false
-        }
-    });
-    found
+fn all_but(c: u8) -> u32 {
+    !(1u32 << c)
+}
+
+/// The first group stone from a random point whose colour is in `set` (bit `k` = colour
+/// `k`), if any.
+#[inline]
+fn first_from_random(board: &Board, rng: &mut Rng, set: u32) -> Option<usize> {
+    board
+        .first_group_stone(board.random_start(rng), set)
+        .map(|(cell, _)| cell)
 }
 
 /// Scan from a random point until `k` group stones of accepted colours are seen; the one
@@ -160,15 +164,29 @@ fn least_frequent_of(
     best.map(|(cell, _)| cell)
 }
 
-/// Random: every group equally likely (enumerates the groups).
+/// Random: every group equally likely, without enumerating the groups: a uniformly random
+/// group stone, accepted with probability `1 / size of its group` (else draw again). A group
+/// of `s` stones is drawn with probability `s/N · 1/s = 1/N` per trial (`N` group stones),
+/// the same for every group, so the accepted group is exactly uniform; a trial costs one
+/// flood and about (mean group size) trials are needed, against one flood per group for
+/// full enumeration.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uniform;
 
 impl GroupChooser for Uniform {
     #[inline]
     fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
-        let n = board.find_groups(scratch);
-        (n > 0).then(|| scratch.groups[rng.below(n)].cell as usize)
+        let n = board.mark_group_stones(scratch);
+        if n == 0 {
+            return None;
+        }
+        loop {
+            let cell = board.nth_group_stone(scratch, rng.below(n))?;
+            let size = board.group_size(cell, scratch);
+            if rng.below(size) == 0 {
+                return Some(cell);
+            }
+        }
     }
 }
 
@@ -181,8 +199,7 @@ impl GroupChooser for Tabu {
     #[inline]
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = most_frequent(board);
-        first_from_random(board, rng, |c| c != tabu)
-            .or_else(|| first_from_random(board, rng, |_| true))
+        first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
@@ -200,8 +217,7 @@ impl GroupChooser for TabuColour {
     #[inline]
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = self.tabu;
-        first_from_random(board, rng, |c| c != tabu)
-            .or_else(|| first_from_random(board, rng, |_| true))
+        first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
@@ -256,9 +272,9 @@ pub struct DoubleTabu;
 impl GroupChooser for DoubleTabu {
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let (first, second) = two_most_frequent(board);
-        first_from_random(board, rng, |c| c != first && c != second)
-            .or_else(|| first_from_random(board, rng, |c| c == second))
-            .or_else(|| first_from_random(board, rng, |_| true))
+        first_from_random(board, rng, all_but(first) & all_but(second))
+            .or_else(|| first_from_random(board, rng, 1 << second))
+            .or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
@@ -278,7 +294,7 @@ impl<C: GroupChooser> GroupChooser for EpsilonGreedy<C> {
     }
     fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         if rng.chance(self.epsilon) {
-            first_from_random(board, rng, |_| true)
+            first_from_random(board, rng, ANY)
         } else {
             self.inner.pick(board, scratch, rng)
         }
@@ -382,7 +398,7 @@ impl GroupChooser for AnyChooser {
             AnyChooser::Roulette => Roulette.pick(board, scratch, rng),
             AnyChooser::EpsilonGreedy(eps, inner) => {
                 if rng.chance(*eps) {
-                    first_from_random(board, rng, |_| true)
+                    first_from_random(board, rng, ANY)
                 } else {
                     inner.pick(board, scratch, rng)
                 }
