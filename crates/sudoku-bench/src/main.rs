@@ -4,7 +4,8 @@
 //! This crate exists only for the comparison: it is not a default workspace member and nothing
 //! in the product depends on it. Each file is timed in `--rounds` alternating passes (ours,
 //! theirs, ours, ...) and the best pass of each is reported, for "first solution" and for
-//! "unique" (search for a second solution) modes. `--only ours|theirs` runs one side alone, for
+//! "unique" (search for a second solution) modes (`--mode first|unique|both`). `--only
+//! ours|theirs` runs one side alone, for
 //! profiling one side. Times are the thread's on-CPU time (`/proc/thread-self/schedstat`), which
 //! keeps the comparison fair on a machine shared with other jobs.
 
@@ -35,6 +36,7 @@ fn best_of<F: FnMut() -> usize>(rounds: usize, mut pass: F) -> (f64, usize) {
 fn main() {
     let mut rounds = 5usize;
     let mut only: Option<String> = None;
+    let mut modes: Vec<(&str, usize)> = vec![("first", 1), ("unique", 2)];
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -47,15 +49,22 @@ fn main() {
         } else if a == "--only" {
             only = args.next();
             assert!(
-                matches!(only.as_deref(), Some("ours" | "theirs")),
-                "--only takes ours or theirs"
+                matches!(only.as_deref(), Some("ours" | "theirs" | "none")),
+                "--only takes ours, theirs or none"
             );
+        } else if a == "--mode" {
+            modes = match args.next().as_deref() {
+                Some("first") => vec![("first", 1)],
+                Some("unique") => vec![("unique", 2)],
+                Some("both") => vec![("first", 1), ("unique", 2)],
+                _ => panic!("--mode takes first, unique or both"),
+            };
         } else {
             files.push(a);
         }
     }
     if files.is_empty() {
-        eprintln!("usage: sudoku-compare [--rounds K] FILE...");
+        eprintln!("usage: sudoku-compare [--rounds K] [--only ours|theirs|none] [--mode first|unique|both] FILE...");
         std::process::exit(2);
     }
     println!(
@@ -76,11 +85,11 @@ fn main() {
             .map(|l| sudoku::Sudoku::from_str_line(l.trim()).expect("their parser accepts it"))
             .collect();
         assert_eq!(ours.len(), theirs.len());
-        for (mode, limit) in [("first", 1usize), ("unique", 2)] {
+        for &(mode, limit) in &modes {
             let mut ours_t = (f64::INFINITY, 0);
             let mut theirs_t = (f64::INFINITY, 0);
             for _ in 0..rounds {
-                if only.as_deref() == Some("theirs") {
+                if matches!(only.as_deref(), Some("theirs" | "none")) {
                     ours_t = (1.0, ours.len());
                 } else {
                     let o = best_of(1, || {
@@ -94,7 +103,7 @@ fn main() {
                         ours_t = o;
                     }
                 }
-                if only.as_deref() == Some("ours") {
+                if matches!(only.as_deref(), Some("ours" | "none")) {
                     theirs_t = (1.0, ours.len());
                     continue;
                 }

@@ -4,20 +4,27 @@
 //!
 //! Representation: for each digit d and band b (three rows), a 27-bit mask of the cells of the
 //! band where d may still go; a cell whose digit is known keeps exactly its own bit in its
-//! digit's mask. Propagation, per changed digit-band:
+//! digit's mask (and its row holds no other candidate of that digit).
+//!
+//! Propagation sweeps the 27 digit-bands in a fixed order (each sweep step is compiled for its
+//! own digit-band, so every index is a constant) and updates the ones that changed since their
+//! last update, until a sweep changes nothing:
 //! - **band shrink**: within a band each digit occupies one cell per row and per box, i.e. a
 //!   perfect matching between the 3 rows and the 3 boxes; a row-box triplet that is in no
 //!   matching is removed (this covers locked candidates and hidden singles in boxes and rows);
-//! - a row left with one candidate fixes the digit there: the cell leaves the other digits'
-//!   masks and its column leaves the digit's masks of the other bands;
-//! - when nothing is pending: naked singles (bit-parallel count of candidates per cell; a cell
-//!   without candidates is a contradiction), then the **stack shrink** for the digits changed
-//!   since the last one: within a stack of three columns, a digit's columns and bands also form a
-//!   perfect matching (this covers hidden singles in columns and box-column locked candidates).
+//! - **box-column pointing**: a box whose candidates lie in one column removes that column from
+//!   the digit's masks of the two other bands (this also removes the columns of placed digits);
+//! - a row left with a single candidate fixes the digit there (read off the shrink: the row has
+//!   one triplet left and its box one column), and the cell leaves the band's other digits.
 //!
-//! Search: a bivalue cell with the most bivalue cells in its row, column and box (else the cell
-//! with the fewest candidates), one branch per digit; solutions are counted up to a limit, and
-//! the guesses (branches tried) are the difficulty measure.
+//! Then naked singles (bit-parallel count of candidates per cell; a cell without candidates is a
+//! contradiction) and, when there are none, the **stack shrink**: within a stack of three
+//! columns a digit's columns and bands also form a perfect matching (hidden singles in columns,
+//! column-box locked candidates).
+//!
+//! Search: a bivalue cell, one branch per digit (the last branch reuses the frame's state);
+//! solutions are counted up to a limit, and the guesses (branches tried) are the difficulty
+//! measure.
 
 /// Bits of a band: 3 rows of 9.
 const BAND: u32 = (1 << 27) - 1;
@@ -35,8 +42,9 @@ const ROW_TRIPLETS: [u8; 512] = {
     t
 };
 
-/// For the 9 flags "row r has a candidate in box k" (bit 3r+k), the 27-bit mask of the
-/// triplets that belong to some row↔box perfect matching (0: none, a contradiction).
+/// For the 9 flags "row r has a candidate in box k" (bit 3r+k): bits 0..27, the mask of the
+/// triplets that belong to some row↔box perfect matching (0: none, a contradiction); bits
+/// 27..30, the rows left with a single triplet.
 const SHRINK: [u32; 512] = {
     const PERMS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -68,8 +76,54 @@ const SHRINK: [u32; 512] = {
             }
             p += 1;
         }
-        t[flags] = keep;
+        let mut locked = 0u32;
+        if keep != 0 {
+            let mut r = 0;
+            while r < 3 {
+                let row = (keep >> (9 * r)) & 0x1FF;
+                // One triplet (3 bits) left in the row.
+                if row == 7 || row == 7 << 3 || row == 7 << 6 {
+                    locked |= 1 << r;
+                }
+                r += 1;
+            }
+        }
+        t[flags] = keep | locked << 27;
         flags += 1;
+    }
+    t
+};
+
+/// For the 9-bit set of columns where a digit may go in a band: the 27-bit mask the digit's
+/// masks in the two other bands keep (every column that is the only one of its box removed).
+const OTHER_BANDS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0usize;
+    while cols < 512 {
+        let mut single = 0u32;
+        let mut k = 0;
+        while k < 3 {
+            let c = (cols >> (3 * k)) & 7;
+            if c == 1 || c == 2 || c == 4 {
+                single |= (c as u32) << (3 * k);
+            }
+            k += 1;
+        }
+        t[cols] = BAND & !(single * COLUMN_SPREAD);
+        cols += 1;
+    }
+    t
+};
+
+/// For 3 row flags, the cells of those rows.
+const ROWS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut r = 0;
+    while r < 8 {
+        t[r] = ((r as u32 & 1) * 0x1FF)
+            | ((r as u32 >> 1 & 1) * 0x1FF) << 9
+            | ((r as u32 >> 2) * 0x1FF) << 18;
+        r += 1;
     }
     t
 };
@@ -93,199 +147,227 @@ const SPREAD3: [u32; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 /// Replicate a 9-bit column set onto the 3 rows of a band.
 const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
 
-/// The solver state: digit-band masks and the cells not yet fixed.
+/// Index of digit `d`'s mask in band `b` (a band's nine digits are contiguous).
+#[inline(always)]
+const fn ix(b: usize, d: usize) -> usize {
+    b * 9 + d
+}
+
+/// The solver state: digit-band masks, their values at their last update, and the cells not
+/// yet fixed.
 #[derive(Clone, Copy, Debug)]
 struct State {
-    /// Index `b * 9 + d` (a band's nine digits are contiguous).
+    /// Index [`ix`]`(b, d)`.
     f: [u32; 27],
+    /// `f` as it was after the digit-band's last update (a different value: update it).
+    prev: [u32; 27],
     unsolved: [u32; 3],
+    /// Bivalue cells per band, as of the last naked-singles pass.
+    pairs: [u32; 3],
 }
 
-#[inline(always)]
-fn shrink_mask(s: u32) -> u32 {
-    let flags = u32::from(ROW_TRIPLETS[(s & 0x1FF) as usize])
-        | u32::from(ROW_TRIPLETS[((s >> 9) & 0x1FF) as usize]) << 3
-        | u32::from(ROW_TRIPLETS[((s >> 18) & 0x1FF) as usize]) << 6;
-    SHRINK[(flags & 0x1FF) as usize]
-}
-
-#[inline(always)]
-fn single_rows(s: u32) -> u32 {
-    // Every row of a shrunk mask is non-empty, so `s - 1` per row borrows within the row only:
-    // `y` keeps, per row, the bits above the lowest, i.e. is non-zero exactly in rows with two
-    // or more candidates.
-    debug_assert!((0..3).all(|r| (s >> (9 * r)) & 0x1FF != 0));
-    let y = s & s.wrapping_sub(COLUMN_SPREAD);
-    let mut multi = 0u32;
-    let mut r = 0;
-    while r < 3 {
-        let m = 0x1FF << (9 * r);
-        multi |= u32::from(y & m != 0).wrapping_neg() & m;
-        r += 1;
-    }
-    s & !multi
+/// Run `update::<I>` for every digit-band whose mask changed since its last update; `$changed`
+/// is set if any did. Returns `false` from the caller on a contradiction.
+macro_rules! sweep {
+    ($s:ident, $changed:ident; $($i:literal)*) => {
+        $(
+            if $s.f[$i] != $s.prev[$i] {
+                $changed = true;
+                if !$s.update::<$i>() {
+                    return false;
+                }
+            }
+        )*
+    };
 }
 
 impl State {
     fn empty() -> State {
         State {
             f: [BAND; 27],
+            prev: [u32::MAX; 27],
             unsolved: [BAND; 3],
+            pairs: [0; 3],
         }
     }
 
-    /// Fix digit `d` at band `b`, bit `p`; returns the digit-band to mark dirty or `None` if the
-    /// digit is no longer possible there.
-    #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, p: u32) -> Option<u32> {
-        let k = b * 9 + d;
+    /// Fix digit `d` at band `b`, bit `p` (a clue): the cell leaves the other digits, its row
+    /// and box the digit's mask, its column the digit's other bands. `false` if the digit is no
+    /// longer possible there.
+    fn place_clue(&mut self, d: usize, b: usize, p: u32) -> bool {
+        let k = ix(b, d);
         let bit = 1u32 << p;
         if self.f[k] & bit == 0 {
-            return None;
+            return false;
         }
+        for m in &mut self.f[b * 9..b * 9 + 9] {
+            *m &= !bit;
+        }
+        self.f[k] |= bit;
         self.f[k] &= !ROW_BOX[p as usize] | bit;
-        Some(1 << k)
+        let column = COLUMN_SPREAD << (p % 9);
+        for ob in 0..3 {
+            if ob != b {
+                self.f[ix(ob, d)] &= !column;
+            }
+        }
+        true
     }
 
-    /// Propagate until nothing changes. `false`: contradiction. On `true` the state is either
-    /// solved or needs a guess.
-    fn propagate(&mut self, mut dirty: u32) -> bool {
-        // Digits changed since the last stack shrink (the others are still at its fixpoint).
-        let mut touched = 0u32;
+    /// Update digit-band `I` (band `I / 9`, digit `I % 9`): band shrink, box-column pointing
+    /// into the other bands, fixed cells out of the other digits. `false`: contradiction.
+    #[inline(always)]
+    fn update<const I: usize>(&mut self) -> bool {
+        let b = I / 9;
+        let d = I % 9;
+        let s = self.f[I];
+        let flags = u32::from(ROW_TRIPLETS[(s & 0x1FF) as usize])
+            | u32::from(ROW_TRIPLETS[((s >> 9) & 0x1FF) as usize]) << 3
+            | u32::from(ROW_TRIPLETS[((s >> 18) & 0x1FF) as usize]) << 6;
+        let t = SHRINK[(flags & 0x1FF) as usize];
+        let shrunk = s & t;
+        if shrunk == 0 {
+            return false;
+        }
+        self.f[I] = shrunk;
+        self.prev[I] = shrunk;
+        let cols = (shrunk | shrunk >> 9 | shrunk >> 18) & 0x1FF;
+        let other = OTHER_BANDS[cols as usize];
+        self.f[ix((b + 1) % 3, d)] &= other;
+        self.f[ix((b + 2) % 3, d)] &= other;
+        // Rows with one triplet whose box has one column: a single candidate.
+        let fixed = shrunk & ROWS[(t >> 27) as usize] & !other & self.unsolved[b];
+        if fixed != 0 {
+            self.unsolved[b] &= !fixed;
+            let mut k = 0;
+            while k < 9 {
+                if k != d {
+                    self.f[ix(b, k)] &= !fixed;
+                }
+                k += 1;
+            }
+        }
+        true
+    }
+
+    /// Sweep until no digit-band changes. `false`: contradiction.
+    #[inline(always)]
+    fn settle(&mut self) -> bool {
         loop {
-            while dirty != 0 {
-                let i = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                let (b, d) = (i / 9, i % 9);
-                touched |= 1 << d;
-                let shrunk = self.f[i] & shrink_mask(self.f[i]);
-                if shrunk == 0 {
-                    return false;
-                }
-                self.f[i] = shrunk;
-                let fixed = single_rows(shrunk) & self.unsolved[b];
-                if fixed == 0 {
-                    continue;
-                }
-                self.unsolved[b] &= !fixed;
-                // The fixed cells leave the band's other digits (branch-free over all nine,
-                // then the digit's own mask is restored).
-                let band = &mut self.f[b * 9..b * 9 + 9];
-                let mut changed = 0u32;
-                for (k, m) in band.iter_mut().enumerate() {
-                    changed |= u32::from(*m & fixed != 0) << k;
-                    *m &= !fixed;
-                }
-                band[d] = shrunk;
-                dirty |= (changed & !(1 << d)) << (b * 9);
-                let cols = (fixed | fixed >> 9 | fixed >> 18) & 0x1FF;
-                let spread = cols * COLUMN_SPREAD;
-                for ob in 0..3 {
-                    let k = ob * 9 + d;
-                    if ob != b && self.f[k] & spread != 0 {
-                        self.f[k] &= !spread;
-                        dirty |= 1 << k;
-                    }
-                }
-            }
-            if self.unsolved == [0; 3] {
-                return true;
-            }
-            // Naked singles.
-            for b in 0..3 {
-                let (mut once, mut twice) = (0u32, 0u32);
-                for &x in &self.f[b * 9..b * 9 + 9] {
-                    twice |= once & x;
-                    once |= x;
-                }
-                let u = self.unsolved[b];
-                if u & !once != 0 {
-                    return false;
-                }
-                let singles = u & !twice;
-                if singles == 0 {
-                    continue;
-                }
-                // Place each digit's singles (a single emptied by another one placed just
-                // before, in the same row or box, is a contradiction).
-                for d in 0..9 {
-                    let k = b * 9 + d;
-                    let mut hits = self.f[k] & singles;
-                    if hits == 0 {
-                        continue;
-                    }
-                    dirty |= 1 << k;
-                    let mut m = self.f[k];
-                    while hits != 0 {
-                        let p = hits.trailing_zeros();
-                        hits &= hits - 1;
-                        let bit = 1u32 << p;
-                        if m & bit == 0 {
-                            return false;
-                        }
-                        m &= !ROW_BOX[p as usize] | bit;
-                    }
-                    self.f[k] = m;
-                }
-            }
-            if dirty != 0 {
-                continue;
-            }
-            // Stack shrink: in each stack, a digit's columns and bands form a perfect matching
-            // too (locked candidates between boxes and columns).
-            while touched != 0 {
-                let d = touched.trailing_zeros() as usize;
-                touched &= touched - 1;
-                let mut present = [0u32; 3];
-                for (b, pres) in present.iter_mut().enumerate() {
-                    let x = self.f[b * 9 + d];
-                    *pres = (x | x >> 9 | x >> 18) & 0x1FF;
-                }
-                let mut keep = [0u32; 3];
-                for s in 0..3 {
-                    let mut flags = 0u32;
-                    for (b, pres) in present.iter().enumerate() {
-                        flags |= SPREAD3[((pres >> (3 * s)) & 7) as usize] << b;
-                    }
-                    let allowed = SHRINK[flags as usize];
-                    if allowed == 0 {
-                        return false;
-                    }
-                    for (b, k) in keep.iter_mut().enumerate() {
-                        let cols = ((allowed >> (3 * b)) & 1)
-                            | ((allowed >> (9 + 3 * b)) & 1) << 1
-                            | ((allowed >> (18 + 3 * b)) & 1) << 2;
-                        *k |= cols << (3 * s);
-                    }
-                }
-                for (b, k) in keep.iter().enumerate() {
-                    let i = b * 9 + d;
-                    let new = self.f[i] & (k * COLUMN_SPREAD);
-                    if new != self.f[i] {
-                        self.f[i] = new;
-                        dirty |= 1 << i;
-                    }
-                }
-            }
-            if dirty == 0 {
+            let mut changed = false;
+            sweep!(self, changed; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+            if !changed {
                 return true;
             }
         }
     }
 
-    /// A cell to branch on: (band, bit, digit mask), preferring bivalue cells.
-    fn branch_cell(&self) -> (usize, u32, u32) {
-        let mut bivalue = [0u32; 3];
-        for (b, bv) in bivalue.iter_mut().enumerate() {
+    /// Naked singles: `None` on a contradiction (a cell without candidates), else whether some
+    /// single was placed.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Option<bool> {
+        let mut found = false;
+        for b in 0..3 {
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for &x in &self.f[b * 9..b * 9 + 9] {
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
             }
-            *bv = self.unsolved[b] & twice & !thrice;
+            let u = self.unsolved[b];
+            if u & !once != 0 {
+                return None;
+            }
+            self.pairs[b] = u & twice & !thrice;
+            let mut singles = u & !twice;
+            while singles != 0 {
+                found = true;
+                let p = singles.trailing_zeros();
+                singles &= singles - 1;
+                let bit = 1u32 << p;
+                // The cell's only digit keeps just this cell in the cell's row and box (if an
+                // earlier single emptied the cell, the next check finds the contradiction).
+                for m in &mut self.f[b * 9..b * 9 + 9] {
+                    if *m & bit != 0 {
+                        *m &= !ROW_BOX[p as usize] | bit;
+                        break;
+                    }
+                }
+            }
         }
-        // The bivalue cell with the most bivalue cells among its row, box and column.
+        Some(found)
+    }
+
+    /// Stack shrink for every digit: in each stack, a digit's columns and bands form a perfect
+    /// matching too. `None` on a contradiction, else whether some mask changed.
+    fn stack_shrink(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let mut present = [0u32; 3];
+            for (b, pres) in present.iter_mut().enumerate() {
+                let x = self.f[ix(b, d)];
+                *pres = (x | x >> 9 | x >> 18) & 0x1FF;
+            }
+            let mut keep = [0u32; 3];
+            for s in 0..3 {
+                let mut flags = 0u32;
+                for (b, pres) in present.iter().enumerate() {
+                    flags |= SPREAD3[((pres >> (3 * s)) & 7) as usize] << b;
+                }
+                let allowed = SHRINK[flags as usize] & BAND;
+                if allowed == 0 {
+                    return None;
+                }
+                for (b, k) in keep.iter_mut().enumerate() {
+                    let cols = ((allowed >> (3 * b)) & 1)
+                        | ((allowed >> (9 + 3 * b)) & 1) << 1
+                        | ((allowed >> (18 + 3 * b)) & 1) << 2;
+                    *k |= cols << (3 * s);
+                }
+            }
+            for (b, k) in keep.iter().enumerate() {
+                let i = ix(b, d);
+                let new = self.f[i] & (k * COLUMN_SPREAD);
+                if new != self.f[i] {
+                    self.f[i] = new;
+                    changed = true;
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// Propagate until nothing changes. `false`: contradiction. On `true` the state is either
+    /// solved or needs a guess.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.settle() {
+                return false;
+            }
+
+            if self.unsolved == [0; 3] {
+                return true;
+            }
+            match self.naked_singles() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            if USE_STACK_SHRINK {
+                match self.stack_shrink() {
+                    None => return false,
+                    Some(true) => continue,
+                    Some(false) => {}
+                }
+            }
+            return true;
+        }
+    }
+
+    /// A cell to branch on: (band, bit, digit mask): the bivalue cell with the most bivalue
+    /// cells among its row, box and column, else the cell with the fewest candidates.
+    fn branch_cell(&self) -> (usize, u32, u32) {
+        let bivalue = self.pairs;
         let mut pick: Option<(usize, u32)> = None;
         let mut pick_count = 0;
         for b in 0..3 {
@@ -293,13 +375,18 @@ impl State {
             while cells != 0 {
                 let p = cells.trailing_zeros();
                 cells &= cells - 1;
-                let column = (COLUMN_SPREAD << (p % 9)) & BAND;
-                let k = (bivalue[b] & ROW_BOX[p as usize]).count_ones()
-                    + (bivalue[(b + 1) % 3] & column).count_ones()
-                    + (bivalue[(b + 2) % 3] & column).count_ones();
+                let c = p % 9;
+                let column = COLUMN_SPREAD << c;
+                let cols = ((bivalue[(b + 1) % 3] & column) >> c)
+                    | ((bivalue[(b + 2) % 3] & column) >> c) << 1;
+                let k = (u64::from(bivalue[b] & ROW_BOX[p as usize]) | u64::from(cols) << 32)
+                    .count_ones();
                 if k > pick_count {
                     pick_count = k;
                     pick = Some((b, p));
+                    if k >= GOOD_ENOUGH {
+                        return (b, p, self.digits_at(b, p));
+                    }
                 }
             }
         }
@@ -326,7 +413,7 @@ impl State {
     fn digits_at(&self, b: usize, p: u32) -> u32 {
         let mut m = 0;
         for d in 0..9 {
-            m |= ((self.f[b * 9 + d] >> p) & 1) << d;
+            m |= ((self.f[ix(b, d)] >> p) & 1) << d;
         }
         m
     }
@@ -334,7 +421,7 @@ impl State {
     fn write_solution(&self, out: &mut [u8; 81]) {
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.f[b * 9 + d];
+                let mut x = self.f[ix(b, d)];
                 while x != 0 {
                     let p = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -344,6 +431,12 @@ impl State {
         }
     }
 }
+
+/// Whether propagation ends with the stack shrink (hidden singles in columns).
+const USE_STACK_SHRINK: bool = false;
+
+/// A bivalue cell with this many bivalue cells in its row, box and column is taken at once.
+const GOOD_ENOUGH: u32 = 4;
 
 /// Result of an exact 9×9 search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -365,8 +458,8 @@ struct Search {
 }
 
 impl Search {
-    fn run(&mut self, mut s: State, dirty: u32) {
-        if !s.propagate(dirty) {
+    fn run(&mut self, mut s: State) {
+        if !s.propagate() {
             return;
         }
         if s.unsolved == [0; 3] {
@@ -379,6 +472,8 @@ impl Search {
             return;
         }
         let (b, p, mut digits) = s.branch_cell();
+        let bit = 1u32 << p;
+        let keep = !ROW_BOX[p as usize] | bit;
         while digits != 0 {
             if self.outcome.solutions >= self.limit || self.outcome.aborted {
                 return;
@@ -390,17 +485,18 @@ impl Search {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             self.outcome.guesses += 1;
+            let k = ix(b, d);
             if digits == 0 {
                 // Last candidate: reuse this frame's state.
-                if let Some(k) = s.place(d, b, p) {
-                    self.run(s, k);
-                }
+                s.f[k] &= keep;
+                self.run(s);
                 return;
             }
             let mut t = s;
-            if let Some(k) = t.place(d, b, p) {
-                self.run(t, k);
-            }
+            t.f[k] &= keep;
+            self.run(t);
+            // This digit is wrong here.
+            s.f[k] &= !bit;
         }
     }
 }
@@ -419,18 +515,16 @@ pub fn solve9(cells: &[u8; 81], limit: usize, max_guesses: u64) -> Outcome9 {
         },
     };
     let mut s = State::empty();
-    let mut dirty = 0u32;
     for (i, &v) in cells.iter().enumerate() {
         if v == 0 {
             continue;
         }
         debug_assert!(v <= 9);
-        match s.place(v as usize - 1, i / 27, (i % 27) as u32) {
-            Some(k) => dirty |= k,
-            None => return search.outcome,
+        if !s.place_clue(v as usize - 1, i / 27, (i % 27) as u32) {
+            return search.outcome;
         }
     }
-    search.run(s, dirty);
+    search.run(s);
     search.outcome
 }
 
@@ -450,10 +544,87 @@ mod tests {
     fn shrink_table_basics() {
         // All flags set: everything kept.
         assert_eq!(SHRINK[511], BAND);
+        // Identity matching only: every row has one triplet left.
+        assert_eq!(SHRINK[0b100_010_001] >> 27, 7);
         // A row with no candidate: contradiction.
         assert_eq!(SHRINK[0b111_111_000], 0);
         // Identity matching only.
-        assert_eq!(SHRINK[0b100_010_001], 7 | 7 << 12 | 7 << 24);
+        assert_eq!(SHRINK[0b100_010_001] & BAND, 7 | 7 << 12 | 7 << 24);
+    }
+
+    #[test]
+    fn other_bands_removes_only_single_columns() {
+        // Every box has two or more columns: nothing removed.
+        assert_eq!(OTHER_BANDS[0b011_101_110], BAND);
+        // Box 0 only column 1, box 2 only column 8.
+        let keep = OTHER_BANDS[0b100_011_010];
+        assert_eq!(keep, BAND & !((1 << 1 | 1 << 8) * COLUMN_SPREAD));
+    }
+
+    #[test]
+    fn shrink_locked_rows() {
+        // Row 0 in boxes 0 and 1, row 1 in box 1 only, row 2 in all: row 0 → box 0,
+        // row 2 → box 2; all three rows are left with one triplet.
+        let t = SHRINK[0b111_010_011];
+        assert_eq!(t & BAND, 7 | 7 << 12 | 7 << 24);
+        assert_eq!(t >> 27, 7);
+        // Rows 0 and 1 both in boxes 0 and 1, row 2 anywhere: only row 2 is locked (box 2).
+        assert_eq!(SHRINK[0b111_011_011] >> 27, 0b100);
+    }
+
+    /// A 9×9 solution is valid: every row, column and box holds 1..=9.
+    fn valid(g: &[u8; 81]) -> bool {
+        (0..9).all(|u| {
+            let (mut r, mut c, mut b) = (0u16, 0u16, 0u16);
+            for k in 0..9 {
+                r |= 1 << g[u * 9 + k];
+                c |= 1 << g[k * 9 + u];
+                b |= 1 << g[(u / 3 * 3 + k / 3) * 9 + u % 3 * 3 + k % 3];
+            }
+            r == 0x3FE && c == 0x3FE && b == 0x3FE
+        })
+    }
+
+    proptest::proptest! {
+        /// Random clue subsets of a solved grid (with digits relabelled): the band solver finds
+        /// a valid solution that keeps the clues, and counts solutions (up to 2) like the
+        /// generic solver.
+        #[test]
+        fn agrees_with_the_generic_solver(
+            keep in proptest::collection::vec(0u8..100, 81),
+            density in 22u8..60,
+            shift in 0u8..9,
+        ) {
+            let solved = cells(
+                "483921657967345821251876493548132976729564138136798245372689514814253769695417382",
+            );
+            let mut p = [0u8; 81];
+            for i in 0..81 {
+                if keep[i] < density {
+                    p[i] = (solved[i] - 1 + shift) % 9 + 1;
+                }
+            }
+            let o = solve9(&p, 2, u64::MAX);
+            proptest::prop_assert!(o.solutions >= 1);
+            let first = o.first.unwrap();
+            proptest::prop_assert!(valid(&first));
+            proptest::prop_assert!((0..81).all(|i| p[i] == 0 || p[i] == first[i]));
+            let grid = crate::Grid::from_values(&p).unwrap();
+            let generic = crate::solver::solve_generic(&grid, crate::ExactLimits::default());
+            proptest::prop_assert_eq!(o.solutions, generic.solutions);
+        }
+    }
+
+    #[test]
+    fn conflicting_clues_have_no_solution() {
+        let mut p = [0u8; 81];
+        p[0] = 5;
+        p[8] = 5; // same row
+        assert_eq!(solve9(&p, 2, u64::MAX).solutions, 0);
+        let mut p = [0u8; 81];
+        p[4] = 7;
+        p[76] = 7; // same column, other bands
+        assert_eq!(solve9(&p, 2, u64::MAX).solutions, 0);
     }
 
     #[test]

@@ -506,9 +506,32 @@ pub struct ExperimentArgs {
     /// Largest simulation budget of the top95 table (restarts every 10% of it).
     #[arg(long, default_value_t = 100_000, value_parser = parse_simulations)]
     pub top95_budget: u64,
-    /// Write the Markdown report here instead of standard output.
+    /// Write the Markdown report here instead of standard output (rewritten after every
+    /// configuration, so an interrupted long run keeps the finished rows).
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// Which of the grid's puzzles to run (comma-separated; all three by default).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzle::Easy, GridPuzzle::Medium, GridPuzzle::Hard])]
+    pub puzzles: Vec<GridPuzzle>,
+}
+
+/// One of the three test puzzles of the thesis's grid.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridPuzzle {
+    /// The easy puzzle (`EASY_PUZZLE`).
+    Easy,
+    /// The medium puzzle (`MEDIUM_PUZZLE`).
+    Medium,
+    /// The hard puzzle (`HARD_PUZZLE`).
+    Hard,
+}
+
+/// Write the report so far to `--output` (no-op when it goes to standard output at the end).
+fn save_partial(args: &ExperimentArgs, md: &str) -> Result<()> {
+    if let Some(path) = &args.output {
+        std::fs::write(path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The thesis's three test puzzles are only pictures; these stand in for them, chosen so that
@@ -581,11 +604,27 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
          inside a run; a run succeeds if it solves the puzzle within the limit. Seed {seed}.\n",
         args.runs
     )?;
-    let puzzles = [
-        ("easy", EASY_PUZZLE, args.easy_limit, true),
-        ("medium", MEDIUM_PUZZLE, args.medium_limit, true),
-        ("hard", HARD_PUZZLE, args.hard_limit, args.amaf_on_hard),
-    ];
+    let puzzles: Vec<_> = [
+        (GridPuzzle::Easy, "easy", EASY_PUZZLE, args.easy_limit, true),
+        (
+            GridPuzzle::Medium,
+            "medium",
+            MEDIUM_PUZZLE,
+            args.medium_limit,
+            true,
+        ),
+        (
+            GridPuzzle::Hard,
+            "hard",
+            HARD_PUZZLE,
+            args.hard_limit,
+            args.amaf_on_hard,
+        ),
+    ]
+    .into_iter()
+    .filter(|p| args.puzzles.contains(&p.0))
+    .map(|p| (p.1, p.2, p.3, p.4))
+    .collect();
     let total: u64 = puzzles
         .iter()
         .map(|p| grid_configs(p.3).len() as u64 * args.runs)
@@ -638,6 +677,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                 },
                 time / args.runs as f64
             )?;
+            save_partial(&args, &md)?;
         }
         writeln!(md)?;
     }
@@ -726,6 +766,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                 )
             };
             writeln!(md, " {mean} |")?;
+            save_partial(&args, &md)?;
         }
         writeln!(md)?;
     }
