@@ -191,27 +191,48 @@ impl State {
         }
     }
 
-    /// Fix digit `d` at band `b`, bit `p` (a clue): the cell leaves the other digits, its row
-    /// and box the digit's mask, its column the digit's other bands. `false` if the digit is no
-    /// longer possible there.
-    fn place_clue(&mut self, d: usize, b: usize, p: u32) -> bool {
-        let k = ix(b, d);
-        let bit = 1u32 << p;
-        if self.f[k] & bit == 0 {
-            return false;
-        }
-        for m in &mut self.f[b * 9..b * 9 + 9] {
-            *m &= !bit;
-        }
-        self.f[k] |= bit;
-        self.f[k] &= !ROW_BOX[p as usize] | bit;
-        let column = COLUMN_SPREAD << (p % 9);
-        for ob in 0..3 {
-            if ob != b {
-                self.f[ix(ob, d)] &= !column;
+    /// The state with the clues of `cells` (row-major, 0 = empty) placed: each clue's cell
+    /// leaves the other digits, its row and box the digit's mask, its column the digit's other
+    /// bands. `None` if two clues conflict.
+    fn with_clues(cells: &[u8; 81]) -> Option<State> {
+        let mut own = [0u32; 27];
+        let mut taken = [0u32; 3];
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                debug_assert!(v <= 9);
+                let (b, bit) = (i / 27, 1u32 << (i % 27));
+                own[ix(b, v as usize - 1)] |= bit;
+                taken[b] |= bit;
             }
         }
-        true
+        let mut s = State::empty();
+        for (b, &taken) in taken.iter().enumerate() {
+            for d in 0..9 {
+                let k = ix(b, d);
+                let mut m = BAND & !taken | own[k];
+                let mut clues = own[k];
+                while clues != 0 {
+                    let p = clues.trailing_zeros();
+                    clues &= clues - 1;
+                    m &= !ROW_BOX[p as usize] | 1 << p;
+                }
+                s.f[k] = m;
+            }
+        }
+        for d in 0..9 {
+            let cols: [u32; 3] =
+                std::array::from_fn(|b| own[ix(b, d)] | own[ix(b, d)] >> 9 | own[ix(b, d)] >> 18);
+            for b in 0..3 {
+                let k = ix(b, d);
+                let others = (cols[(b + 1) % 3] | cols[(b + 2) % 3]) & 0x1FF;
+                s.f[k] &= !(others * COLUMN_SPREAD);
+                // A clue that lost its own cell conflicts with another one.
+                if s.f[k] & own[k] != own[k] {
+                    return None;
+                }
+            }
+        }
+        Some(s)
     }
 
     /// Update digit-band `I` (band `I / 9`, digit `I % 9`): band shrink, box-column pointing
@@ -237,15 +258,14 @@ impl State {
         self.f[ix((b + 2) % 3, d)] &= other;
         // Rows with one triplet whose box has one column: a single candidate.
         let fixed = shrunk & ROWS[(t >> 27) as usize] & !other & self.unsolved[b];
-        if fixed != 0 {
-            self.unsolved[b] &= !fixed;
-            let mut k = 0;
-            while k < 9 {
-                if k != d {
-                    self.f[ix(b, k)] &= !fixed;
-                }
-                k += 1;
+        // Branch-free: usually no cell is fixed and the masks are unchanged.
+        self.unsolved[b] &= !fixed;
+        let mut k = 0;
+        while k < 9 {
+            if k != d {
+                self.f[ix(b, k)] &= !fixed;
             }
+            k += 1;
         }
         true
     }
@@ -410,6 +430,27 @@ impl State {
         best
     }
 
+    /// The digit to try first at band `b`, bit `p` among `digits`: of a bivalue cell's two,
+    /// the one with fewer other places in the cell's row and box (more likely right);
+    /// otherwise the lowest.
+    fn first_digit(&self, b: usize, p: u32, digits: u32) -> usize {
+        let lo = digits.trailing_zeros() as usize;
+        if !FIRST_DIGIT_HEURISTIC || digits & (digits - 1) == 0 {
+            return lo;
+        }
+        let rest = digits & (digits - 1);
+        if rest & (rest - 1) != 0 {
+            return lo;
+        }
+        let hi = rest.trailing_zeros() as usize;
+        let area = ROW_BOX[p as usize];
+        if (self.f[ix(b, hi)] & area).count_ones() > (self.f[ix(b, lo)] & area).count_ones() {
+            hi
+        } else {
+            lo
+        }
+    }
+
     fn digits_at(&self, b: usize, p: u32) -> u32 {
         let mut m = 0;
         for d in 0..9 {
@@ -431,6 +472,9 @@ impl State {
         }
     }
 }
+
+/// Order a bivalue cell's digits by their places left in the cell's row and box.
+const FIRST_DIGIT_HEURISTIC: bool = true;
 
 /// Whether propagation ends with the stack shrink (hidden singles in columns).
 const USE_STACK_SHRINK: bool = false;
@@ -474,7 +518,8 @@ impl Search {
         let (b, p, mut digits) = s.branch_cell();
         let bit = 1u32 << p;
         let keep = !ROW_BOX[p as usize] | bit;
-        while digits != 0 {
+        let mut d = s.first_digit(b, p, digits);
+        loop {
             if self.outcome.solutions >= self.limit || self.outcome.aborted {
                 return;
             }
@@ -482,8 +527,7 @@ impl Search {
                 self.outcome.aborted = true;
                 return;
             }
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
+            digits &= !(1 << d);
             self.outcome.guesses += 1;
             let k = ix(b, d);
             if digits == 0 {
@@ -497,6 +541,7 @@ impl Search {
             self.run(t);
             // This digit is wrong here.
             s.f[k] &= !bit;
+            d = digits.trailing_zeros() as usize;
         }
     }
 }
@@ -514,17 +559,9 @@ pub fn solve9(cells: &[u8; 81], limit: usize, max_guesses: u64) -> Outcome9 {
             aborted: false,
         },
     };
-    let mut s = State::empty();
-    for (i, &v) in cells.iter().enumerate() {
-        if v == 0 {
-            continue;
-        }
-        debug_assert!(v <= 9);
-        if !s.place_clue(v as usize - 1, i / 27, (i % 27) as u32) {
-            return search.outcome;
-        }
+    if let Some(s) = State::with_clues(cells) {
+        search.run(s);
     }
-    search.run(s);
     search.outcome
 }
 
