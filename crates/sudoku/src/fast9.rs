@@ -192,47 +192,31 @@ impl State {
     }
 
     /// The state with the clues of `cells` (row-major, 0 = empty) placed: each clue's cell
-    /// leaves the other digits, its row and box the digit's mask, its column the digit's other
-    /// bands. `None` if two clues conflict.
-    fn with_clues(cells: &[u8; 81]) -> Option<State> {
-        let mut own = [0u32; 27];
-        let mut taken = [0u32; 3];
-        for (i, &v) in cells.iter().enumerate() {
-            if v != 0 {
-                debug_assert!(v <= 9);
-                let (b, bit) = (i / 27, 1u32 << (i % 27));
-                own[ix(b, v as usize - 1)] |= bit;
-                taken[b] |= bit;
-            }
-        }
+    /// leaves the other digits and its row and box leave the digit's mask (the first sweep then
+    /// removes its column from the digit's other bands). Conflicting clues empty a row of a
+    /// digit-band, which the first sweep reports as a contradiction.
+    fn with_clues(cells: &[u8; 81]) -> State {
         let mut s = State::empty();
-        for (b, &taken) in taken.iter().enumerate() {
+        for (b, band) in cells.chunks_exact(27).enumerate() {
+            // Slot 0 collects the empty cells.
+            let mut own = [0u32; 10];
+            for (p, &v) in band.iter().enumerate() {
+                debug_assert!(v <= 9);
+                own[usize::from(v).min(9)] |= 1 << p;
+            }
+            let taken = BAND & !own[0];
             for d in 0..9 {
-                let k = ix(b, d);
-                let mut m = BAND & !taken | own[k];
-                let mut clues = own[k];
+                let mut m = BAND & !taken | own[d + 1];
+                let mut clues = own[d + 1];
                 while clues != 0 {
                     let p = clues.trailing_zeros();
                     clues &= clues - 1;
                     m &= !ROW_BOX[p as usize] | 1 << p;
                 }
-                s.f[k] = m;
+                s.f[ix(b, d)] = m;
             }
         }
-        for d in 0..9 {
-            let cols: [u32; 3] =
-                std::array::from_fn(|b| own[ix(b, d)] | own[ix(b, d)] >> 9 | own[ix(b, d)] >> 18);
-            for b in 0..3 {
-                let k = ix(b, d);
-                let others = (cols[(b + 1) % 3] | cols[(b + 2) % 3]) & 0x1FF;
-                s.f[k] &= !(others * COLUMN_SPREAD);
-                // A clue that lost its own cell conflicts with another one.
-                if s.f[k] & own[k] != own[k] {
-                    return None;
-                }
-            }
-        }
-        Some(s)
+        s
     }
 
     /// Update digit-band `I` (band `I / 9`, digit `I % 9`): band shrink, box-column pointing
@@ -559,9 +543,7 @@ pub fn solve9(cells: &[u8; 81], limit: usize, max_guesses: u64) -> Outcome9 {
             aborted: false,
         },
     };
-    if let Some(s) = State::with_clues(cells) {
-        search.run(s);
-    }
+    search.run(State::with_clues(cells));
     search.outcome
 }
 
@@ -661,6 +643,14 @@ mod tests {
         let mut p = [0u8; 81];
         p[4] = 7;
         p[76] = 7; // same column, other bands
+        assert_eq!(solve9(&p, 2, u64::MAX).solutions, 0);
+        let mut p = [0u8; 81];
+        p[0] = 3;
+        p[20] = 3; // same box, other rows
+        assert_eq!(solve9(&p, 2, u64::MAX).solutions, 0);
+        let mut p = [0u8; 81];
+        p[40] = 9;
+        p[41] = 9; // same row, same box
         assert_eq!(solve9(&p, 2, u64::MAX).solutions, 0);
     }
 
