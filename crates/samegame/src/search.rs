@@ -101,6 +101,10 @@ pub struct SpMctsSettings {
     pub reward_scale: f64,
     /// An explicit reward map, e.g. the thesis's `(score + 1500) / max_score` (§3.3.4).
     pub reward: Option<RewardTransform>,
+    /// Solved-subtree marking ([`MctsConfig::mark_solved`]): finished lines (terminal
+    /// positions, nodes whose children are all finished) are never selected again. On by
+    /// default (see docs/benchmarks/samegame.md for the fixed-iteration comparison).
+    pub mark_solved: bool,
 }
 
 impl Default for SpMctsSettings {
@@ -116,6 +120,7 @@ impl Default for SpMctsSettings {
             restart_after: Some(20_000),
             reward_scale: 2.0,
             reward: None,
+            mark_solved: true,
         }
     }
 }
@@ -276,6 +281,7 @@ pub fn mcts_config(board: &Board, cfg: &SolveConfig) -> MctsConfig {
         seed: cfg.seed,
         threads: cfg.threads.max(1),
         restart_after: s.restart_after,
+        mark_solved: s.mark_solved,
         ..MctsConfig::default()
     }
 }

@@ -112,6 +112,9 @@ pub struct SolveArgs {
     /// One tree per thread for the whole run (no random restarts).
     #[arg(long, conflicts_with = "restart_after")]
     pub no_restarts: bool,
+    /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
+    #[arg(long)]
+    pub no_solved_marking: bool,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -258,6 +261,7 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
             } else {
                 args.restart_after.or(defaults.restart_after)
             },
+            mark_solved: !args.no_solved_marking,
             ..defaults
         },
         nmcs_level: args.level.map_or(2, |l| l as usize),

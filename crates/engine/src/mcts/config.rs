@@ -182,6 +182,14 @@ pub struct MctsConfig {
     pub report_threshold: Option<f64>,
     /// Move choice of the per-move mode.
     pub move_choice: MoveChoice,
+    /// Mark solved subtrees: a node whose state is terminal, or a fully expanded node whose
+    /// children are all solved, is never selected again (its best reward, the node's `max`,
+    /// is then exact: every terminal line below it has been played); a solved root ends the
+    /// tree's search with [`crate::StopReason::Exhausted`] (its best sequence is optimal) and
+    /// no restart follows. Global searches then stop replaying finished lines. Off by
+    /// default, so the games tuned without it keep their exact behaviour; SameGame turns it
+    /// on.
+    pub mark_solved: bool,
 }
 
 impl Default for MctsConfig {
@@ -198,6 +206,7 @@ impl Default for MctsConfig {
             target_score: None,
             report_threshold: None,
             move_choice: MoveChoice::default(),
+            mark_solved: false,
         }
     }
 }

@@ -238,7 +238,8 @@ fn run_thread<G: Game, P: PlayoutPolicy<G>>(
         }
         out.stop = reason;
         let quota_done = quota.is_some_and(|q| out.iterations >= q);
-        let tree_finished = matches!(reason, StopReason::Iterations | StopReason::Exhausted);
+        // An exhausted tree has proven its best sequence optimal: no restart can do better.
+        let tree_finished = reason == StopReason::Iterations;
         let unbounded = quota.is_none() && clock.remaining().is_none() && user_stop.is_none();
         if config.restart_after.is_none() || quota_done || !tree_finished || unbounded {
             break;

@@ -396,3 +396,82 @@ fn terminal_root_returns_at_once() {
     assert!(r.iterations <= 1);
     assert!(r.best_sequence.is_empty());
 }
+
+/// Solved-subtree marking: on a game small enough to enumerate (7 · 6 · 5 = 210 terminal
+/// lines, 260 nodes), the search stops by itself once the root is solved, with the proven
+/// optimum, long before the iteration budget; deterministic per seed; no restart follows an
+/// exhausted tree; without marking the same budget is used to the end.
+#[test]
+fn solved_subtrees_end_an_exhaustive_search_with_the_optimum() {
+    let values = [13, 2, 41, 7, 29, 3, 17];
+    let game = SumGame::new(&values, 3);
+    let nodes = 1 + 7 + 7 * 6 + 7 * 6 * 5;
+    for (children, before) in [
+        (ChildrenPerExpansion::One, 0),
+        (ChildrenPerExpansion::All, 5),
+    ] {
+        let cfg = MctsConfig {
+            selection: SelectionPolicy::SpMcts {
+                c: 0.5,
+                d: 0.05,
+                w: 0.02,
+            },
+            expansion: Expansion {
+                visits_before_expand: before,
+                children,
+            },
+            budget: Budget::iterations(100_000),
+            seed: 5,
+            restart_after: Some(50_000),
+            mark_solved: true,
+            ..MctsConfig::default()
+        };
+        let r = search(&game, &cfg, &UniformRandom::default());
+        assert_eq!(r.stop_reason, StopReason::Exhausted, "{children:?}");
+        assert_eq!(r.best_score, game.optimum() as f64);
+        assert_eq!(replay(&game, &r.best_sequence).score(), r.best_score);
+        assert_eq!(r.trees, 1, "an exhausted tree is not restarted");
+        assert!(
+            r.iterations <= nodes * (before as u64 + 1),
+            "{children:?}: {} iterations to exhaust {nodes} nodes",
+            r.iterations
+        );
+        let again = search(&game, &cfg, &UniformRandom::default());
+        assert_eq!(again.iterations, r.iterations);
+        assert_eq!(again.best_sequence, r.best_sequence);
+        let off = search(
+            &game,
+            &MctsConfig {
+                mark_solved: false,
+                restart_after: None,
+                ..cfg.clone()
+            },
+            &UniformRandom::default(),
+        );
+        assert_eq!(off.iterations, 100_000);
+        assert_eq!(off.stop_reason, StopReason::Iterations);
+    }
+}
+
+/// A solved tree keeps valid bookkeeping and refuses further iterations.
+#[test]
+fn a_solved_tree_is_valid_and_stays_exhausted() {
+    let game = SumGame::new(&[5, 1, 4, 2, 3], 2);
+    let cfg = MctsConfig {
+        mark_solved: true,
+        ..MctsConfig::default()
+    };
+    let mut tree = MctsTree::new(game.clone(), &cfg);
+    let clock = Budget::iterations(1).start();
+    let mut rng = Rng::new(9);
+    let mut policy = UniformRandom::default();
+    let reason = tree.run(&mut policy, &mut rng, Some(10_000), &clock, None);
+    assert_eq!(reason, StopReason::Exhausted);
+    assert!(tree.iterations < 10_000);
+    tree.validate().unwrap();
+    assert_eq!(tree.best.as_ref().unwrap().score, 9.0);
+    let before = tree.iterations;
+    let again = tree.run(&mut policy, &mut rng, Some(10), &clock, None);
+    assert_eq!(again, StopReason::Exhausted);
+    assert_eq!(tree.iterations, before);
+}

@@ -16,6 +16,9 @@ use std::time::Duration;
 const NONE: u32 = u32::MAX;
 const FLAG_BLOOMED: u8 = 1;
 const FLAG_TERMINAL: u8 = 2;
+/// Solved (with [`MctsConfig::mark_solved`]): terminal, or fully expanded with every child
+/// solved. Selection skips it.
+const FLAG_SOLVED: u8 = 4;
 
 #[derive(Clone, Debug)]
 struct Node<A> {
@@ -216,7 +219,7 @@ impl<G: Game> MctsTree<G> {
                     return StopReason::Solved;
                 }
             }
-            if self.nodes[0].flags & FLAG_TERMINAL != 0 {
+            if self.nodes[0].flags & (FLAG_TERMINAL | FLAG_SOLVED) != 0 {
                 return StopReason::Exhausted;
             }
             self.iterate(policy, rng, clock, observer);
@@ -262,6 +265,9 @@ impl<G: Game> MctsTree<G> {
                 break;
             }
             let child = self.select(node);
+            if child == NONE {
+                break; // every child solved (the node is marked solved below)
+            }
             let action = self.nodes[child as usize].action.expect("child has action");
             self.state.apply(action);
             node = child;
@@ -289,8 +295,12 @@ impl<G: Game> MctsTree<G> {
         if !self.amaf.is_empty() {
             self.update_amaf(reward);
         }
+        let terminal = self.state.is_terminal();
+        if self.config.mark_solved && (terminal && self.trace.is_empty() || self.all_solved()) {
+            self.mark_solved();
+        }
         // Best complete sequence.
-        if self.state.is_terminal() {
+        if terminal {
             let score = self.state.score();
             let new_best = self.best.as_ref().is_none_or(|b| score > b.score);
             let report = self.config.report_threshold.is_some_and(|t| score >= t);
@@ -326,6 +336,45 @@ impl<G: Game> MctsTree<G> {
                     });
                 }
             }
+        }
+    }
+
+    /// Is the last node of the path fully expanded with every child solved? (Only after a
+    /// selection that found no unsolved child.)
+    fn all_solved(&self) -> bool {
+        let leaf = *self.path.last().expect("path has the root");
+        let n = &self.nodes[leaf as usize];
+        n.flags & FLAG_BLOOMED != 0
+            && n.born == n.slots
+            && n.slots > 0
+            && self
+                .children(leaf)
+                .all(|c| self.nodes[c as usize].flags & FLAG_SOLVED != 0)
+    }
+
+    /// Mark the last node of the path solved (its state is terminal, or all its children are
+    /// solved), then each ancestor whose children are now all solved, bottom-up.
+    fn mark_solved(&mut self) {
+        let leaf = *self.path.last().expect("path has the root") as usize;
+        let n = &mut self.nodes[leaf];
+        if n.slots == 0 {
+            // A terminal state: no legal actions, so no child block.
+            n.flags |= FLAG_BLOOMED | FLAG_TERMINAL;
+        }
+        n.flags |= FLAG_SOLVED;
+        for i in (0..self.path.len() - 1).rev() {
+            let id = self.path[i];
+            let n = &self.nodes[id as usize];
+            if n.flags & FLAG_BLOOMED == 0 || n.born < n.slots {
+                break;
+            }
+            if !self
+                .children(id)
+                .all(|c| self.nodes[c as usize].flags & FLAG_SOLVED != 0)
+            {
+                break;
+            }
+            self.nodes[id as usize].flags |= FLAG_SOLVED;
         }
     }
 
@@ -375,7 +424,8 @@ impl<G: Game> MctsTree<G> {
         child as u32
     }
 
-    /// The child maximizing the selection formula (first unvisited child if any).
+    /// The child maximizing the selection formula (first unvisited child if any), skipping
+    /// solved children; `NONE` if every child is solved.
     fn select(&self, node: u32) -> u32 {
         let parent = &self.nodes[node as usize];
         let ln_n = (parent.visits.max(1) as f64).ln();
@@ -385,6 +435,9 @@ impl<G: Game> MctsTree<G> {
         let children = &self.nodes[first as usize..(first + parent.born) as usize];
         for (i, child) in children.iter().enumerate() {
             let c = first + i as u32;
+            if child.flags & FLAG_SOLVED != 0 {
+                continue;
+            }
             if child.visits == 0 {
                 return c;
             }
