@@ -443,14 +443,15 @@ impl State {
         m
     }
 
+    /// Write a solved state's digits (each digit-band then has one cell per row).
     fn write_solution(&self, out: &mut [u8; 81]) {
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut x = self.f[ix(b, d)];
-                while x != 0 {
-                    let p = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    out[b * 27 + p] = d as u8 + 1;
+        for (b, band) in out.chunks_exact_mut(27).enumerate() {
+            for d in 0..9 {
+                let x = self.f[ix(b, d)];
+                for r in 0..3 {
+                    let p = ((x >> (9 * r)) & 0x1FF).trailing_zeros() as usize;
+                    // A solved row has exactly one bit (p < 9).
+                    band[(9 * r + p).min(26)] = d as u8 + 1;
                 }
             }
         }
