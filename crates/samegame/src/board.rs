@@ -500,7 +500,12 @@ impl Board {
             // neighbouring word (the zero word around the plane at its ends).
             let r = self.lane_bits;
             let j = self.plane_base(colour as usize - 1) + i;
-            let (prev, x, next) = (self.planes[j - 1], self.planes[j], self.planes[j + 1]);
+            let [prev, x, next] = self.planes[j - 1..j + 2] else {
+                unreachable!("a three-word window")
+            };
+            if x == 0 {
+                return 0;
+            }
             x & ((x << 1)
                 | (x >> 1)
                 | (x << r)
@@ -556,39 +561,51 @@ impl Board {
         let w0 = start >> 6;
         g[w0 + 1] = 1 << (start & 63);
         let (mut lo, mut hi) = (w0, w0);
-        // Each pass grows the group by its neighbours (updated in place, so growth to the
-        // right and up spreads within one pass) until a pass changes nothing. The add fills
-        // each vertical run upwards from its lowest reached stone: the carry runs through
-        // the run and stops at the empty guard row at the latest, so it never enters the
-        // next lane (and when a run crosses a word, the later passes finish it).
+        // The add fills each vertical run upwards from its lowest reached stone: the carry
+        // runs through the run and stops at the empty guard row at the latest, so it never
+        // enters the next lane (and when a run crosses a word, the next round finishes it).
         if self.lane_words == 0 {
+            // Lanes inside words (at most 64 words: width ≤ 128, lanes ≤ 32 bits). Close the
+            // group inside one word at a time (shifts by 1 and by the lane), then pass the
+            // stones of its first / last lane to the neighbouring word's last / first lane;
+            // a word that receives new stones is closed again.
+            debug_assert!(n <= 64);
             let r = self.lane_bits;
-            loop {
-                let (a, b) = (lo.saturating_sub(1), (hi + 1).min(n - 1));
-                let mut changed = false;
-                for i in a..=b {
-                    let x = m[i];
-                    let old = g[i + 1];
-                    let near = (old << 1)
-                        | (old >> 1)
-                        | (old << r)
-                        | (old >> r)
-                        | (g[i] >> (64 - r))
-                        | (g[i + 2] << (64 - r));
-                    let mut w = (old | near) & x;
-                    w |= (x.wrapping_add(w) ^ x) & x;
-                    if w != old {
-                        g[i + 1] = w;
-                        changed = true;
-                        lo = lo.min(i);
-                        hi = hi.max(i);
+            let mut dirty: u64 = 1 << w0;
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let x = m[i];
+                let mut w = g[i + 1];
+                loop {
+                    let mut grown = (w | (w << 1) | (w >> 1) | (w << r) | (w >> r)) & x;
+                    grown |= (x.wrapping_add(grown) ^ x) & x;
+                    if grown == w {
+                        break;
+                    }
+                    w = grown;
+                }
+                g[i + 1] = w;
+                lo = lo.min(i);
+                hi = hi.max(i);
+                if i > 0 {
+                    let seed = (w << (64 - r)) & m[i - 1] & !g[i];
+                    if seed != 0 {
+                        g[i] |= seed;
+                        dirty |= 1 << (i - 1);
                     }
                 }
-                if !changed {
-                    break;
+                if i + 1 < n {
+                    let seed = (w >> (64 - r)) & m[i + 1] & !g[i + 2];
+                    if seed != 0 {
+                        g[i + 2] |= seed;
+                        dirty |= 1 << (i + 1);
+                    }
                 }
             }
         } else {
+            // Lanes spanning words: passes over the words near the group, each growing it by
+            // its neighbours (in place) until a pass changes nothing.
             let (q, r) = (self.lane_words, self.lane_bits);
             let g = &mut g[1..=n];
             loop {
@@ -827,8 +844,8 @@ impl Board {
             // the bits of its lane above it by its length in every plane.
             let lane0 = low_mask(s as u32);
             let planes = self.colours;
-            for (wi, &word) in g.iter().enumerate().take(hi + 1).skip(lo) {
-                let mut removed = word;
+            for wi in lo..=hi {
+                let mut removed = scratch.group[wi + 1];
                 while removed != 0 {
                     let end = 64 - removed.leading_zeros();
                     let below = !removed & low_mask(end);
@@ -842,10 +859,13 @@ impl Board {
                     let lane_start = start & !(s as u32 - 1);
                     let lane = lane0 << lane_start;
                     let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
-                    for x in self.planes[1 + wi..].iter_mut().step_by(n + 1).take(planes) {
-                        if *x & from != 0 {
-                            *x = (*x & !from) | ((*x & above) >> len);
+                    let mut j = 1 + wi;
+                    for _ in 0..planes {
+                        let x = self.planes[j];
+                        if x & from != 0 {
+                            self.planes[j] = (x & !from) | ((x & above) >> len);
                         }
+                        j += n + 1;
                     }
                     let c = (wi * 64 + lane_start as usize) / s;
                     size += len as usize;
