@@ -1,5 +1,6 @@
 //! Solve every level of an XSB file with one algorithm and print one line per level.
-//! `cargo run --release -p puzzle-sokoban --example solve_set -- FILE ALGO SECS [FIRST_N]`
+//! `cargo run --release -p puzzle-sokoban --example solve_set -- FILE ALGO SECS [FIRST_N [FROM]]`
+//! (levels FROM .. FROM + FIRST_N - 1, numbered from 1; FROM defaults to 1)
 //! (with `WEIGHT=w` in the environment: weighted A* with that weight instead of ALGO).
 
 use puzzle_engine::Budget;
@@ -19,9 +20,15 @@ fn main() {
     let first: usize = args
         .get(4)
         .map_or(levels.len(), |s| s.parse().expect("count"));
+    let from: usize = args.get(5).map_or(1, |s| s.parse().expect("level number"));
     let mut solved = 0;
     let mut times = Vec::new();
-    for (i, level) in levels.iter().take(first).enumerate() {
+    for (i, level) in levels
+        .iter()
+        .enumerate()
+        .skip(from.saturating_sub(1))
+        .take(first)
+    {
         let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(4_000_000);
         let s = match std::env::var("WEIGHT")
             .ok()

@@ -52,16 +52,32 @@ impl CorralDeadlock {
         }
     }
 
-    /// Is some corral of `pos` (with `reach` computed for it) provably deadlocked?
-    pub fn is_deadlock(&mut self, board: &Board, pos: &Position, reach: &Reach) -> bool {
+    /// Is some corral of `pos` (with `reach` computed for it) next to the box on `moved` (the
+    /// box pushed last) provably deadlocked? (Corrals away from the last push were there in
+    /// the parent.) With `moved` = [`NONE`], every corral is checked.
+    pub fn is_deadlock(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        reach: &Reach,
+        moved: u16,
+    ) -> bool {
         let n = board.cells();
         if self.stamp > u32::MAX / 2 {
             self.region.iter_mut().for_each(|r| *r = 0);
             self.stamp = 0;
         }
         let base = self.stamp;
-        for start in 0..n as u16 {
-            if reach.reachable(start)
+        let all: Vec<u16>;
+        let starts: &[u16] = if moved == NONE {
+            all = (0..n as u16).collect();
+            &all
+        } else {
+            &board.neighbors[moved as usize]
+        };
+        for &start in starts {
+            if start == NONE
+                || reach.reachable(start)
                 || pos.boxes.contains(start)
                 || self.region[start as usize] > base
             {
@@ -205,7 +221,7 @@ mod tests {
         let pos = Position::start(&board);
         let mut reach = Reach::new(board.cells());
         reach.compute(&board, &pos.boxes, pos.player);
-        let corral = CorralDeadlock::new(&board, 10_000).is_deadlock(&board, &pos, &reach);
+        let corral = CorralDeadlock::new(&board, 10_000).is_deadlock(&board, &pos, &reach, NONE);
         let mut freeze = FreezeCheck::new();
         let frozen = pos
             .boxes

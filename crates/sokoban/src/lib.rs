@@ -24,6 +24,7 @@ pub mod matching;
 pub mod packing;
 pub mod position;
 pub mod solver;
+pub mod tunnel;
 
 pub use board::Board;
 pub use game::SokobanGame;

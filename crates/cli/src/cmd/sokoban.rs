@@ -237,9 +237,13 @@ pub struct BenchArgs {
     /// Solvers to compare (comma-separated or repeated). Default: greedy.
     #[arg(long, value_delimiter = ',', value_parser = ["astar", "idastar", "bfs", "greedy", "ga"])]
     pub algo: Vec<String>,
-    /// Only the first N levels of each set.
+    /// Only the first N levels of each set (after `--skip`).
     #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
     pub first: Option<usize>,
+    /// Leave out the first K levels of each set (to split a long run; level numbers in the
+    /// output stay those of the set).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub skip: usize,
     /// Also print one line per level.
     #[arg(long)]
     pub per_level: bool,
@@ -286,6 +290,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     let limit = common.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
     for set in &sets {
         let (label, mut levels) = load_set(set)?;
+        let skip = args.skip.min(levels.len());
+        levels.drain(..skip);
         if let Some(n) = args.first {
             levels.truncate(n);
         }
@@ -299,7 +305,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
                 if crate::common::interrupted() {
                     break;
                 }
-                let r = run_level(i + 1, level, algo, &GaConfig::default(), common)?;
+                let r = run_level(skip + i + 1, level, algo, &GaConfig::default(), common)?;
                 times.push(r.time_s);
                 nodes += r.nodes;
                 if r.solved {

@@ -15,11 +15,12 @@ use crate::lurd::Dir;
 use crate::matching::LowerBound;
 use crate::packing::{packing_ranks, packing_violations};
 use crate::position::{child_normalized_player, generate_pushes, Position, Push, Reach};
+use crate::tunnel::tunnel_tail;
 use puzzle_engine::{Budget, StopReason};
 use std::collections::VecDeque;
 
 /// Positions stored by one corral deadlock search.
-const CORRAL_SEARCH_LIMIT: usize = 2000;
+const CORRAL_SEARCH_LIMIT: usize = 300;
 
 /// Greedy search: bound points added per box on a goal filled out of packing order.
 const PACKING_WEIGHT: u32 = 4;
@@ -107,6 +108,8 @@ pub struct SearchOptions {
     pub goal_macros: bool,
     /// Goal cut: when some push starts a goal macro, only goal macros are searched there.
     pub goal_cut: bool,
+    /// Tunnel macros ([`crate::tunnel`]). Not push-optimal.
+    pub tunnel_macros: bool,
     /// Corral deadlock search ([`crate::corraldl`]) before expanding a position (keeps
     /// push-optimality: it only removes deadlocked positions).
     pub corral_deadlocks: bool,
@@ -118,6 +121,7 @@ impl SearchOptions {
         corrals: true,
         goal_macros: false,
         goal_cut: false,
+        tunnel_macros: false,
         corral_deadlocks: false,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
@@ -125,6 +129,7 @@ impl SearchOptions {
         corrals: true,
         goal_macros: true,
         goal_cut: true,
+        tunnel_macros: true,
         corral_deadlocks: true,
     };
 }
@@ -177,7 +182,6 @@ pub fn best_first_opts(
     };
     if let Some((ranks, weight)) = packing {
         h0 += weight * packing_violations(board, ranks, &pos.boxes);
-        h0 += off_goal_weight() * (board.box_count() - pos.boxes_on_goals(board)) as u32;
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
@@ -209,18 +213,7 @@ pub fn best_first_opts(
     loop {
         let node = match &mut open {
             Open::Fifo(q) => q.pop_front(),
-            Open::Buckets(b) => loop {
-                match b.pop() {
-                    None => break None,
-                    Some((p, n)) => {
-                        let i = n as usize;
-                        if store.closed[i] || order.priority(store.g[i], store.h[i]) != p {
-                            continue; // stale entry
-                        }
-                        break Some(n);
-                    }
-                }
-            },
+            Open::Buckets(b) => pop_live(b, &store, order),
         };
         let Some(node) = node else {
             outcome.stop = StopReason::Exhausted;
@@ -234,13 +227,6 @@ pub fn best_first_opts(
         }
         if let Some(stop) = budget_exceeded(budget, &deadline, outcome.expanded) {
             outcome.stop = stop;
-            if std::env::var("SOKO_DEBUG").is_ok() {
-                eprintln!(
-                    "corral deadlocks {:?}",
-                    corral_dl.as_ref().map(|c| c.proved)
-                );
-                debug_dump(board, &store);
-            }
             return outcome;
         }
         store.closed[i] = true;
@@ -249,7 +235,13 @@ pub fn best_first_opts(
         pos = Position::from_words(board, store.words(node), store.player(node));
         let parent_min = reach.compute(board, &pos.boxes, pos.player);
         if let Some(cd) = &mut corral_dl {
-            if cd.is_deadlock(board, &pos, &reach) {
+            let moved = if store.parent[i] == NO_NODE {
+                crate::board::NONE
+            } else {
+                let last = store.last_push(node);
+                board.step(last.from, last.dir)
+            };
+            if cd.is_deadlock(board, &pos, &reach, moved) {
                 continue;
             }
         }
@@ -277,6 +269,21 @@ pub fn best_first_opts(
             }
             if opts.goal_cut && !macro_moves.is_empty() {
                 pushes.clear();
+            }
+        }
+        if opts.tunnel_macros {
+            let mut k = 0;
+            while k < pushes.len() {
+                let push = pushes[k];
+                let old = pos.apply_push(board, push);
+                let tail = tunnel_tail(board, &pos.boxes, push);
+                pos.undo_push(board, push, old);
+                if tail.is_empty() {
+                    k += 1;
+                } else {
+                    macro_moves.push((push, tail));
+                    pushes.swap_remove(k);
+                }
             }
         }
         let plain = pushes.len();
@@ -343,6 +350,18 @@ pub fn best_first_opts(
     }
 }
 
+/// Pop the best live entry of `b` (skipping closed nodes and stale priorities).
+fn pop_live(b: &mut Buckets, store: &NodeStore, order: Order) -> Option<u32> {
+    loop {
+        let (p, n) = b.pop()?;
+        let i = n as usize;
+        if store.closed[i] || order.priority(store.g[i], store.h[i]) != p {
+            continue; // stale entry
+        }
+        return Some(n);
+    }
+}
+
 enum Child {
     Pruned,
     New(u32),
@@ -398,7 +417,6 @@ fn expand_child(
     };
     if let Some((ranks, weight)) = packing {
         h += weight * packing_violations(board, ranks, &pos.boxes);
-        h += off_goal_weight() * (board.box_count() - pos.boxes_on_goals(board)) as u32;
     }
     if store.len() >= limit {
         return Child::Full;
@@ -417,59 +435,4 @@ fn macro_path(push: Push, tail: &[Push]) -> Vec<Push> {
     all.push(push);
     all.extend_from_slice(tail);
     all
-}
-
-/// Temporary: print the stored positions with the lowest bound.
-fn debug_dump(board: &Board, store: &NodeStore) {
-    let mut best: Vec<u32> = (0..store.len() as u32).collect();
-    best.sort_by_key(|&i| store.h[i as usize]);
-    let mut hist = std::collections::BTreeMap::new();
-    for i in 0..store.len() as u32 {
-        let p = Position::from_words(board, store.words(i), store.player(i));
-        *hist.entry(p.boxes_on_goals(board)).or_insert(0u32) += 1;
-    }
-    eprintln!("on-goal histogram {hist:?}");
-    for &i in best.iter().take(3) {
-        let p = Position::from_words(board, store.words(i), store.player(i));
-        eprintln!(
-            "h {} g {} on goals {}",
-            store.h[i as usize],
-            store.g[i as usize],
-            p.boxes_on_goals(board)
-        );
-        for y in 0..board.height {
-            let mut row = String::new();
-            for x in 0..board.width {
-                let c = board.cell_of[y * board.width + x];
-                row.push(if c == crate::board::NONE {
-                    '#'
-                } else if p.boxes.contains(c) {
-                    if board.is_goal(c) {
-                        '*'
-                    } else {
-                        '$'
-                    }
-                } else if c == p.player {
-                    '@'
-                } else if board.is_goal(c) {
-                    '.'
-                } else if board.is_dead(c) {
-                    'x'
-                } else {
-                    ' '
-                });
-            }
-            eprintln!("{row}");
-        }
-    }
-}
-
-fn off_goal_weight() -> u32 {
-    static W: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *W.get_or_init(|| {
-        std::env::var("SOKO_OFFW")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    })
 }

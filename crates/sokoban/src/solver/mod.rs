@@ -110,21 +110,33 @@ pub(crate) fn budget_exceeded(
     None
 }
 
-/// The any-solution portfolio: greedy best-first (bound + packing-order penalty), weighted A*
-/// (w = 2), then A* (all with PI-corral pruning), each given a third of the time (and of the
-/// iterations); each level of difficulty is usually solved by the first phase in
-/// milliseconds, and a level where greedy search drowns in an undetected deadlock often falls
-/// to the broader searches. Stops early when a phase proves the level unsolvable.
+/// The any-solution portfolio, each phase given a third of the time (and of the iterations)
+/// left: greedy best-first (bound + packing-order penalty) with goal macros, the goal cut and
+/// corral deadlocks; then weighted A* (w = 2) and A* without macros (corral deadlocks kept).
+/// Most levels fall to the first phase in milliseconds; a level whose goal-room plan does not
+/// fit (the macro phase exhausts its pruned space) or where greedy search drowns often falls to
+/// the broader searches. Stops early when a phase without macros proves the level unsolvable.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
     let deadline = budget.start();
-    let phases = [Order::Greedy, Order::Weighted(2), Order::AStar];
+    let macros = SearchOptions::MACROS;
+    let no_macros = SearchOptions {
+        goal_macros: false,
+        goal_cut: false,
+        tunnel_macros: false,
+        ..SearchOptions::MACROS
+    };
+    let phases = [
+        (Order::Greedy, macros),
+        (Order::Weighted(2), no_macros),
+        (Order::AStar, no_macros),
+    ];
     let mut total = SearchOutcome {
         pushes: None,
         nodes: 0,
         expanded: 0,
         stop: StopReason::Exhausted,
     };
-    for (i, &order) in phases.iter().enumerate() {
+    for (i, &(order, opts)) in phases.iter().enumerate() {
         let left = (phases.len() - i) as u32;
         let mut phase = budget.clone();
         if let Some(t) = budget.max_time {
@@ -135,17 +147,13 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
             let remaining = n.saturating_sub(total.expanded);
             phase.max_iterations = Some(remaining / u64::from(left));
         }
-        let opts = if order == Order::AStar {
-            SearchOptions::OPTIMAL
-        } else {
-            macro_options()
-        };
         let outcome = best_first_opts(board, order, opts, &phase);
         total.nodes += outcome.nodes;
         total.expanded += outcome.expanded;
         total.stop = outcome.stop;
-        // A search with goal macros prunes pushes: its exhaustion proves nothing.
-        let proved = outcome.stop == StopReason::Exhausted && !opts.goal_macros;
+        // A search with macros prunes pushes: its exhaustion proves nothing.
+        let proved =
+            outcome.stop == StopReason::Exhausted && !opts.goal_macros && !opts.tunnel_macros;
         if outcome.pushes.is_some() || proved {
             total.pushes = outcome.pushes;
             return total;
@@ -155,18 +163,6 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
         }
     }
     total
-}
-
-/// The options of the any-solution phases (environment `SOKO_MACROS=0` switches the goal
-/// macros off and `SOKO_CUT=0` the goal cut, for experiments).
-fn macro_options() -> SearchOptions {
-    let off = |name: &str| std::env::var(name).is_ok_and(|v| v == "0");
-    SearchOptions {
-        goal_macros: !off("SOKO_MACROS"),
-        goal_cut: !off("SOKO_CUT"),
-        corral_deadlocks: !off("SOKO_CDL"),
-        ..SearchOptions::MACROS
-    }
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its

@@ -134,6 +134,14 @@ impl NodeStore {
         }
     }
 
+    /// The last push of the move that led to node `i` (the last push of its macro).
+    pub fn last_push(&self, i: u32) -> Push {
+        match self.macros.get(&i) {
+            Some(pushes) => *pushes.last().expect("macros are not empty"),
+            None => self.push[i as usize],
+        }
+    }
+
     /// The pushes from the root to node `i`.
     pub fn path_to(&self, mut i: u32) -> Vec<Push> {
         let mut path = Vec::new();
