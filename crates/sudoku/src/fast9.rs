@@ -290,13 +290,12 @@ impl State {
                 let p = singles.trailing_zeros();
                 singles &= singles - 1;
                 let bit = 1u32 << p;
-                // The cell's only digit keeps just this cell in the cell's row and box (if an
-                // earlier single emptied the cell, the next check finds the contradiction).
+                // The cell's only digit keeps just this cell in the cell's row and box
+                // (branch-free over the nine digits; if an earlier single emptied the cell, the
+                // next check finds the contradiction).
+                let clear = ROW_BOX[p as usize] & !bit;
                 for m in &mut self.f[b * 9..b * 9 + 9] {
-                    if *m & bit != 0 {
-                        *m &= !ROW_BOX[p as usize] | bit;
-                        break;
-                    }
+                    *m &= !(u32::from(*m & bit != 0).wrapping_neg() & clear);
                 }
             }
         }
@@ -327,8 +326,9 @@ impl State {
     /// cells among its row, box and column, else the cell with the fewest candidates.
     fn branch_cell(&self) -> (usize, u32, u32) {
         let bivalue = self.pairs;
-        let mut pick: Option<(usize, u32)> = None;
-        let mut pick_count = 0;
+        // Best (score, earliest cell) packed as score << 7 | (127 - cell index), kept with a
+        // branch-free max; every bivalue cell scores at least 1 (itself).
+        let mut pick = 0u32;
         for b in 0..3 {
             let mut cells = bivalue[b];
             while cells != 0 {
@@ -340,16 +340,15 @@ impl State {
                     | ((bivalue[(b + 2) % 3] & column) >> c) << 1;
                 let k = (u64::from(bivalue[b] & ROW_BOX[p as usize]) | u64::from(cols) << 32)
                     .count_ones();
-                if k > pick_count {
-                    pick_count = k;
-                    pick = Some((b, p));
-                    if k >= GOOD_ENOUGH {
-                        return (b, p, self.digits_at(b, p));
-                    }
+                if k >= GOOD_ENOUGH {
+                    return (b, p, self.digits_at(b, p));
                 }
+                pick = pick.max(k << 7 | (127 - (b as u32 * 27 + p)));
             }
         }
-        if let Some((b, p)) = pick {
+        if pick != 0 {
+            let cell = 127 - (pick & 127);
+            let (b, p) = ((cell / 27) as usize, cell % 27);
             return (b, p, self.digits_at(b, p));
         }
         let mut best = (0, 0, 0);
