@@ -341,6 +341,7 @@ impl<G: Game> MctsTree<G> {
 
     /// Is the last node of the path fully expanded with every child solved? (Only after a
     /// selection that found no unsolved child.)
+    #[inline(never)]
     fn all_solved(&self) -> bool {
         let leaf = *self.path.last().expect("path has the root");
         let n = &self.nodes[leaf as usize];
@@ -354,6 +355,7 @@ impl<G: Game> MctsTree<G> {
 
     /// Mark the last node of the path solved (its state is terminal, or all its children are
     /// solved), then each ancestor whose children are now all solved, bottom-up.
+    #[inline(never)]
     fn mark_solved(&mut self) {
         let leaf = *self.path.last().expect("path has the root") as usize;
         let n = &mut self.nodes[leaf];
@@ -426,7 +428,19 @@ impl<G: Game> MctsTree<G> {
 
     /// The child maximizing the selection formula (first unvisited child if any), skipping
     /// solved children; `NONE` if every child is solved.
+    #[inline(always)]
     fn select(&self, node: u32) -> u32 {
+        // Two copies of the loop, so the solved test costs nothing when marking is off.
+        if self.config.mark_solved {
+            self.select_among::<true>(node)
+        } else {
+            self.select_among::<false>(node)
+        }
+    }
+
+    /// [`MctsTree::select`], skipping solved children if `SKIP_SOLVED`.
+    #[inline(never)]
+    fn select_among<const SKIP_SOLVED: bool>(&self, node: u32) -> u32 {
         let parent = &self.nodes[node as usize];
         let ln_n = (parent.visits.max(1) as f64).ln();
         let mut best = NONE;
@@ -435,7 +449,7 @@ impl<G: Game> MctsTree<G> {
         let children = &self.nodes[first as usize..(first + parent.born) as usize];
         for (i, child) in children.iter().enumerate() {
             let c = first + i as u32;
-            if child.flags & FLAG_SOLVED != 0 {
+            if SKIP_SOLVED && child.flags & FLAG_SOLVED != 0 {
                 continue;
             }
             if child.visits == 0 {
