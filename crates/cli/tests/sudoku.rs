@@ -314,3 +314,41 @@ fn experiment_writes_a_markdown_report() {
         16 + 16 + 8 + 4
     );
 }
+
+#[test]
+fn experiment_runs_only_the_chosen_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("hard.md");
+    let out = puzzle()
+        .args(["experiment", "sudoku", "--runs", "1", "--hard-limit", "300"])
+        .args([
+            "--puzzles",
+            "hard",
+            "--amaf-on-hard",
+            "--top95",
+            "0",
+            "--output",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(md.contains("## hard puzzle"), "{md}");
+    assert!(!md.contains("## easy puzzle"), "{md}");
+    assert!(!md.contains("## medium puzzle"), "{md}");
+    assert!(!md.contains("top95"), "{md}");
+    // The 16 configurations of the hard puzzle (α-AMAF included), one table row each.
+    assert_eq!(
+        md.lines()
+            .filter(|l| l.starts_with("| random") || l.starts_with("| pseudo"))
+            .count(),
+        16
+    );
+    let bad = puzzle()
+        .args(["experiment", "sudoku", "--puzzles", "hardest"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("hardest"));
+}
