@@ -76,7 +76,7 @@ impl GoalRooms {
         let mut room_of = vec![NO_ROOM; n];
         let mut entrance_of = vec![NO_ROOM; n];
         for cells in comps.iter().filter(|c| c.len() >= MIN_ROOM) {
-            let Some(order) = fill_order(board, cells) else {
+            let Some(order) = fill_order(board, cells, &box_reachable(board, cells)) else {
                 continue;
             };
             let id = rooms.len() as u16;
@@ -243,8 +243,40 @@ impl GoalRooms {
     }
 }
 
-/// The fill order of the room `cells` (see the module doc), or `None`.
-fn fill_order(board: &Board, cells: &[u16]) -> Option<Vec<u16>> {
+/// Cells outside the room `cells` that some start box outside the room can be pushed to
+/// without entering the room (other boxes ignored).
+fn box_reachable(board: &Board, cells: &[u16]) -> Vec<bool> {
+    let n = board.cells();
+    let mut in_room = vec![false; n];
+    for &c in cells {
+        in_room[c as usize] = true;
+    }
+    let mut seen = vec![false; n];
+    let mut queue: VecDeque<u16> = board
+        .start_boxes
+        .iter()
+        .filter(|&b| !in_room[b as usize])
+        .collect();
+    for &b in &queue {
+        seen[b as usize] = true;
+    }
+    while let Some(c) = queue.pop_front() {
+        for d in Dir::ALL {
+            let t = board.step(c, d);
+            let back = board.step(c, d.opposite());
+            if t == NONE || back == NONE || in_room[t as usize] || seen[t as usize] {
+                continue;
+            }
+            seen[t as usize] = true;
+            queue.push_back(t);
+        }
+    }
+    seen
+}
+
+/// The fill order of the room `cells` (see the module doc), or `None`. Boxes are pulled out
+/// onto cells `box_ok` (where boxes from the start position can come from).
+fn fill_order(board: &Board, cells: &[u16], box_ok: &[bool]) -> Option<Vec<u16>> {
     let n = board.cells();
     let mut in_room = vec![false; n];
     for &c in cells {
@@ -262,7 +294,7 @@ fn fill_order(board: &Board, cells: &[u16]) -> Option<Vec<u16>> {
             .iter()
             .enumerate()
             .filter_map(|(k, &g)| {
-                pulls_to_leave(board, &standing, &in_room, &outside, g).map(|d| (d, k))
+                pulls_to_leave(board, &standing, &in_room, box_ok, &outside, g).map(|d| (d, k))
             })
             .min()?;
         let g = left.swap_remove(best.1);
@@ -300,6 +332,7 @@ fn pulls_to_leave(
     board: &Board,
     boxes: &CellSet,
     in_room: &[bool],
+    box_ok: &[bool],
     outside: &[bool],
     g: u16,
 ) -> Option<u32> {
@@ -322,7 +355,10 @@ fn pulls_to_leave(
             continue;
         }
         if !in_room[p as usize] {
-            return Some(1);
+            if box_ok[p as usize] {
+                return Some(1);
+            }
+            continue;
         }
         let s = p as usize * 4 + d as usize;
         if dist[s] == u32::MAX {
@@ -347,7 +383,10 @@ fn pulls_to_leave(
                 continue;
             }
             if !in_room[p as usize] {
-                return Some(dist[s] + 1);
+                if box_ok[p as usize] {
+                    return Some(dist[s] + 1);
+                }
+                continue;
             }
             let ns = p as usize * 4 + e as usize;
             if dist[ns] == u32::MAX {

@@ -5,7 +5,12 @@
 //! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;
 //! - [`board`]: the compiled static board (compact cells, dead squares, push distances,
 //!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
-//! - [`deadlock`]: freeze and closed-diagonal deadlocks; [`corral`]: PI-corral pruning; [`matching`]: the Hungarian lower bound;
+//! - [`deadlock`]: freeze and closed-diagonal deadlocks; [`corral`]: PI-corral pruning;
+//!   [`corraldl`]: corral deadlocks by a bounded search on the corral's boxes; [`matching`]: the
+//!   Hungarian lower bound;
+//! - [`goalroom`]: goal rooms, their fill order (reverse search) and goal macros; [`tunnel`]:
+//!   tunnel macros; [`packing`]: the greedy search's packing-order penalty (the last three only
+//!   in the any-solution mode);
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
 //!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 

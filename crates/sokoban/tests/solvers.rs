@@ -357,3 +357,21 @@ fn goal_room_screens_of_xsokoban_are_solved_and_replay() {
         assert_eq!(r.pushes, s.pushes.unwrap().len());
     }
 }
+
+#[test]
+fn goal_room_plan_respects_where_boxes_come_from() {
+    // Microban 139: the goal room touches an open area the player can use but no box can
+    // reach; a fill order that pulls boxes out into that area cannot be carried out, and the
+    // macro search used to exhaust its pruned space. The plan now only uses entrances boxes
+    // can reach, and the macro phase solves the level.
+    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
+    let level = &parse_xsb(MICROBAN).unwrap()[138];
+    let board = Board::new(level).unwrap();
+    let o = best_first_opts(
+        &board,
+        Order::Greedy,
+        SearchOptions::MACROS,
+        &Budget::iterations(2_000_000).with_max_nodes(4_000_000),
+    );
+    assert_eq!(o.stop, StopReason::Solved);
+}

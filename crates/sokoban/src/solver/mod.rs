@@ -110,8 +110,8 @@ pub(crate) fn budget_exceeded(
     None
 }
 
-/// The any-solution portfolio, each phase given a third of the time (and of the iterations)
-/// left: greedy best-first (bound + packing-order penalty) with goal macros, the goal cut and
+/// The any-solution portfolio, the phases given half, a quarter and a quarter of the time
+/// (and of the iterations; a phase that stops early leaves its share to the next): greedy best-first (bound + packing-order penalty) with goal macros, the goal cut and
 /// corral deadlocks; then weighted A* (w = 2) and A* without macros (corral deadlocks kept).
 /// Most levels fall to the first phase in milliseconds; a level whose goal-room plan does not
 /// fit (the macro phase exhausts its pruned space) or where greedy search drowns often falls to
@@ -125,10 +125,11 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
         tunnel_macros: false,
         ..SearchOptions::MACROS
     };
+    // (order, options, share of the budget left when the phase starts, in per cent)
     let phases = [
-        (Order::Greedy, macros),
-        (Order::Weighted(2), no_macros),
-        (Order::AStar, no_macros),
+        (Order::Greedy, macros, 50),
+        (Order::Weighted(2), no_macros, 50),
+        (Order::AStar, no_macros, 100),
     ];
     let mut total = SearchOutcome {
         pushes: None,
@@ -136,16 +137,15 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
         expanded: 0,
         stop: StopReason::Exhausted,
     };
-    for (i, &(order, opts)) in phases.iter().enumerate() {
-        let left = (phases.len() - i) as u32;
+    for &(order, opts, share) in &phases {
         let mut phase = budget.clone();
         if let Some(t) = budget.max_time {
             let remaining = t.saturating_sub(deadline.elapsed());
-            phase.max_time = Some(remaining / left);
+            phase.max_time = Some(remaining * share / 100);
         }
         if let Some(n) = budget.max_iterations {
             let remaining = n.saturating_sub(total.expanded);
-            phase.max_iterations = Some(remaining / u64::from(left));
+            phase.max_iterations = Some(remaining * u64::from(share) / 100);
         }
         let outcome = best_first_opts(board, order, opts, &phase);
         total.nodes += outcome.nodes;
