@@ -5,9 +5,10 @@
 //! in the product depends on it. Each file is timed in `--rounds` alternating passes (ours,
 //! theirs, ours, ...) and the best pass of each is reported, for "first solution" and for
 //! "unique" (search for a second solution) modes (`--mode first|unique|both`). `--only
-//! ours|theirs` runs one side alone, for
-//! profiling one side. Times are the thread's on-CPU time (`/proc/thread-self/schedstat`), which
-//! keeps the comparison fair on a machine shared with other jobs.
+//! ours|theirs` runs one side alone, for profiling it (e.g. under valgrind); `--only none` runs
+//! neither, to measure the harness's own cost (parsing) and subtract it. Times are the thread's
+//! on-CPU time (`/proc/thread-self/schedstat`), which keeps the comparison fair on a machine
+//! shared with other jobs.
 
 use std::time::Instant;
 
