@@ -3,8 +3,9 @@
 //! A [`Playout`] asks a [`GroupChooser`] for a stone of the group to remove, removes it and
 //! repeats until no group is left; it owns its [`Scratch`], so a playout allocates nothing.
 //! As in the thesis, the heuristic policies do not enumerate every group: they scan the
-//! board from a random starting point ([`Board::scan`]) until they meet an acceptable group,
-//! which costs only the stones scanned. The choosers:
+//! board from a random starting point until they meet an acceptable group
+//! ([`Board::first_group_stone`], a 64-bit word of group stones at a time on the bitboard;
+//! [`Board::scan`] for the policies that look at several). The choosers:
 //!
 //! - [`Uniform`] (Random): every group equally likely (a random group stone, accepted with
 //!   probability 1 / group size);
