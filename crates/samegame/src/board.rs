@@ -180,6 +180,8 @@ pub struct Board {
     height: usize,
     /// Bits per column lane (a power of two above `height`).
     stride: usize,
+    /// `log2(stride)`: cell → column is a shift, not a division.
+    stride_log: u32,
     /// `stride` as whole words and remaining bits.
     lane_words: usize,
     lane_bits: u32,
@@ -217,6 +219,7 @@ impl Clone for Board {
         self.width = source.width;
         self.height = source.height;
         self.stride = source.stride;
+        self.stride_log = source.stride_log;
         self.lane_words = source.lane_words;
         self.lane_bits = source.lane_bits;
         self.words = source.words;
@@ -306,6 +309,7 @@ impl Board {
             width,
             height,
             stride,
+            stride_log: stride.trailing_zeros(),
             lane_words: stride / 64,
             lane_bits: (stride % 64) as u32,
             words,
@@ -377,7 +381,7 @@ impl Board {
 
     #[inline]
     fn index(&self, col: usize, row: usize) -> usize {
-        col * self.stride + row
+        (col << self.stride_log) + row
     }
 
     /// Words holding the non-empty columns (the others are zero in every plane).
@@ -486,8 +490,8 @@ impl Board {
     pub fn move_of(&self, cell: u16) -> Move {
         let cell = cell as usize;
         Move {
-            col: (cell / self.stride) as u8,
-            row: (cell % self.stride) as u8,
+            col: (cell >> self.stride_log) as u8,
+            row: (cell & (self.stride - 1)) as u8,
         }
     }
 
@@ -835,7 +839,7 @@ impl Board {
         let s = self.stride;
         let first_bit = lo * 64 + g[lo].trailing_zeros() as usize;
         let last_bit = hi * 64 + 63 - g[hi].leading_zeros() as usize;
-        let (first, last) = (first_bit / s, last_bit / s);
+        let (first, last) = (first_bit >> self.stride_log, last_bit >> self.stride_log);
         let n = self.words;
         let mut emptied = false;
         if s < 64 {
@@ -867,7 +871,7 @@ impl Board {
                         }
                         j += n + 1;
                     }
-                    let c = (wi * 64 + lane_start as usize) / s;
+                    let c = (wi * 64 + lane_start as usize) >> self.stride_log;
                     size += len as usize;
                     self.heights[c] -= len as u8;
                     emptied |= self.heights[c] == 0;
