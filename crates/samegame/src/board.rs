@@ -863,12 +863,11 @@ impl Board {
                     let lane_start = start & !(s as u32 - 1);
                     let lane = lane0 << lane_start;
                     let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
+                    // Branch-free: a plane without bits from the run up is left as it is.
                     let mut j = 1 + wi;
                     for _ in 0..planes {
                         let x = self.planes[j];
-                        if x & from != 0 {
-                            self.planes[j] = (x & !from) | ((x & above) >> len);
-                        }
+                        self.planes[j] = (x & !from) | ((x & above) >> len);
                         j += n + 1;
                     }
                     let c = (wi * 64 + lane_start as usize) >> self.stride_log;
