@@ -8,7 +8,10 @@
 //! ours|theirs` runs one side alone, for profiling it (e.g. under valgrind); `--only none` runs
 //! neither, to measure the harness's own cost (parsing) and subtract it. Times are the thread's
 //! on-CPU time (`/proc/thread-self/schedstat`), which keeps the comparison fair on a machine
-//! shared with other jobs.
+//! shared with other jobs. That clock advances in scheduler ticks (4 ms here), so each timed pass
+//! solves the file's puzzles `reps` times over, with `reps` chosen so that one pass of ours lasts
+//! at least `--min-seconds` (default 0.25 s; calibrated on one untimed pass, the same `reps` for
+//! both solvers).
 
 use std::time::Instant;
 
@@ -36,6 +39,7 @@ fn best_of<F: FnMut() -> usize>(rounds: usize, mut pass: F) -> (f64, usize) {
 
 fn main() {
     let mut rounds = 5usize;
+    let mut min_seconds = 0.25f64;
     let mut only: Option<String> = None;
     let mut modes: Vec<(&str, usize)> = vec![("first", 1), ("unique", 2)];
     let mut files = Vec::new();
@@ -47,6 +51,12 @@ fn main() {
                 .and_then(|v| v.parse().ok())
                 .filter(|&r| r > 0)
                 .expect("--rounds takes a positive number");
+        } else if a == "--min-seconds" {
+            min_seconds = args
+                .next()
+                .and_then(|v| v.parse().ok())
+                .filter(|&s: &f64| s >= 0.0)
+                .expect("--min-seconds takes a number of seconds");
         } else if a == "--only" {
             only = args.next();
             assert!(
@@ -65,13 +75,13 @@ fn main() {
         }
     }
     if files.is_empty() {
-        eprintln!("usage: sudoku-compare [--rounds K] [--only ours|theirs|none] [--mode first|unique|both] FILE...");
+        eprintln!("usage: sudoku-compare [--rounds K] [--min-seconds S] [--only ours|theirs|none] [--mode first|unique|both] FILE...");
         std::process::exit(2);
     }
     println!(
-        "| file | puzzles | mode | puzzle-sudoku (puzzles/s) | sudoku crate (puzzles/s) | ratio |"
+        "| file | puzzles | mode | passes × reps | puzzle-sudoku (puzzles/s) | sudoku crate (puzzles/s) | ratio |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for path in files {
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
@@ -87,19 +97,29 @@ fn main() {
             .collect();
         assert_eq!(ours.len(), theirs.len());
         for &(mode, limit) in &modes {
+            let solve_ours = || {
+                ours.iter()
+                    .filter(|p| puzzle_sudoku::fast9::solve9(p, limit, u64::MAX).solutions >= 1)
+                    .count()
+            };
+            // Calibration (untimed, wall clock): enough repetitions of the file for one pass
+            // to outlast the on-CPU clock's tick many times over.
+            // `--only` (profiling one side, e.g. under valgrind): one repetition.
+            let reps = if only.is_some() || min_seconds == 0.0 {
+                1
+            } else {
+                let start = Instant::now();
+                solve_ours();
+                let t = start.elapsed().as_secs_f64().max(1e-6);
+                ((min_seconds / t).ceil() as usize).max(1)
+            };
             let mut ours_t = (f64::INFINITY, 0);
             let mut theirs_t = (f64::INFINITY, 0);
             for _ in 0..rounds {
                 if matches!(only.as_deref(), Some("theirs" | "none")) {
                     ours_t = (1.0, ours.len());
                 } else {
-                    let o = best_of(1, || {
-                        ours.iter()
-                            .filter(|p| {
-                                puzzle_sudoku::fast9::solve9(p, limit, u64::MAX).solutions >= 1
-                            })
-                            .count()
-                    });
+                    let o = best_of(1, || (0..reps).map(|_| solve_ours()).sum::<usize>() / reps);
                     if o.0 < ours_t.0 {
                         ours_t = o;
                     }
@@ -109,16 +129,21 @@ fn main() {
                     continue;
                 }
                 let t = best_of(1, || {
-                    theirs
-                        .iter()
-                        .filter(|s| {
-                            if limit == 1 {
-                                s.some_solution().is_some()
-                            } else {
-                                s.solutions_count_up_to(2) >= 1
-                            }
+                    (0..reps)
+                        .map(|_| {
+                            theirs
+                                .iter()
+                                .filter(|s| {
+                                    if limit == 1 {
+                                        s.some_solution().is_some()
+                                    } else {
+                                        s.solutions_count_up_to(2) >= 1
+                                    }
+                                })
+                                .count()
                         })
-                        .count()
+                        .sum::<usize>()
+                        / reps
                 });
                 if t.0 < theirs_t.0 {
                     theirs_t = t;
@@ -126,9 +151,9 @@ fn main() {
             }
             assert_eq!(ours_t.1, ours.len(), "puzzle-sudoku failed a puzzle");
             assert_eq!(theirs_t.1, ours.len(), "sudoku crate failed a puzzle");
-            let n = ours.len() as f64;
+            let n = (ours.len() * reps) as f64;
             println!(
-                "| {} | {} | {mode} | {:.0} | {:.0} | {:.2} |",
+                "| {} | {} | {mode} | {rounds} × {reps} | {:.0} | {:.0} | {:.2} |",
                 path.rsplit('/').next().unwrap_or(&path),
                 ours.len(),
                 n / ours_t.0,

@@ -25,11 +25,12 @@
 //!
 //! Search: the bivalue cell with the most bivalue cells in its row, box and column (the first
 //! with at least `GOOD_ENOUGH` of them), else of the first unsolved cell of each band the one
-//! with the fewest candidates (not the fewest of the whole grid: that made the trees larger); one branch
-//! per digit, of a bivalue cell first the digit with more places left in the cell's row and box
-//! (its placement removes more and fails faster when wrong); the last branch reuses the frame's
-//! state. Solutions are counted up to a limit, and the guesses (branches tried) are the
-//! difficulty measure.
+//! with the fewest candidates (not the cell with the fewest of the whole grid: that made the
+//! trees larger); one branch per digit. When only the first solution is wanted, of a bivalue cell
+//! first the digit with more places left in the cell's row and box (its placement removes more
+//! and fails faster when wrong); when counting further, the whole tree is searched and the order
+//! is not chosen. The last branch reuses the frame's state. Solutions are counted up to a limit,
+//! and the guesses (branches tried) are the difficulty measure.
 
 /// Bits of a band: 3 rows of 9.
 const BAND: u32 = (1 << 27) - 1;
