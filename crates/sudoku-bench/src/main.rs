@@ -152,6 +152,12 @@ fn main() {
             assert_eq!(ours_t.1, ours.len(), "puzzle-sudoku failed a puzzle");
             assert_eq!(theirs_t.1, ours.len(), "sudoku crate failed a puzzle");
             let n = (ours.len() * reps) as f64;
+            if ours_t.0 <= 0.0 || theirs_t.0 <= 0.0 {
+                eprintln!(
+                    "{path} ({mode}): a pass took less than one tick of the on-CPU clock; \
+                     raise --min-seconds"
+                );
+            }
             println!(
                 "| {} | {} | {mode} | {rounds} × {reps} | {:.0} | {:.0} | {:.2} |",
                 path.rsplit('/').next().unwrap_or(&path),
