@@ -159,3 +159,29 @@ fn bench_reports_solved_counts() {
         assert_eq!(l["solved"], 5);
     }
 }
+
+#[test]
+fn bench_skip_keeps_the_set_level_numbers() {
+    let levels = parse_xsb(&std::fs::read_to_string(MICROBAN).unwrap()).unwrap();
+    let out = puzzle()
+        .args(["bench", "sokoban", "--set", MICROBAN, "--algo", "astar"])
+        .args(["--skip", "4", "--first", "2", "--per-level", "--json", "-q"])
+        .args(["--time-limit", "20"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let lines = json_lines(&out.stdout);
+    let per_level: Vec<_> = lines.iter().filter(|v| v.get("title").is_some()).collect();
+    let numbers: Vec<u64> = per_level
+        .iter()
+        .map(|v| v["level"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, vec![5, 6]);
+    for v in per_level {
+        let k = v["level"].as_u64().unwrap() as usize;
+        let r = replay(&levels[k - 1], v["solution"].as_str().unwrap()).unwrap();
+        assert!(r.solved, "level {k}");
+    }
+    let summary = lines.iter().find(|v| v.get("levels").is_some()).unwrap();
+    assert_eq!(summary["levels"], 2);
+}
