@@ -146,7 +146,7 @@ impl GoalRooms {
         // The room's state without the moving box.
         self.scratch.set_words(boxes.words());
         self.scratch.remove(to);
-        let target = self.next_goal(r, &self.scratch.clone())?;
+        let target = self.next_goal(r, &self.scratch)?;
         if target == to {
             return Some(Vec::new());
         }
@@ -176,12 +176,10 @@ impl GoalRooms {
         self.scratch.insert(start);
         self.reach.compute(board, &self.scratch, player);
         self.scratch.remove(start);
-        let mut frontier: Vec<(u16, u32)> = Vec::new();
         for d in Dir::ALL {
             let t = board.step(start, d);
             let back = board.step(start, d.opposite());
             if allowed(t) && !self.scratch.contains(t) && self.reach.reachable(back) {
-                frontier.push((t, u32::MAX));
                 let s = t as u32 * 4 + d as u32;
                 if self.parent[s as usize] == u32::MAX {
                     self.parent[s as usize] = u32::MAX - 1; // root marker
