@@ -60,7 +60,15 @@ impl CorralPruner {
             // A new unreachable region: flood it with its own stamp.
             self.stamp += 1;
             let id = self.stamp;
-            self.flood(board, pos, start, id);
+            flood_region(
+                board,
+                pos,
+                start,
+                id,
+                &mut self.region,
+                &mut self.stack,
+                &mut self.cells,
+            );
             if self.check(board, pos, reach, id).is_some()
                 && !self.candidate.is_empty()
                 && (!found || self.candidate.len() < self.best.len())
@@ -80,23 +88,6 @@ impl CorralPruner {
             return true;
         }
         false
-    }
-
-    /// Flood the free unreachable region from `start`, marking it `id`.
-    fn flood(&mut self, board: &Board, pos: &Position, start: u16, id: u32) {
-        self.cells.clear();
-        self.stack.clear();
-        self.stack.push(start);
-        self.region[start as usize] = id;
-        while let Some(c) = self.stack.pop() {
-            self.cells.push(c);
-            for &m in &board.neighbors[c as usize] {
-                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
-                    self.region[m as usize] = id;
-                    self.stack.push(m);
-                }
-            }
-        }
     }
 
     fn in_region(&self, c: u16, id: u32) -> bool {
@@ -151,5 +142,32 @@ impl CorralPruner {
             }
         }
         work.then_some(())
+    }
+}
+
+/// Flood the free cells reachable from `start` without crossing a box (an area the player
+/// cannot enter), marking them `id` in `region` and listing them in `cells`; `stack` is scratch.
+/// Shared by PI-corral pruning and the corral deadlock search.
+pub(crate) fn flood_region(
+    board: &Board,
+    pos: &Position,
+    start: u16,
+    id: u32,
+    region: &mut [u32],
+    stack: &mut Vec<u16>,
+    cells: &mut Vec<u16>,
+) {
+    cells.clear();
+    stack.clear();
+    stack.push(start);
+    region[start as usize] = id;
+    while let Some(c) = stack.pop() {
+        cells.push(c);
+        for &m in &board.neighbors[c as usize] {
+            if m != NONE && !pos.boxes.contains(m) && region[m as usize] != id {
+                region[m as usize] = id;
+                stack.push(m);
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! normalized cell on the relaxed board.
 
 use crate::board::{Board, CellSet, NONE};
+use crate::corral::flood_region;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
 use crate::position::{Position, Push, Reach};
@@ -85,7 +86,15 @@ impl CorralDeadlock {
             }
             self.stamp += 1;
             let id = self.stamp;
-            self.flood(board, pos, start, id);
+            flood_region(
+                board,
+                pos,
+                start,
+                id,
+                &mut self.region,
+                &mut self.stack,
+                &mut self.cells,
+            );
             let mut sub = CellSet::new(n);
             let mut off_goal = false;
             for &c in &self.cells {
@@ -140,22 +149,6 @@ impl CorralDeadlock {
             }
         }
         false
-    }
-
-    fn flood(&mut self, board: &Board, pos: &Position, start: u16, id: u32) {
-        self.cells.clear();
-        self.stack.clear();
-        self.stack.push(start);
-        self.region[start as usize] = id;
-        while let Some(c) = self.stack.pop() {
-            self.cells.push(c);
-            for &m in &board.neighbors[c as usize] {
-                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
-                    self.region[m as usize] = id;
-                    self.stack.push(m);
-                }
-            }
-        }
     }
 
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
