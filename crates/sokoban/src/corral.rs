@@ -18,10 +18,7 @@ use crate::position::{Position, Push, Reach};
 /// Scratch for [`CorralPruner::restrict`].
 #[derive(Clone, Debug, Default)]
 pub struct CorralPruner {
-    region: Vec<u32>,
-    stamp: u32,
-    stack: Vec<u16>,
-    cells: Vec<u16>,
+    regions: Regions,
     border: Vec<u16>,
     candidate: Vec<Push>,
     best: Vec<Push>,
@@ -43,32 +40,13 @@ impl CorralPruner {
         pushes: &mut Vec<Push>,
     ) -> bool {
         let n = board.cells();
-        if self.region.len() != n {
-            self.region = vec![0; n];
-            self.stamp = 0;
-        }
+        let base = self.regions.begin(n);
         self.best.clear();
         let mut found = false;
-        let base = self.stamp;
         for start in 0..n as u16 {
-            if reach.reachable(start)
-                || pos.boxes.contains(start)
-                || self.region[start as usize] > base
-            {
+            let Some(id) = self.regions.flood_new(board, pos, reach, start, base) else {
                 continue;
-            }
-            // A new unreachable region: flood it with its own stamp.
-            self.stamp += 1;
-            let id = self.stamp;
-            flood_region(
-                board,
-                pos,
-                start,
-                id,
-                &mut self.region,
-                &mut self.stack,
-                &mut self.cells,
-            );
+            };
             if self.check(board, pos, reach, id).is_some()
                 && !self.candidate.is_empty()
                 && (!found || self.candidate.len() < self.best.len())
@@ -76,11 +54,6 @@ impl CorralPruner {
                 std::mem::swap(&mut self.best, &mut self.candidate);
                 found = true;
             }
-        }
-        // Stamps only grow; reset before they could wrap.
-        if self.stamp > u32::MAX / 2 {
-            self.region.iter_mut().for_each(|r| *r = 0);
-            self.stamp = 0;
         }
         if found && self.best.len() < pushes.len() {
             pushes.clear();
@@ -91,7 +64,7 @@ impl CorralPruner {
     }
 
     fn in_region(&self, c: u16, id: u32) -> bool {
-        c != NONE && self.region[c as usize] == id
+        c != NONE && self.regions.region[c as usize] == id
     }
 
     /// Is the region `id` (cells in `self.cells`) a PI-corral with work left? Fills
@@ -99,7 +72,7 @@ impl CorralPruner {
     fn check(&mut self, board: &Board, pos: &Position, reach: &Reach, id: u32) -> Option<()> {
         self.border.clear();
         let mut work = false;
-        for &c in &self.cells {
+        for &c in &self.regions.cells {
             if board.is_goal(c) {
                 work = true;
             }
@@ -145,29 +118,62 @@ impl CorralPruner {
     }
 }
 
-/// Flood the free cells reachable from `start` without crossing a box (an area the player
-/// cannot enter), marking them `id` in `region` and listing them in `cells`; `stack` is scratch.
-/// Shared by PI-corral pruning and the corral deadlock search.
-pub(crate) fn flood_region(
-    board: &Board,
-    pos: &Position,
-    start: u16,
-    id: u32,
-    region: &mut [u32],
-    stack: &mut Vec<u16>,
-    cells: &mut Vec<u16>,
-) {
-    cells.clear();
-    stack.clear();
-    stack.push(start);
-    region[start as usize] = id;
-    while let Some(c) = stack.pop() {
-        cells.push(c);
-        for &m in &board.neighbors[c as usize] {
-            if m != NONE && !pos.boxes.contains(m) && region[m as usize] != id {
-                region[m as usize] = id;
-                stack.push(m);
+/// The areas the player cannot enter, flooded one at a time with increasing stamps (shared by
+/// PI-corral pruning and the corral deadlock search): `region[c]` is the stamp of the last
+/// area flooded through cell `c`, `cells` the cells of the last one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Regions {
+    pub(crate) region: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    pub(crate) cells: Vec<u16>,
+}
+
+impl Regions {
+    /// Start a pass over a board of `n` cells: areas flooded from now on get stamps above the
+    /// returned base. Resets the stamps (a board of another size, or before they could wrap).
+    pub(crate) fn begin(&mut self, n: usize) -> u32 {
+        if self.region.len() != n || self.stamp > u32::MAX / 2 {
+            self.region.clear();
+            self.region.resize(n, 0);
+            self.stamp = 0;
+        }
+        self.stamp
+    }
+
+    /// If `start` is a free cell the player cannot reach and no area of this pass holds it yet,
+    /// flood its area (without crossing a box) with a new stamp, list its cells in `cells`,
+    /// and return the stamp.
+    pub(crate) fn flood_new(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        reach: &Reach,
+        start: u16,
+        base: u32,
+    ) -> Option<u32> {
+        if start == NONE
+            || reach.reachable(start)
+            || pos.boxes.contains(start)
+            || self.region[start as usize] > base
+        {
+            return None;
+        }
+        self.stamp += 1;
+        let id = self.stamp;
+        self.cells.clear();
+        self.stack.clear();
+        self.stack.push(start);
+        self.region[start as usize] = id;
+        while let Some(c) = self.stack.pop() {
+            self.cells.push(c);
+            for &m in &board.neighbors[c as usize] {
+                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
+                    self.region[m as usize] = id;
+                    self.stack.push(m);
+                }
             }
         }
+        Some(id)
     }
 }

@@ -11,7 +11,7 @@
 //! normalized cell on the relaxed board.
 
 use crate::board::{Board, CellSet, NONE};
-use crate::corral::flood_region;
+use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
 use crate::position::{Position, Push, Reach};
@@ -24,10 +24,7 @@ const MAX_BOXES: usize = 12;
 #[derive(Debug)]
 pub struct CorralDeadlock {
     limit: usize,
-    region: Vec<u32>,
-    stamp: u32,
-    cells: Vec<u16>,
-    stack: Vec<u16>,
+    regions: Regions,
     in_corral: CellSet,
     cache: FxHashMap<u64, bool>,
     reach: Reach,
@@ -41,10 +38,7 @@ impl CorralDeadlock {
     pub fn new(board: &Board, limit: usize) -> CorralDeadlock {
         CorralDeadlock {
             limit,
-            region: vec![0; board.cells()],
-            stamp: 0,
-            cells: Vec::new(),
-            stack: Vec::new(),
+            regions: Regions::default(),
             in_corral: CellSet::new(board.cells()),
             cache: FxHashMap::default(),
             reach: Reach::new(board.cells()),
@@ -64,11 +58,7 @@ impl CorralDeadlock {
         moved: u16,
     ) -> bool {
         let n = board.cells();
-        if self.stamp > u32::MAX / 2 {
-            self.region.iter_mut().for_each(|r| *r = 0);
-            self.stamp = 0;
-        }
-        let base = self.stamp;
+        let base = self.regions.begin(n);
         let all: Vec<u16>;
         let starts: &[u16] = if moved == NONE {
             all = (0..n as u16).collect();
@@ -77,27 +67,16 @@ impl CorralDeadlock {
             &board.neighbors[moved as usize]
         };
         for &start in starts {
-            if start == NONE
-                || reach.reachable(start)
-                || pos.boxes.contains(start)
-                || self.region[start as usize] > base
+            if self
+                .regions
+                .flood_new(board, pos, reach, start, base)
+                .is_none()
             {
                 continue;
             }
-            self.stamp += 1;
-            let id = self.stamp;
-            flood_region(
-                board,
-                pos,
-                start,
-                id,
-                &mut self.region,
-                &mut self.stack,
-                &mut self.cells,
-            );
             let mut sub = CellSet::new(n);
             let mut off_goal = false;
-            for &c in &self.cells {
+            for &c in &self.regions.cells {
                 for &m in &board.neighbors[c as usize] {
                     if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
                         sub.insert(m);
@@ -122,7 +101,7 @@ impl CorralDeadlock {
                 }
             }
             self.in_corral.clear();
-            for &c in &self.cells {
+            for &c in &self.regions.cells {
                 self.in_corral.insert(c);
             }
             let hash = sub
