@@ -99,6 +99,32 @@ pub struct LevelResult {
     pub stop: String,
 }
 
+impl LevelResult {
+    /// An unsolved result for level `index` (the solution fields are filled in once a found
+    /// solution has replayed).
+    fn unsolved(
+        index: usize,
+        level: &Level,
+        algo: Algorithm,
+        time_s: f64,
+        nodes: u64,
+        stop: String,
+    ) -> LevelResult {
+        LevelResult {
+            level: index,
+            title: level.title.clone(),
+            solved: false,
+            solution: String::new(),
+            moves: 0,
+            pushes: 0,
+            time_s,
+            nodes,
+            algo: algo.name(),
+            stop,
+        }
+    }
+}
+
 fn budget(common: &CommonArgs) -> Budget {
     let mut b = Budget::time(common.time_or(DEFAULT_TIME_LIMIT))
         .with_max_nodes(common.max_nodes.unwrap_or(DEFAULT_MAX_NODES))
@@ -122,18 +148,15 @@ fn run_level(
         Err(e) => {
             // A level the solvers cannot take (e.g. too large) is reported unsolved.
             eprintln!("level {index}: {e}; reported unsolved");
-            return Ok(LevelResult {
-                level: index,
-                title: level.title.clone(),
-                solved: false,
-                solution: String::new(),
-                moves: 0,
-                pushes: 0,
-                time_s: start.elapsed().as_secs_f64(),
-                nodes: 0,
-                algo: algo.name(),
-                stop: "error".into(),
-            });
+            let time_s = start.elapsed().as_secs_f64();
+            return Ok(LevelResult::unsolved(
+                index,
+                level,
+                algo,
+                time_s,
+                0,
+                "error".into(),
+            ));
         }
     };
     let (lurd, nodes, stop) = if algo == Algorithm::Genetic {
@@ -148,18 +171,8 @@ fn run_level(
         (s.lurd, s.nodes, s.stop)
     };
     let time_s = start.elapsed().as_secs_f64();
-    let mut result = LevelResult {
-        level: index,
-        title: level.title.clone(),
-        solved: false,
-        solution: String::new(),
-        moves: 0,
-        pushes: 0,
-        time_s,
-        nodes,
-        algo: algo.name(),
-        stop: format!("{stop:?}").to_lowercase(),
-    };
+    let stop = format!("{stop:?}").to_lowercase();
+    let mut result = LevelResult::unsolved(index, level, algo, time_s, nodes, stop);
     if let Some(lurd) = lurd {
         match replay(level, &lurd) {
             Ok(r) if r.solved => {
