@@ -105,6 +105,12 @@ pub struct SpMctsSettings {
     /// positions, nodes whose children are all finished) are never selected again. On by
     /// default (see docs/benchmarks/samegame.md for the fixed-iteration comparison).
     pub mark_solved: bool,
+    /// Per-move mode (SPEC §A "Final decision": search, play one move, search again from the
+    /// new root): instead of one global search, run a search from the current position for a
+    /// share of the remaining budget, commit the next move of the best game found so far, and
+    /// repeat. The best game is kept across steps, so each committed move extends it and the
+    /// answer is never worse than the first search's. Off by default.
+    pub per_move: bool,
 }
 
 impl Default for SpMctsSettings {
@@ -121,6 +127,7 @@ impl Default for SpMctsSettings {
             reward_scale: 2.0,
             reward: None,
             mark_solved: true,
+            per_move: false,
         }
     }
 }
@@ -308,6 +315,10 @@ pub fn solve(
     };
     let policy = Playout::new(cfg.playout.clone());
     let (moves, score, iterations, optimal, stop_reason) = match cfg.algorithm {
+        Algorithm::SpMcts if cfg.spmcts.per_move => {
+            let (moves, score, iterations, stop) = per_move_search(board, cfg, &policy, on_best)?;
+            (moves, score, iterations, false, stop)
+        }
         Algorithm::SpMcts => {
             let mc = mcts_config(board, cfg);
             let best_seen = std::sync::Mutex::new(i64::MIN);
@@ -404,6 +415,93 @@ pub fn solve(
 }
 
 type Found = (Vec<Move>, i64);
+
+/// The share of the remaining budget one per-move step gets: `2 / (moves left + 2)` of it,
+/// `moves left` taken from the best game found so far (40 before any was found). Early moves,
+/// which decide most of the score, get the most; the last step gets everything left.
+fn step_share(remaining: f64, moves_left: usize) -> f64 {
+    remaining * 2.0 / (moves_left as f64 + 2.0)
+}
+
+/// SP-MCTS in per-move mode ([`SpMctsSettings::per_move`]): search from the current
+/// position, keep the best complete game, commit its next move, repeat until the game ends or
+/// the budget runs out. Time and iteration budgets are shared out by [`step_share`].
+fn per_move_search(
+    board: &Board,
+    cfg: &SolveConfig,
+    policy: &Playout<AnyChooser>,
+    on_best: Option<OnBest<'_>>,
+) -> Result<(Vec<Move>, i64, u64, StopReason), ReplayError> {
+    let deadline = cfg.budget.start();
+    let mut state = board.clone();
+    let mut scratch = Scratch::new();
+    let mut prefix: Vec<Move> = Vec::new();
+    let mut best: Found = (Vec::new(), i64::MIN);
+    let mut iterations = 0u64;
+    let mut stop = StopReason::Exhausted;
+    let mut step = 0u64;
+    while state.has_move() {
+        let moves_left = if best.0.is_empty() {
+            40
+        } else {
+            best.0.len() - prefix.len()
+        };
+        let mut budget = cfg.budget.clone();
+        if let Some(left) = deadline.remaining() {
+            budget.max_time = Some(Duration::from_secs_f64(step_share(
+                left.as_secs_f64(),
+                moves_left,
+            )));
+        }
+        if let Some(total) = cfg.budget.max_iterations {
+            let left = total.saturating_sub(iterations);
+            budget.max_iterations = Some((step_share(left as f64, moves_left) as u64).max(1));
+        }
+        let mut step_cfg = cfg.clone();
+        step_cfg.budget = budget;
+        step_cfg.seed = cfg
+            .seed
+            .wrapping_add(step.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mc = mcts_config(&state, &step_cfg);
+        let r = mcts::search(&state, &mc, policy);
+        iterations += r.iterations;
+        stop = r.stop_reason;
+        if !r.best_sequence.is_empty() {
+            let mut candidate = prefix.clone();
+            candidate.extend_from_slice(&r.best_sequence);
+            let end = replay(board, &candidate)?;
+            if end.final_score() > best.1 {
+                best = (candidate, end.final_score());
+                if let Some(cb) = on_best {
+                    cb(best.1, &best.0);
+                }
+            }
+        }
+        if best.0.len() <= prefix.len() || deadline.expired() {
+            break;
+        }
+        if cfg.budget.max_iterations.is_some_and(|n| iterations >= n) {
+            stop = StopReason::Iterations;
+            break;
+        }
+        let next = best.0[prefix.len()];
+        if state.try_play(next, &mut scratch).is_none() {
+            return Err(ReplayError::Illegal {
+                index: prefix.len(),
+                mv: next,
+            });
+        }
+        prefix.push(next);
+        step += 1;
+    }
+    if deadline.stopped() {
+        stop = StopReason::Interrupted;
+    } else if deadline.expired() {
+        stop = StopReason::Time;
+    }
+    let (moves, score) = finish(board, best.0, policy, cfg.seed)?;
+    Ok((moves, score, iterations, stop))
+}
 
 /// The final score of `moves` (replayed); if a budget stopped a search before it saw any
 /// complete game, finish the game with one playout of `policy` instead.

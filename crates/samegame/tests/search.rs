@@ -153,3 +153,38 @@ fn replay_rejects_bad_sequences() {
     bad.insert(0, puzzle_samegame::Move { col: 50, row: 0 });
     assert!(search::replay(&b, &bad).is_err());
 }
+
+#[test]
+fn per_move_mode_replays_is_deterministic_and_keeps_its_iteration_budget() {
+    let text = include_str!("../../../data/samegame/standard20/problem04.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let mut cfg = config(Algorithm::SpMcts, 6000);
+    cfg.spmcts.per_move = true;
+    let heard = std::sync::Mutex::new(Vec::new());
+    let cb = |score: i64, moves: &[puzzle_samegame::Move]| {
+        search::verify(&b, moves, score).unwrap();
+        heard.lock().unwrap().push(score);
+    };
+    let a = search::solve(&b, &cfg, Some(&cb)).unwrap();
+    search::verify(&b, &a.moves, a.score).unwrap();
+    assert!(a.iterations <= 6000, "{}", a.iterations);
+    let heard = heard.into_inner().unwrap();
+    assert!(heard.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(heard.last().copied(), Some(a.score));
+    let again = search::solve(&b, &cfg, None).unwrap();
+    assert_eq!(a.moves, again.moves);
+}
+
+#[test]
+fn per_move_mode_finds_the_optimum_of_small_boards() {
+    // With solved-subtree marking, each step's search proves its position's best line on a
+    // 4×4 board, so committing moves of the best game can only lead to the optimum.
+    for seed in 0..8 {
+        let b = Board::random(4, 4, 3, seed, Scoring::standard()).unwrap();
+        let mut cfg = config(Algorithm::SpMcts, 200_000);
+        cfg.spmcts.per_move = true;
+        cfg.spmcts.restart_after = None;
+        let s = search::solve(&b, &cfg, None).unwrap();
+        assert_eq!(s.score, best_final(&b), "seed {seed}");
+    }
+}

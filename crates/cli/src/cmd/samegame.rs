@@ -115,6 +115,10 @@ pub struct SolveArgs {
     /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
     #[arg(long)]
     pub no_solved_marking: bool,
+    /// SP-MCTS per-move mode: search, commit the next move of the best game so far, search
+    /// again from there (the budget shared out over the moves); best for long budgets.
+    #[arg(long)]
+    pub per_move: bool,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -262,6 +266,7 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
                 args.restart_after.or(defaults.restart_after)
             },
             mark_solved: !args.no_solved_marking,
+            per_move: args.per_move,
             ..defaults
         },
         nmcs_level: args.level.map_or(2, |l| l as usize),
