@@ -56,6 +56,16 @@ pub trait Game: Clone + Send + Sync {
         action.hash(&mut h);
         h.finish()
     }
+
+    /// [`Game::legal_actions`] into `actions` and their [`Game::action_code`]s into `codes`
+    /// (both cleared first, same order), for NRPA. Default: one `action_code` call per action;
+    /// games whose move generation already knows the codes override it (SameGame computes a
+    /// group's code from the cell mask its flood fill produced, one fill per group).
+    fn legal_actions_coded(&self, actions: &mut Vec<Self::Action>, codes: &mut Vec<u64>) {
+        self.legal_actions(actions);
+        codes.clear();
+        codes.extend(actions.iter().map(|&a| self.action_code(a)));
+    }
 }
 
 /// Games that can take a move back, so that searches avoid cloning (SPEC issue 2 item 2).

@@ -92,24 +92,14 @@ struct Weight {
 /// A policy: weights of action codes (absent = 0, so `exp` = 1).
 type Policy = FxHashMap<u64, Weight>;
 
-/// The policy's weights `exp(policy[code])` of `actions` in `state` (Rosin's softmax, SPEC §A
-/// "NRPA"), their codes into `codes` and weights into `weights` (both cleared first); returns
-/// the weights' sum.
-fn policy_weights<G: Game>(
-    state: &G,
-    actions: &[G::Action],
-    policy: &Policy,
-    codes: &mut Vec<u64>,
-    weights: &mut Vec<f64>,
-) -> f64 {
-    codes.clear();
+/// The policy's weights `exp(policy[code])` of the legal moves with `codes` (Rosin's softmax,
+/// SPEC §A "NRPA") into `weights` (cleared first); returns the weights' sum.
+fn policy_weights(policy: &Policy, codes: &[u64], weights: &mut Vec<f64>) -> f64 {
     weights.clear();
     let mut total = 0.0;
-    for &a in actions {
-        let code = state.action_code(a);
+    for &code in codes {
         let w = exp_weight(policy, code);
         total += w;
-        codes.push(code);
         weights.push(w);
     }
     total
@@ -253,20 +243,15 @@ impl<G: Game> Nrpa<'_, G> {
         trace.clear();
         self.state.clone_from(&self.root);
         loop {
-            self.state.legal_actions(&mut self.actions);
+            self.state
+                .legal_actions_coded(&mut self.actions, &mut self.codes);
             if self.actions.is_empty() {
                 break;
             }
             let action = if self.actions.len() == 1 {
                 self.actions[0]
             } else {
-                let total = policy_weights(
-                    &self.state,
-                    &self.actions,
-                    policy,
-                    &mut self.codes,
-                    &mut self.weights,
-                );
+                let total = policy_weights(policy, &self.codes, &mut self.weights);
                 let mut x = self.rng.f64() * total;
                 let mut chosen = self.actions.len() - 1;
                 for (i, &w) in self.weights.iter().enumerate() {
@@ -305,15 +290,14 @@ impl<G: Game> Nrpa<'_, G> {
         self.deltas.clear();
         self.state.clone_from(&self.root);
         for &played in sequence {
-            self.state.legal_actions(&mut self.actions);
-            let total = policy_weights(
-                &self.state,
-                &self.actions,
-                policy,
-                &mut self.codes,
-                &mut self.weights,
-            );
-            self.deltas.push((self.state.action_code(played), alpha));
+            self.state
+                .legal_actions_coded(&mut self.actions, &mut self.codes);
+            let total = policy_weights(policy, &self.codes, &mut self.weights);
+            let played_code = match self.actions.iter().position(|&a| a == played) {
+                Some(i) => self.codes[i],
+                None => self.state.action_code(played),
+            };
+            self.deltas.push((played_code, alpha));
             for (&code, &w) in self.codes.iter().zip(&self.weights) {
                 self.deltas.push((code, -alpha * w / total));
             }

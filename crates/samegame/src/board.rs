@@ -656,6 +656,55 @@ impl Board {
     /// order), and return how many there are: the lowest group stone left, its flood, its
     /// stones struck off, until none is left.
     pub fn find_groups(&self, scratch: &mut Scratch) -> usize {
+        self.groups_into::<false>(scratch, &mut Vec::new())
+    }
+
+    /// [`Board::find_groups`], also writing each group's [`Board::group_code`] into `codes`
+    /// (cleared first, same order), from the mask of the fill that found the group.
+    pub fn find_groups_coded(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
+        codes.clear();
+        self.groups_into::<true>(scratch, codes)
+    }
+
+    /// The legal moves of the selective policy (Cazenave 2016, "NRPA with selective
+    /// policies"): the groups not of colour `tabu`, or every group if only `tabu` groups are
+    /// left; with `codes`, their [`Board::group_code`]s too (same order).
+    pub fn legal_actions_selective(
+        &self,
+        tabu: u8,
+        actions: &mut Vec<Move>,
+        codes: Option<&mut Vec<u64>>,
+    ) {
+        actions.clear();
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let mut none = Vec::new();
+            let codes = match codes {
+                Some(c) => {
+                    self.find_groups_coded(&mut s, c);
+                    c
+                }
+                None => {
+                    self.find_groups(&mut s);
+                    &mut none
+                }
+            };
+            let keep_all = s.groups.iter().all(|g| g.colour == tabu);
+            let mut kept = 0;
+            for (i, g) in s.groups.iter().enumerate() {
+                if keep_all || g.colour != tabu {
+                    actions.push(self.move_of(g.cell));
+                    if let Some(&c) = codes.get(i) {
+                        codes[kept] = c;
+                    }
+                    kept += 1;
+                }
+            }
+            codes.truncate(kept);
+        });
+    }
+
+    fn groups_into<const CODES: bool>(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
         scratch.groups.clear();
         let set = self.live_colours();
         let n = self.used_words();
@@ -671,6 +720,9 @@ impl Board {
                 let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
                 for j in lo..=hi {
                     scratch.stones[j] &= !scratch.group[j + 1];
+                }
+                if CODES {
+                    codes.push(mask_code(colour, lo, hi, &scratch.group));
                 }
                 scratch.groups.push(Group {
                     cell: cell as u16,
@@ -986,17 +1038,22 @@ impl Board {
         };
         let colour = self.colour_at(start);
         let (lo, hi) = self.flood(colour, start, &mut scratch.group);
-        let mut code = zobrist_key(0, colour);
-        for w in lo..=hi {
-            let mut bits = scratch.group[w + 1];
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                code ^= zobrist_key(i, colour).rotate_left(17);
-            }
-        }
-        code
+        mask_code(colour, lo, hi, &scratch.group)
     }
+}
+
+/// A group's code from its colour and its cell mask (words `lo..=hi` of `g`, stored from
+/// index 1 as [`Board::flood`] leaves them): a multiply-rotate fold of the words, cheap next
+/// to a per-cell hash, and the same for the same cells however the group was found.
+#[inline]
+fn mask_code(colour: u8, lo: usize, hi: usize, g: &[u64]) -> u64 {
+    let mut h = zobrist_key(0, colour);
+    for (i, &w) in g[lo + 1..=hi + 1].iter().enumerate() {
+        if w != 0 {
+            h = (h.rotate_left(23) ^ w ^ (lo + i) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    h ^ (h >> 29)
 }
 
 /// The Zobrist key of colour `colour` on internal cell `cell` (SplitMix64 finalizer).
@@ -1043,6 +1100,15 @@ impl Game for Board {
 
     fn action_code(&self, action: Move) -> u64 {
         SCRATCH.with(|s| self.group_code(action, &mut s.borrow_mut()))
+    }
+
+    fn legal_actions_coded(&self, actions: &mut Vec<Move>, codes: &mut Vec<u64>) {
+        actions.clear();
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            self.find_groups_coded(&mut s, codes);
+            actions.extend(s.groups.iter().map(|g| self.move_of(g.cell)));
+        });
     }
 }
 

@@ -22,6 +22,7 @@ pub mod format;
 pub mod playout;
 pub mod scoring;
 pub mod search;
+pub mod selective;
 
 pub use board::{Board, BoardError, Group, Move, Scratch, MAX_COLOURS, MAX_SIDE};
 pub use format::{FormatError, NamedBoard};

@@ -151,6 +151,9 @@ pub struct SolveConfig {
     pub nmcs_level: usize,
     /// NRPA nesting level.
     pub nrpa_level: usize,
+    /// NRPA with the selective policy ([`crate::selective`]): the root's most frequent
+    /// colour is not played while another group exists.
+    pub nrpa_selective: bool,
     /// DBS depth.
     pub dbs_depth: usize,
 }
@@ -166,6 +169,7 @@ impl Default for SolveConfig {
             spmcts: SpMctsSettings::default(),
             nmcs_level: 2,
             nrpa_level: 3,
+            nrpa_selective: false,
             dbs_depth: 2,
         }
     }
@@ -392,12 +396,22 @@ pub fn solve(
                     cb(score as i64, seq);
                 }
             };
-            let r = puzzle_engine::nrpa::search_observed(
-                board,
-                &config,
-                &cfg.budget,
-                Some(&mut observer),
-            );
+            let r = if cfg.nrpa_selective {
+                let game = crate::selective::Selective::new(board.clone());
+                puzzle_engine::nrpa::search_observed(
+                    &game,
+                    &config,
+                    &cfg.budget,
+                    Some(&mut observer),
+                )
+            } else {
+                puzzle_engine::nrpa::search_observed(
+                    board,
+                    &config,
+                    &cfg.budget,
+                    Some(&mut observer),
+                )
+            };
             let (moves, score) = finish(board, r.best_sequence, &policy, cfg.seed)?;
             (moves, score, r.playouts, false, r.stop_reason)
         }

@@ -256,3 +256,44 @@ fn a_shared_scratch_gives_the_same_answers_as_fresh_ones() {
         }
     }
 }
+
+#[test]
+fn coded_move_generation_agrees_with_action_codes() {
+    // Sizes whose columns fit inside a word, span words, and need many words.
+    for (w, h, k, seed) in [(15, 15, 5, 1), (20, 20, 4, 2), (40, 9, 3, 3), (6, 70, 3, 4)] {
+        let mut b = Board::random(w, h, k, seed, Scoring::standard()).unwrap();
+        let mut rng = puzzle_engine::Rng::new(seed);
+        let (mut actions, mut codes, mut plain) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            b.legal_actions_coded(&mut actions, &mut codes);
+            b.legal_actions(&mut plain);
+            assert_eq!(actions, plain);
+            assert_eq!(actions.len(), codes.len());
+            if actions.is_empty() {
+                break;
+            }
+            for (&a, &c) in actions.iter().zip(&codes) {
+                assert_eq!(b.action_code(a), c);
+            }
+            let mut distinct = codes.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), codes.len(), "two groups share a code");
+            // Every stone of a group names the group's code.
+            let mut scratch = Scratch::new();
+            for col in 0..b.width() {
+                for row in 0..b.height() {
+                    let mv = Move {
+                        col: col as u8,
+                        row: row as u8,
+                    };
+                    if b.group_at(mv, &mut scratch).is_some() {
+                        let code = b.group_code(mv, &mut scratch);
+                        assert!(codes.contains(&code), "{mv:?}");
+                    }
+                }
+            }
+            b.apply(actions[rng.below(actions.len())]);
+        }
+    }
+}

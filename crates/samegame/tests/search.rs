@@ -188,3 +188,62 @@ fn per_move_mode_finds_the_optimum_of_small_boards() {
         assert_eq!(s.score, best_final(&b), "seed {seed}");
     }
 }
+
+#[test]
+fn selective_moves_avoid_the_tabu_colour_while_another_group_exists() {
+    use puzzle_engine::Game;
+    use puzzle_samegame::selective::Selective;
+    for seed in 0..6 {
+        let b = Board::random(10, 10, 4, seed, Scoring::standard()).unwrap();
+        let mut game = Selective::new(b.clone());
+        let tabu = game.tabu();
+        assert_eq!(
+            b.counts()[tabu as usize],
+            *b.counts()[1..].iter().max().unwrap()
+        );
+        let mut rng = puzzle_engine::Rng::new(seed);
+        let (mut moves, mut codes, mut all) = (Vec::new(), Vec::new(), Vec::new());
+        let mut scratch = puzzle_samegame::Scratch::new();
+        while !game.is_terminal() {
+            game.legal_actions(&mut moves);
+            game.legal_actions_coded(&mut all, &mut codes);
+            assert_eq!(moves, all);
+            for (&m, &c) in moves.iter().zip(&codes) {
+                assert_eq!(game.board().action_code(m), c);
+            }
+            let colours: Vec<u8> = moves
+                .iter()
+                .map(|&m| game.board().group_at(m, &mut scratch).unwrap().1)
+                .collect();
+            let mut every = Vec::new();
+            game.board().legal_actions(&mut every);
+            let other_exists = every
+                .iter()
+                .any(|&m| game.board().group_at(m, &mut scratch).unwrap().1 != tabu);
+            if other_exists {
+                assert!(colours.iter().all(|&c| c != tabu));
+                assert_eq!(moves.len(), colours.len());
+            } else {
+                assert_eq!(moves, every);
+            }
+            game.apply(moves[rng.below(moves.len())]);
+        }
+        assert!(!game.board().has_move());
+    }
+}
+
+#[test]
+fn selective_nrpa_replays_and_is_deterministic() {
+    let text = include_str!("../../../data/samegame/standard20/problem05.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let cfg = SolveConfig {
+        nrpa_selective: true,
+        nrpa_level: 2,
+        ..config(Algorithm::Nrpa, 3000)
+    };
+    let a = search::solve(&b, &cfg, None).unwrap();
+    search::verify(&b, &a.moves, a.score).unwrap();
+    assert_eq!(a.iterations, 3000);
+    let again = search::solve(&b, &cfg, None).unwrap();
+    assert_eq!(a.moves, again.moves);
+}

@@ -119,6 +119,10 @@ pub struct SolveArgs {
     /// again from there (the budget shared out over the moves); best for long budgets.
     #[arg(long)]
     pub per_move: bool,
+    /// NRPA with the selective policy (Cazenave 2016): the most frequent colour of the board
+    /// is not played while another group exists.
+    #[arg(long)]
+    pub selective: bool,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -271,6 +275,7 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
         },
         nmcs_level: args.level.map_or(2, |l| l as usize),
         nrpa_level: args.level.map_or(3, |l| l as usize),
+        nrpa_selective: args.selective,
         dbs_depth: args.depth as usize,
     }
 }

@@ -1,0 +1,88 @@
+//! The selective policy for NRPA (Cazenave 2016, "Nested Rollout Policy Adaptation with
+//! Selective Policies", the method behind the 80,030 total of issue 5): SameGame played with
+//! the groups of one *tabu* colour — the colour with the most stones at the root — forbidden
+//! while any other group exists, so that the tabu colour can gather into one big final group.
+//! NRPA's playouts and its `Adapt` step both see only the selective moves.
+//!
+//! Every selective move is a legal SameGame move and the game ends exactly when the board has
+//! no group, so a sequence found here replays on the plain [`Board`] with the same score.
+//!
+//! ```
+//! use puzzle_engine::Game;
+//! use puzzle_samegame::{selective::Selective, Board, Scoring};
+//! let board = Board::random(8, 8, 4, 1, Scoring::standard()).unwrap();
+//! let mut game = Selective::new(board.clone());
+//! let mut moves = Vec::new();
+//! while !game.is_terminal() {
+//!     game.legal_actions(&mut moves);
+//!     game.apply(moves[0]);
+//! }
+//! assert!(!game.board().has_move());
+//! ```
+
+use crate::board::{Board, Move};
+use puzzle_engine::Game;
+
+/// A board with its tabu colour fixed at the root (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Selective {
+    board: Board,
+    tabu: u8,
+}
+
+impl Selective {
+    /// The selective game from `board`; the tabu colour is its most frequent colour (the
+    /// lowest-numbered one on ties).
+    pub fn new(board: Board) -> Selective {
+        let counts = board.counts();
+        let mut tabu = 1;
+        for c in 2..counts.len() {
+            if counts[c] > counts[tabu] {
+                tabu = c;
+            }
+        }
+        Selective {
+            board,
+            tabu: tabu as u8,
+        }
+    }
+
+    /// The position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The tabu colour (1-based).
+    pub fn tabu(&self) -> u8 {
+        self.tabu
+    }
+}
+
+impl Game for Selective {
+    type Action = Move;
+
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        self.board.legal_actions_selective(self.tabu, out, None);
+    }
+
+    fn legal_actions_coded(&self, actions: &mut Vec<Move>, codes: &mut Vec<u64>) {
+        self.board
+            .legal_actions_selective(self.tabu, actions, Some(codes));
+    }
+
+    fn apply(&mut self, action: Move) {
+        self.board.apply(action);
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.board.is_terminal()
+    }
+
+    fn score(&self) -> f64 {
+        self.board.score()
+    }
+
+    fn action_code(&self, action: Move) -> u64 {
+        self.board.action_code(action)
+    }
+}

@@ -1,0 +1,58 @@
+//! Run one level with several search orders and options, each for the same time, to compare
+//! them (a development tool).
+//! `cargo run --release -p puzzle-sokoban --example try_orders -- FILE FROM-TO SECS [RUN...]`
+//! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all)
+
+use puzzle_engine::Budget;
+use puzzle_sokoban::level::parse_xsb;
+use puzzle_sokoban::solver::{best_first_opts, Order, SearchOptions};
+use puzzle_sokoban::Board;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let text = std::fs::read_to_string(&args[1]).expect("readable file");
+    let (from, to) = match args[2].split_once('-') {
+        Some((a, b)) => (a.parse().expect("from"), b.parse().expect("to")),
+        None => {
+            let n: usize = args[2].parse().expect("level number");
+            (n, n)
+        }
+    };
+    let secs: f64 = args[3].parse().expect("seconds");
+    let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
+    let levels = parse_xsb(&text).expect("valid levels");
+    let no_macros = SearchOptions {
+        goal_macros: false,
+        goal_cut: false,
+        tunnel_macros: false,
+        ..SearchOptions::MACROS
+    };
+    let runs = [
+        ("greedy-macros", Order::Greedy, SearchOptions::MACROS),
+        ("greedy", Order::Greedy, no_macros),
+        ("wa2", Order::Weighted(2), no_macros),
+        ("wa5", Order::Weighted(5), no_macros),
+        ("wa10", Order::Weighted(10), no_macros),
+        ("astar", Order::AStar, no_macros),
+    ];
+    for n in from..=to {
+        let board = Board::new(&levels[n - 1]).expect("a board");
+        for &(name, order, opts) in &runs {
+            if !wanted.is_empty() && !wanted.contains(&name) {
+                continue;
+            }
+            let start = Instant::now();
+            let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
+            let o = best_first_opts(&board, order, opts, &budget);
+            println!(
+                "{n:>3} {name:<14} {:?} pushes {:?} nodes {} expanded {} in {:.2} s",
+                o.stop,
+                o.pushes.map(|p| p.len()),
+                o.nodes,
+                o.expanded,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
