@@ -1050,7 +1050,10 @@ fn mask_code(colour: u8, lo: usize, hi: usize, g: &[u64]) -> u64 {
     let mut h = zobrist_key(0, colour);
     for (i, &w) in g[lo + 1..=hi + 1].iter().enumerate() {
         if w != 0 {
-            h = (h.rotate_left(23) ^ w ^ (lo + i) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            // The word's index gets a multiply of its own: XORed into the word it would
+            // cancel low bits of the mask (a group in word 0 would collide with one in word 2).
+            h = (h ^ (lo + i) as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h = (h.rotate_left(23) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
     h ^ (h >> 29)
