@@ -22,12 +22,7 @@ fn main() {
     let secs: f64 = args[3].parse().expect("seconds");
     let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
     let levels = parse_xsb(&text).expect("valid levels");
-    let no_macros = SearchOptions {
-        goal_macros: false,
-        goal_cut: false,
-        tunnel_macros: false,
-        ..SearchOptions::MACROS
-    };
+    let no_macros = SearchOptions::NO_MACROS;
     let runs = [
         ("greedy-macros", Order::Greedy, SearchOptions::MACROS),
         ("greedy", Order::Greedy, no_macros),

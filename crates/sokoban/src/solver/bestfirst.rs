@@ -124,6 +124,15 @@ impl SearchOptions {
         tunnel_macros: false,
         corral_deadlocks: false,
     };
+    /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
+    /// with these settings that exhausts its space proves the level unsolvable).
+    pub const NO_MACROS: SearchOptions = SearchOptions {
+        corrals: true,
+        goal_macros: false,
+        goal_cut: false,
+        tunnel_macros: false,
+        corral_deadlocks: true,
+    };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
         corrals: true,

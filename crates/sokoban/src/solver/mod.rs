@@ -119,12 +119,7 @@ pub(crate) fn budget_exceeded(
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
     let deadline = budget.start();
     let macros = SearchOptions::MACROS;
-    let no_macros = SearchOptions {
-        goal_macros: false,
-        goal_cut: false,
-        tunnel_macros: false,
-        ..SearchOptions::MACROS
-    };
+    let no_macros = SearchOptions::NO_MACROS;
     // (order, options, share of the budget left when the phase starts, in per cent)
     let phases = [
         (Order::Greedy, macros, 50),
