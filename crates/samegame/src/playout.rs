@@ -95,7 +95,7 @@ impl<C: GroupChooser> PlayoutPolicy<Board> for Playout<C> {
 
 /// The colour with the most stones (ties: the lowest colour).
 #[inline]
-fn most_frequent(board: &Board) -> u8 {
+pub(crate) fn most_frequent(board: &Board) -> u8 {
     let counts = board.counts();
     let mut best = 1;
     for c in 2..counts.len() {

@@ -34,17 +34,8 @@ impl Selective {
     /// The selective game from `board`; the tabu colour is its most frequent colour (the
     /// lowest-numbered one on ties).
     pub fn new(board: Board) -> Selective {
-        let counts = board.counts();
-        let mut tabu = 1;
-        for c in 2..counts.len() {
-            if counts[c] > counts[tabu] {
-                tabu = c;
-            }
-        }
-        Selective {
-            board,
-            tabu: tabu as u8,
-        }
+        let tabu = crate::playout::most_frequent(&board);
+        Selective { board, tabu }
     }
 
     /// The position.
