@@ -107,6 +107,35 @@ fn digits_file_one_board_every_algorithm() {
 }
 
 #[test]
+fn selective_nrpa_on_two_threads_replays() {
+    let path = format!("{DATA}/standard20_digits.txt");
+    let boards = format::parse_digits(
+        &std::fs::read_to_string(&path).unwrap(),
+        "d",
+        Scoring::standard(),
+    )
+    .unwrap();
+    let run = || {
+        let out = puzzle()
+            .args(["solve", "samegame", &path, "--board", "3", "--algo", "nrpa"])
+            .args(["--selective", "--threads", "2", "--iterations", "3001"])
+            .args(["--seed", "4", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        json_lines(&out)
+    };
+    let lines = run();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["iterations"], 3001);
+    check(&boards[2].board, &lines[0]);
+    // An iteration budget makes the threaded run reproducible.
+    assert_eq!(run()[0]["moves"], lines[0]["moves"]);
+}
+
+#[test]
 fn scoring_conventions_and_csv_input() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("b.csv");

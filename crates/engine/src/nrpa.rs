@@ -12,6 +12,12 @@
 //! Allocation: one policy map per level (copied with `clone_from`, which reuses its storage),
 //! and buffers for the legal actions, their codes and weights, reused by every playout.
 //!
+//! `Adapt` never replays the game: every playout records, step by step, the codes of the legal
+//! moves and which one it played ([`CodedSequence`]), and the best sequences of the levels
+//! carry that record with them (moved by swapping, never copied). `Adapt` then costs policy
+//! lookups only, where replaying would cost a full move generation per step — as much as the
+//! playout itself.
+//!
 //! ```
 //! use puzzle_engine::{nrpa, toy::SumGame, Budget};
 //! let game = SumGame::new(&[3, 9, 1, 4, 8, 2, 7, 5, 6], 4);
@@ -92,6 +98,52 @@ struct Weight {
 /// A policy: weights of action codes (absent = 0, so `exp` = 1).
 type Policy = FxHashMap<u64, Weight>;
 
+/// A sequence as a playout saw it: the moves, and for every step the codes of all legal moves
+/// there and the index of the one played — everything `Adapt` needs (module doc).
+#[derive(Debug)]
+struct CodedSequence<A> {
+    actions: Vec<A>,
+    /// The legal moves' codes of every step, one after the other.
+    codes: Vec<u64>,
+    /// Per step: the end of its codes in `codes` (exclusive) and the played move's index there.
+    steps: Vec<(u32, u32)>,
+}
+
+impl<A> Default for CodedSequence<A> {
+    fn default() -> Self {
+        CodedSequence {
+            actions: Vec::new(),
+            codes: Vec::new(),
+            steps: Vec::new(),
+        }
+    }
+}
+
+impl<A> CodedSequence<A> {
+    fn clear(&mut self) {
+        self.actions.clear();
+        self.codes.clear();
+        self.steps.clear();
+    }
+
+    /// Record a step: the legal moves had `codes`, the move at `chosen` was played.
+    fn push(&mut self, action: A, codes: &[u64], chosen: usize) {
+        self.actions.push(action);
+        self.codes.extend_from_slice(codes);
+        self.steps.push((self.codes.len() as u32, chosen as u32));
+    }
+
+    /// Each step's codes and the played move's index among them.
+    fn steps(&self) -> impl Iterator<Item = (&[u64], usize)> {
+        let mut start = 0;
+        self.steps.iter().map(move |&(end, chosen)| {
+            let codes = &self.codes[start..end as usize];
+            start = end as usize;
+            (codes, chosen as usize)
+        })
+    }
+}
+
 /// The policy's weights `exp(policy[code])` of the legal moves with `codes` (Rosin's softmax,
 /// SPEC §A "NRPA") into `weights` (cleared first); returns the weights' sum.
 fn policy_weights(policy: &Policy, codes: &[u64], weights: &mut Vec<f64>) -> f64 {
@@ -124,27 +176,7 @@ pub fn search_observed<G: Game>(
     observer: Option<Observer<'_, G::Action>>,
 ) -> NrpaResult<G::Action> {
     let levels = config.level.max(1);
-    let mut nrpa = Nrpa {
-        root: root.clone(),
-        config: config.clone(),
-        rng: Rng::new(config.seed),
-        meter: Meter::start(budget),
-        max_entries: budget.max_nodes,
-        stop: None,
-        policies: vec![Policy::default(); levels + 1],
-        bests: vec![Vec::new(); levels + 1],
-        state: root.clone(),
-        actions: Vec::new(),
-        codes: Vec::new(),
-        weights: Vec::new(),
-        deltas: Vec::new(),
-        trace: Vec::new(),
-        best: Vec::new(),
-        best_score: f64::NEG_INFINITY,
-        time_to_best: Duration::ZERO,
-        peak_entries: 0,
-        observer,
-    };
+    let mut nrpa = Nrpa::new(root, config, budget, observer);
     // Repeating without an iteration or time limit would never end: run once then.
     let unbounded = budget.is_unbounded();
     let mut runs = 0;
@@ -170,6 +202,90 @@ pub fn search_observed<G: Game>(
     }
 }
 
+/// A callback shared by threads that hears every new best (sequence from the root, score).
+pub type SharedObserver<'a, A> = &'a (dyn Fn(&[A], f64) + Sync);
+
+/// Root-parallel NRPA: `threads` independent [`search`]es (thread `t` seeded with
+/// [`Rng::stream_seed`]`(seed, t)`), the best sequence kept. The iteration budget and the
+/// policy-entry bound (`max_nodes`) are shared out between the threads, the time limit and
+/// the stop flag apply to each. `observer` hears every improvement over all threads. One
+/// thread is exactly [`search_observed`] with `config.seed`. A thread that reaches
+/// `target_score` stops itself only.
+///
+/// ```
+/// use puzzle_engine::{nrpa, toy::SumGame, Budget};
+/// let game = SumGame::new(&[3, 9, 1, 4, 8, 2, 7, 5, 6], 4);
+/// let cfg = nrpa::NrpaConfig { level: 2, seed: 1, ..Default::default() };
+/// let result = nrpa::search_parallel(&game, &cfg, &Budget::iterations(20_000), 2, None);
+/// assert_eq!(result.best_score, 30.0);
+/// assert_eq!(result.playouts, 20_000);
+/// ```
+pub fn search_parallel<G: Game>(
+    root: &G,
+    config: &NrpaConfig,
+    budget: &Budget,
+    threads: usize,
+    observer: Option<SharedObserver<'_, G::Action>>,
+) -> NrpaResult<G::Action> {
+    let threads = threads.max(1);
+    let best_seen = std::sync::Mutex::new(f64::NEG_INFINITY);
+    let run = |thread: usize| {
+        let mut config = config.clone();
+        let mut budget = budget.clone();
+        if threads > 1 {
+            config.seed = Rng::stream_seed(config.seed, thread as u64);
+            let t = threads as u64;
+            budget.max_iterations = budget
+                .max_iterations
+                .map(|n| n / t + u64::from((thread as u64) < n % t));
+            budget.max_nodes = (budget.max_nodes / threads).max(1);
+        }
+        let mut hear = |sequence: &[G::Action], score: f64| {
+            if let Some(observer) = observer {
+                let mut best = best_seen.lock().unwrap_or_else(|e| e.into_inner());
+                if score > *best {
+                    *best = score;
+                    observer(sequence, score);
+                }
+            }
+        };
+        search_observed(root, &config, &budget, Some(&mut hear))
+    };
+    if threads == 1 {
+        return run(0);
+    }
+    let results: Vec<NrpaResult<G::Action>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let run = &run;
+                scope.spawn(move || run(t))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("NRPA thread panicked"))
+            .collect()
+    });
+    let playouts = results.iter().map(|r| r.playouts).sum();
+    let runs = results.iter().map(|r| r.runs).sum();
+    let peak = results.iter().map(|r| r.peak_policy_entries).sum();
+    let elapsed = results.iter().map(|r| r.elapsed).max().unwrap_or_default();
+    let solved = results.iter().any(|r| r.stop_reason == StopReason::Solved);
+    // The best score; ties go to the lowest thread, so a run is reproducible.
+    let mut best = results
+        .into_iter()
+        .reduce(|a, b| if b.best_score > a.best_score { b } else { a })
+        .expect("at least one thread");
+    best.playouts = playouts;
+    best.runs = runs;
+    best.peak_policy_entries = peak;
+    best.elapsed = elapsed;
+    if solved {
+        best.stop_reason = StopReason::Solved;
+    }
+    best
+}
+
 struct Nrpa<'o, G: Game> {
     root: G,
     config: NrpaConfig,
@@ -180,18 +296,51 @@ struct Nrpa<'o, G: Game> {
     /// `policies[l]`: the policy of the level-`l` search (level 0 plays with level 1's).
     policies: Vec<Policy>,
     /// `bests[l]`: the best sequence of the level-`l` search (`bests[0]`: the last playout).
-    bests: Vec<Vec<G::Action>>,
+    bests: Vec<CodedSequence<G::Action>>,
     state: G,
     actions: Vec<G::Action>,
     codes: Vec<u64>,
     weights: Vec<f64>,
     deltas: Vec<(u64, f64)>,
-    trace: Vec<G::Action>,
+    /// Codes whose weight `Adapt` changed (their `exp` is due).
+    dirty: Vec<u64>,
     best: Vec<G::Action>,
     best_score: f64,
     time_to_best: Duration,
     peak_entries: usize,
     observer: Option<Observer<'o, G::Action>>,
+}
+
+impl<'o, G: Game> Nrpa<'o, G> {
+    fn new(
+        root: &G,
+        config: &NrpaConfig,
+        budget: &Budget,
+        observer: Option<Observer<'o, G::Action>>,
+    ) -> Self {
+        let levels = config.level.max(1);
+        Nrpa {
+            root: root.clone(),
+            config: config.clone(),
+            rng: Rng::new(config.seed),
+            meter: Meter::start(budget),
+            max_entries: budget.max_nodes,
+            stop: None,
+            policies: vec![Policy::default(); levels + 1],
+            bests: (0..=levels).map(|_| CodedSequence::default()).collect(),
+            state: root.clone(),
+            actions: Vec::new(),
+            codes: Vec::new(),
+            weights: Vec::new(),
+            deltas: Vec::new(),
+            dirty: Vec::new(),
+            best: Vec::new(),
+            best_score: f64::NEG_INFINITY,
+            time_to_best: Duration::ZERO,
+            peak_entries: 0,
+            observer,
+        }
+    }
 }
 
 impl<G: Game> Nrpa<'_, G> {
@@ -220,7 +369,8 @@ impl<G: Game> Nrpa<'_, G> {
             }
             if score >= best_score {
                 best_score = score;
-                best.clone_from(&self.bests[level - 1]);
+                // The level below clears `bests[level - 1]` before it writes there again.
+                std::mem::swap(&mut best, &mut self.bests[level - 1]);
             }
             self.adapt(level, &best);
             if self.stop.is_some() {
@@ -239,7 +389,7 @@ impl<G: Game> Nrpa<'_, G> {
         }
         self.meter.tick();
         let policy = &self.policies[1];
-        let mut trace = std::mem::take(&mut self.trace);
+        let mut trace = std::mem::take(&mut self.bests[0]);
         trace.clear();
         self.state.clone_from(&self.root);
         loop {
@@ -248,8 +398,8 @@ impl<G: Game> Nrpa<'_, G> {
             if self.actions.is_empty() {
                 break;
             }
-            let action = if self.actions.len() == 1 {
-                self.actions[0]
+            let chosen = if self.actions.len() == 1 {
+                0
             } else {
                 let total = policy_weights(policy, &self.codes, &mut self.weights);
                 let mut x = self.rng.f64() * total;
@@ -261,15 +411,16 @@ impl<G: Game> Nrpa<'_, G> {
                     }
                     x -= w;
                 }
-                self.actions[chosen]
+                chosen
             };
+            let action = self.actions[chosen];
             self.state.apply(action);
-            trace.push(action);
+            trace.push(action, &self.codes, chosen);
         }
         let score = self.state.score();
         if score > self.best_score {
             self.best_score = score;
-            self.best.clone_from(&trace);
+            self.best.clone_from(&trace.actions);
             self.time_to_best = self.meter.elapsed();
             if let Some(observer) = self.observer.as_mut() {
                 observer(&self.best, score);
@@ -278,30 +429,22 @@ impl<G: Game> Nrpa<'_, G> {
                 self.stop = Some(StopReason::Solved);
             }
         }
-        self.bests[0].clone_from(&trace);
-        self.trace = trace;
+        self.bests[0] = trace;
         score
     }
 
-    /// Rosin's `Adapt`: move `policies[level]` towards `sequence`.
-    fn adapt(&mut self, level: usize, sequence: &[G::Action]) {
+    /// Rosin's `Adapt`: move `policies[level]` towards `sequence`, from the codes its playout
+    /// recorded (no replay).
+    fn adapt(&mut self, level: usize, sequence: &CodedSequence<G::Action>) {
         let alpha = self.config.alpha;
         let policy = &self.policies[level];
         self.deltas.clear();
-        self.state.clone_from(&self.root);
-        for &played in sequence {
-            self.state
-                .legal_actions_coded(&mut self.actions, &mut self.codes);
-            let total = policy_weights(policy, &self.codes, &mut self.weights);
-            let played_code = match self.actions.iter().position(|&a| a == played) {
-                Some(i) => self.codes[i],
-                None => self.state.action_code(played),
-            };
-            self.deltas.push((played_code, alpha));
-            for (&code, &w) in self.codes.iter().zip(&self.weights) {
+        for (codes, chosen) in sequence.steps() {
+            let total = policy_weights(policy, codes, &mut self.weights);
+            self.deltas.push((codes[chosen], alpha));
+            for (&code, &w) in codes.iter().zip(&self.weights) {
                 self.deltas.push((code, -alpha * w / total));
             }
-            self.state.apply(played);
         }
         let others = self.entries() - self.policies[level].len();
         let policy = &mut self.policies[level];
@@ -316,8 +459,19 @@ impl<G: Game> Nrpa<'_, G> {
                 Entry::Vacant(entry) => entry.insert(Weight { w: 0.0, exp: 1.0 }),
             };
             weight.w += delta;
-            weight.exp = weight.w.exp();
+            // A code gets deltas at many steps (a group lives through many moves): mark it
+            // (NaN is never a cached exp) and take its `exp` once, below.
+            if !weight.exp.is_nan() {
+                weight.exp = f64::NAN;
+                self.dirty.push(code);
+            }
         }
+        for &code in &self.dirty {
+            if let Some(weight) = policy.get_mut(&code) {
+                weight.exp = weight.w.exp();
+            }
+        }
+        self.dirty.clear();
         self.peak_entries = self.peak_entries.max(others + policy.len());
     }
 
@@ -420,6 +574,76 @@ mod tests {
         assert_eq!(p.playouts, 2_500);
         assert!(a.best_score >= 0.9, "{}", a.best_score);
         assert!(p.best_score < 0.5, "{}", p.best_score);
+    }
+
+    #[test]
+    fn recorded_codes_are_what_a_replay_sees() {
+        // `Adapt` trusts the playouts' records: replaying each level's best sequence must meet
+        // the same legal codes, in the same order, and the recorded move at the recorded index.
+        let game = sum_game();
+        let cfg = NrpaConfig {
+            level: 2,
+            iterations: 10,
+            seed: 3,
+            ..Default::default()
+        };
+        let mut nrpa = Nrpa::new(&game, &cfg, &Budget::iterations(1_000_000), None);
+        nrpa.level(2);
+        assert_eq!(nrpa.meter.done, 100);
+        assert!(!nrpa.bests[2].actions.is_empty());
+        for sequence in &nrpa.bests {
+            let mut state = game.clone();
+            let (mut actions, mut codes) = (Vec::new(), Vec::new());
+            assert_eq!(sequence.steps.len(), sequence.actions.len());
+            for ((recorded, chosen), &action) in sequence.steps().zip(&sequence.actions) {
+                state.legal_actions_coded(&mut actions, &mut codes);
+                assert_eq!(recorded, &codes[..]);
+                assert_eq!(actions[chosen], action);
+                state.apply(action);
+            }
+            assert!(sequence.actions.is_empty() || state.is_terminal());
+        }
+    }
+
+    #[test]
+    fn parallel_runs_share_the_budget_and_keep_the_best() {
+        let game = sum_game();
+        let cfg = NrpaConfig {
+            level: 2,
+            iterations: 20,
+            seed: 9,
+            repeat: true,
+            ..Default::default()
+        };
+        let one = search_parallel(&game, &cfg, &Budget::iterations(3_000), 1, None);
+        let plain = search(&game, &cfg, &Budget::iterations(3_000));
+        assert_eq!(one.best_sequence, plain.best_sequence);
+        let heard = std::sync::Mutex::new(Vec::new());
+        let hear = |seq: &[u8], score: f64| {
+            heard.lock().unwrap().push((seq.len(), score));
+        };
+        let three = search_parallel(&game, &cfg, &Budget::iterations(3_001), 3, Some(&hear));
+        assert_eq!(three.playouts, 3_001);
+        assert_eq!(
+            replay(&game, &three.best_sequence),
+            (three.best_score, true)
+        );
+        // Each thread is the plain search with its stream's seed and its share of the budget.
+        let shares = [1_001, 1_000, 1_000];
+        let best = (0..3)
+            .map(|t| {
+                let cfg = NrpaConfig {
+                    seed: Rng::stream_seed(9, t),
+                    ..cfg.clone()
+                };
+                search(&game, &cfg, &Budget::iterations(shares[t as usize])).best_score
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(three.best_score, best);
+        // The observer heard strictly rising scores ending at the best.
+        let heard = heard.into_inner().unwrap();
+        assert!(heard.windows(2).all(|w| w[0].1 < w[1].1));
+        assert_eq!(heard.last().unwrap().1, three.best_score);
     }
 
     #[test]

@@ -676,37 +676,44 @@ impl Board {
         codes: Option<&mut Vec<u64>>,
     ) {
         actions.clear();
+        let mut none = Vec::new();
+        let with_codes = codes.is_some();
+        let codes = codes.unwrap_or(&mut none);
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            let mut none = Vec::new();
-            let codes = match codes {
-                Some(c) => {
-                    self.find_groups_coded(&mut s, c);
-                    c
-                }
-                None => {
-                    self.find_groups(&mut s);
-                    &mut none
-                }
+            // Flood the tabu colour only when no other colour has a group: the enumeration
+            // of the other colours alone finds their groups in the same (scan) order.
+            let others = self.live_colours() & !(1 << tabu);
+            let n = self.used_words();
+            let set = if (0..n).any(|i| self.group_word_of(others, i) != 0) {
+                others
+            } else {
+                self.live_colours()
             };
-            let keep_all = s.groups.iter().all(|g| g.colour == tabu);
-            let mut kept = 0;
-            for (i, g) in s.groups.iter().enumerate() {
-                if keep_all || g.colour != tabu {
-                    actions.push(self.move_of(g.cell));
-                    if let Some(&c) = codes.get(i) {
-                        codes[kept] = c;
-                    }
-                    kept += 1;
-                }
+            s.groups.clear();
+            codes.clear();
+            if with_codes {
+                self.groups_of::<true>(set, &mut s, codes);
+            } else {
+                self.groups_of::<false>(set, &mut s, codes);
             }
-            codes.truncate(kept);
+            actions.extend(s.groups.iter().map(|g| self.move_of(g.cell)));
         });
     }
 
     fn groups_into<const CODES: bool>(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
         scratch.groups.clear();
-        let set = self.live_colours();
+        self.groups_of::<CODES>(self.live_colours(), scratch, codes)
+    }
+
+    /// The groups of the colours in `set` (bit `k` = colour `k`), appended in scan order to
+    /// `scratch.groups` (and their codes to `codes`); returns how many groups it holds then.
+    fn groups_of<const CODES: bool>(
+        &self,
+        set: u32,
+        scratch: &mut Scratch,
+        codes: &mut Vec<u64>,
+    ) -> usize {
         let n = self.used_words();
         scratch.stones.clear();
         scratch

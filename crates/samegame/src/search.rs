@@ -143,7 +143,7 @@ pub struct SolveConfig {
     pub budget: Budget,
     /// Seed (runs are reproducible for a seed, thread count and iteration budget).
     pub seed: u64,
-    /// Root-parallel threads (SP-MCTS).
+    /// Root-parallel threads (SP-MCTS; NRPA: independent runs, the best kept).
     pub threads: usize,
     /// SP-MCTS settings.
     pub spmcts: SpMctsSettings,
@@ -391,25 +391,28 @@ pub fn solve(
                 repeat: true,
                 ..puzzle_engine::nrpa::NrpaConfig::default()
             };
-            let mut observer = |seq: &[Move], score: f64| {
+            let observer = |seq: &[Move], score: f64| {
                 if let Some(cb) = on_best {
                     cb(score as i64, seq);
                 }
             };
+            let threads = cfg.threads.max(1);
             let r = if cfg.nrpa_selective {
                 let game = crate::selective::Selective::new(board.clone());
-                puzzle_engine::nrpa::search_observed(
+                puzzle_engine::nrpa::search_parallel(
                     &game,
                     &config,
                     &cfg.budget,
-                    Some(&mut observer),
+                    threads,
+                    Some(&observer),
                 )
             } else {
-                puzzle_engine::nrpa::search_observed(
+                puzzle_engine::nrpa::search_parallel(
                     board,
                     &config,
                     &cfg.budget,
-                    Some(&mut observer),
+                    threads,
+                    Some(&observer),
                 )
             };
             let (moves, score) = finish(board, r.best_sequence, &policy, cfg.seed)?;
