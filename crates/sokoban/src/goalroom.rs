@@ -6,7 +6,10 @@
 //! with every goal of the room holding a box (the rest of the board empty), repeatedly pull out
 //! the box that leaves the room in the fewest pulls (player moves checked, the other room
 //! boxes standing); the removal order reversed is an order in which the room can be filled
-//! from outside. A room whose boxes cannot all be pulled out gets no order (no macros).
+//! from outside. A room whose boxes cannot all be pulled out gets no order (no macros), and so
+//! does a room that already holds a box when the search starts: the plan would count such a
+//! box as packed and never move it, but a start box on a goal may have to make room first
+//! (Microban 93 needs exactly that).
 //!
 //! In the search, a box pushed onto an entrance (or into the room from outside) of a room
 //! that is *on plan* (its filled goals are exactly a prefix of the fill order) is pushed on in
@@ -47,8 +50,9 @@ pub struct GoalRooms {
 }
 
 impl GoalRooms {
-    /// Find the goal rooms of `board` and their fill orders.
-    pub fn new(board: &Board) -> GoalRooms {
+    /// Find the goal rooms of `board` and their fill orders, for a search starting with boxes
+    /// `start` (rooms holding one of them get no plan: module doc).
+    pub fn new(board: &Board, start: &CellSet) -> GoalRooms {
         let n = board.cells();
         let mut component = vec![NO_ROOM; n];
         let mut comps: Vec<Vec<u16>> = Vec::new();
@@ -75,7 +79,11 @@ impl GoalRooms {
         let mut rooms = Vec::new();
         let mut room_of = vec![NO_ROOM; n];
         let mut entrance_of = vec![NO_ROOM; n];
-        for cells in comps.iter().filter(|c| c.len() >= MIN_ROOM) {
+        let holds_start_box = |cells: &[u16]| cells.iter().any(|&g| start.contains(g));
+        for cells in comps
+            .iter()
+            .filter(|c| c.len() >= MIN_ROOM && !holds_start_box(c))
+        {
             let Some(order) = fill_order(board, cells, &box_reachable(board, cells)) else {
                 continue;
             };
@@ -409,7 +417,7 @@ mod tests {
     fn dead_end_room_fills_from_the_back() {
         // A corridor of goals closed on the left: the leftmost goal must be filled first.
         let b = board("#######\n#...  #\n#  $$$#\n#  @  #\n#######\n");
-        let rooms = GoalRooms::new(&b);
+        let rooms = GoalRooms::new(&b, &crate::position::Position::start(&b).boxes);
         assert_eq!(rooms.rooms.len(), 1);
         let order = &rooms.rooms[0].order;
         assert_eq!(order.len(), 3);
@@ -417,12 +425,23 @@ mod tests {
         assert!(order.iter().all(|&g| b.is_goal(g)));
     }
 
+    #[test]
+    fn a_room_holding_a_start_box_gets_no_plan() {
+        // The corridor room with a box already on its middle goal: that box has to leave
+        // before the deepest goal can be filled, so no fill plan may count it as packed.
+        let b = board("##########\n#.*. $   #\n####  $  #\n   #    @#\n   #######\n");
+        let start = crate::position::Position::start(&b);
+        assert!(GoalRooms::new(&b, &start.boxes).rooms.is_empty());
+        let empty = CellSet::new(b.cells());
+        assert_eq!(GoalRooms::new(&b, &empty).rooms.len(), 1);
+    }
+
     const CORRIDOR: &str = "##########\n#... $   #\n####  $  #\n   #  $ @#\n   #######\n";
 
     #[test]
     fn corridor_room_order_is_deepest_first() {
         let b = board(CORRIDOR);
-        let rooms = GoalRooms::new(&b);
+        let rooms = GoalRooms::new(&b, &crate::position::Position::start(&b).boxes);
         assert_eq!(rooms.rooms.len(), 1);
         let xs: Vec<usize> = rooms.rooms[0].order.iter().map(|&g| b.xy(g).0).collect();
         assert_eq!(xs, vec![1, 2, 3]);
@@ -431,7 +450,7 @@ mod tests {
     #[test]
     fn macro_pushes_box_to_next_goal() {
         let b = board(CORRIDOR);
-        let mut rooms = GoalRooms::new(&b);
+        let mut rooms = GoalRooms::new(&b, &crate::position::Position::start(&b).boxes);
         let start = crate::position::Position::start(&b);
         let pushed = |from: u16, dir: Dir| {
             let mut boxes = start.boxes.clone();

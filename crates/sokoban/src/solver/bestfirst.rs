@@ -211,7 +211,7 @@ pub fn best_first_opts(
     let use_corrals = opts.corrals;
     let mut rooms = opts
         .goal_macros
-        .then(|| GoalRooms::new(board))
+        .then(|| GoalRooms::new(board, &pos.boxes))
         .filter(|r| !r.rooms.is_empty());
     let mut macro_moves: Vec<(Push, Vec<Push>)> = Vec::new();
     let mut corral_dl = opts
