@@ -131,6 +131,10 @@ fn selective_nrpa_on_two_threads_replays() {
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["iterations"], 3001);
     check(&boards[2].board, &lines[0]);
+    let found = lines[0]["time_to_best_s"]
+        .as_f64()
+        .expect("NRPA reports its improvements");
+    assert!(found <= lines[0]["time_s"].as_f64().unwrap() + 0.01);
     // An iteration budget makes the threaded run reproducible.
     assert_eq!(run()[0]["moves"], lines[0]["moves"]);
 }

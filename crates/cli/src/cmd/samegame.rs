@@ -3,8 +3,8 @@
 //! - `solve`: every board of a standard-set file, the digits file (or one `--board N`), a
 //!   Hungarian CSV, or a random board, with SP-MCTS, NMCS, NRPA, DBS, A*, IDA* or random
 //!   playouts; each answer is replayed and checked before it is printed (JSON: one object
-//!   per board with `board, score, cleared, moves[{col,row}], time_s, iterations`, rows
-//!   counted from the top of the board before the move).
+//!   per board with `board, score, cleared, moves[{col,row}], time_s, iterations`, plus
+//!   `time_to_best_s` and more; rows counted from the top of the board before the move).
 //! - `experiment`: the Czech thesis's comparison (§3.4): playouts × selection formulas on
 //!   the 20 standard boards, totals beside the paper's, as Markdown.
 //! - `bench`: playouts per second on a fresh board and SP-MCTS iterations per second.
@@ -217,6 +217,9 @@ struct JsonResult<'a> {
     cleared: bool,
     moves: Vec<JsonMove>,
     time_s: f64,
+    /// When the printed score was first found, if the search reports its improvements
+    /// (SP-MCTS, NMCS, NRPA, random) and the last one reported is the printed score.
+    time_to_best_s: Option<f64>,
     iterations: u64,
     scoring: &'a str,
     penalty: String,
@@ -291,8 +294,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         let limit = cfg.budget.max_time.unwrap_or(Duration::ZERO);
         let bar = time_bar(common, limit, &format!("{} {}", nb.name, cfg.algorithm));
         let bar_ref = &bar;
+        let started = std::time::Instant::now();
+        // (score, seconds) of the last improvement the search reported.
+        let last_best = std::sync::Mutex::new(None::<(i64, f64)>);
+        let last_ref = &last_best;
         let on_best = move |score: i64, _moves: &[puzzle_samegame::Move]| {
             bar_ref.set_message(format!("best {score}"));
+            let mut last = last_ref.lock().unwrap_or_else(|e| e.into_inner());
+            *last = Some((score, started.elapsed().as_secs_f64()));
         };
         let solution = search::solve(&nb.board, &cfg, Some(&on_best)).map_err(|e| {
             anyhow::anyhow!("{}: the search returned an invalid game: {e}", nb.name)
@@ -309,6 +318,10 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
             cleared: solution.cleared,
             moves: json_moves(&nb.board, &solution),
             time_s: solution.elapsed.as_secs_f64(),
+            time_to_best_s: last_best
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .and_then(|(score, t)| (score == solution.score).then_some(t)),
             iterations: solution.iterations,
             scoring: scoring.name(),
             penalty: scoring.penalty.to_string(),
