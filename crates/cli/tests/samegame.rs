@@ -137,6 +137,19 @@ fn selective_nrpa_on_two_threads_replays() {
     assert!(found <= lines[0]["time_s"].as_f64().unwrap() + 0.01);
     // An iteration budget makes the threaded run reproducible.
     assert_eq!(run()[0]["moves"], lines[0]["moves"]);
+    // Stabilized NRPA replays too.
+    let out = puzzle()
+        .args(["solve", "samegame", &path, "--board", "3", "--algo", "nrpa"])
+        .args(["--selective", "--stabilized", "3", "--level", "2"])
+        .args(["--iterations", "1200", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["iterations"], 1200);
+    check(&boards[2].board, &lines[0]);
 }
 
 #[test]

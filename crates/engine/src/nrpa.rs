@@ -31,7 +31,8 @@ use crate::{Budget, FxHashMap, Game, Rng, StopReason};
 use std::collections::hash_map::Entry;
 use std::time::Duration;
 
-/// Settings of NRPA. `Default` = the paper's: `iterations` 100, `alpha` 1.0; level 3.
+/// Settings of NRPA. `Default` = the paper's: `iterations` 100, `alpha` 1.0, one playout per
+/// step; level 3.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NrpaConfig {
     /// Nesting level (≥ 1; a level-`n` run makes `iterations^n` playouts).
@@ -40,6 +41,10 @@ pub struct NrpaConfig {
     pub iterations: usize,
     /// Learning rate α (1.0 in the paper).
     pub alpha: f64,
+    /// Playouts per level-1 step before each `Adapt`: P of Stabilized NRPA (Cazenave,
+    /// Sevestre & Toulemont 2021, "Stabilized Nested Rollout Policy Adaptation"); 1 is
+    /// Rosin's NRPA. A level-`n` run then makes `iterations^n · P` playouts.
+    pub stabilization: usize,
     /// Seed of the playouts.
     pub seed: u64,
     /// Stop as soon as a sequence scores at least this.
@@ -55,6 +60,7 @@ impl Default for NrpaConfig {
             level: 3,
             iterations: 100,
             alpha: 1.0,
+            stabilization: 1,
             seed: 0,
             target_score: None,
             repeat: false,
@@ -349,28 +355,39 @@ impl<G: Game> Nrpa<'_, G> {
         let mut best_score = f64::NEG_INFINITY;
         let mut best = std::mem::take(&mut self.bests[level]);
         best.clear();
+        // Stabilized NRPA: level 1 plays P playouts with the same policy per adaptation.
+        let runs = if level == 1 {
+            self.config.stabilization.max(1)
+        } else {
+            1
+        };
         for _ in 0..self.config.iterations {
-            let score = if level == 1 {
-                self.playout()
-            } else {
-                let copied =
-                    self.entries() - self.policies[level - 1].len() + self.policies[level].len();
-                if copied > self.max_entries {
-                    self.stop = Some(StopReason::Nodes);
+            for _ in 0..runs {
+                let score = if level == 1 {
+                    self.playout()
+                } else {
+                    let copied = self.entries() - self.policies[level - 1].len()
+                        + self.policies[level].len();
+                    if copied > self.max_entries {
+                        self.stop = Some(StopReason::Nodes);
+                        break;
+                    }
+                    self.peak_entries = self.peak_entries.max(copied);
+                    let (lower, upper) = self.policies.split_at_mut(level);
+                    lower[level - 1].clone_from(&upper[0]);
+                    self.level(level - 1)
+                };
+                if self.stop.is_some() {
                     break;
                 }
-                self.peak_entries = self.peak_entries.max(copied);
-                let (lower, upper) = self.policies.split_at_mut(level);
-                lower[level - 1].clone_from(&upper[0]);
-                self.level(level - 1)
-            };
+                if score >= best_score {
+                    best_score = score;
+                    // The level below clears `bests[level - 1]` before it writes there again.
+                    std::mem::swap(&mut best, &mut self.bests[level - 1]);
+                }
+            }
             if self.stop.is_some() {
                 break;
-            }
-            if score >= best_score {
-                best_score = score;
-                // The level below clears `bests[level - 1]` before it writes there again.
-                std::mem::swap(&mut best, &mut self.bests[level - 1]);
             }
             self.adapt(level, &best);
             if self.stop.is_some() {
@@ -644,6 +661,29 @@ mod tests {
         let heard = heard.into_inner().unwrap();
         assert!(heard.windows(2).all(|w| w[0].1 < w[1].1));
         assert_eq!(heard.last().unwrap().1, three.best_score);
+    }
+
+    #[test]
+    fn stabilized_runs_p_playouts_per_step() {
+        let game = sum_game();
+        let cfg = NrpaConfig {
+            level: 2,
+            iterations: 10,
+            stabilization: 4,
+            seed: 2,
+            ..Default::default()
+        };
+        let r = search(&game, &cfg, &Budget::iterations(1_000_000));
+        assert_eq!(r.playouts, 10 * 10 * 4);
+        assert_eq!(r.runs, 1);
+        assert_eq!(replay(&game, &r.best_sequence), (r.best_score, true));
+        // It still learns: level 2 with P = 4 reaches the toy optimum.
+        let cfg = NrpaConfig {
+            iterations: 50,
+            ..cfg
+        };
+        let r = search(&game, &cfg, &Budget::iterations(1_000_000));
+        assert_eq!(r.best_score, game.optimum() as f64);
     }
 
     #[test]

@@ -154,6 +154,8 @@ pub struct SolveConfig {
     /// NRPA with the selective policy ([`crate::selective`]): the root's most frequent
     /// colour is not played while another group exists.
     pub nrpa_selective: bool,
+    /// NRPA playouts per level-1 step (Stabilized NRPA's P; 1 = plain NRPA).
+    pub nrpa_stabilization: usize,
     /// DBS depth.
     pub dbs_depth: usize,
 }
@@ -170,6 +172,7 @@ impl Default for SolveConfig {
             nmcs_level: 2,
             nrpa_level: 3,
             nrpa_selective: false,
+            nrpa_stabilization: 1,
             dbs_depth: 2,
         }
     }
@@ -387,6 +390,7 @@ pub fn solve(
         Algorithm::Nrpa => {
             let config = puzzle_engine::nrpa::NrpaConfig {
                 level: cfg.nrpa_level.max(1),
+                stabilization: cfg.nrpa_stabilization.max(1),
                 seed: cfg.seed,
                 repeat: true,
                 ..puzzle_engine::nrpa::NrpaConfig::default()

@@ -123,6 +123,11 @@ pub struct SolveArgs {
     /// is not played while another group exists.
     #[arg(long)]
     pub selective: bool,
+    /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): P playouts per level-1 step
+    /// before each policy adaptation (1 = plain NRPA).
+    #[arg(long, value_name = "P", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub stabilized: u32,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -279,6 +284,7 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
         nmcs_level: args.level.map_or(2, |l| l as usize),
         nrpa_level: args.level.map_or(3, |l| l as usize),
         nrpa_selective: args.selective,
+        nrpa_stabilization: args.stabilized as usize,
         dbs_depth: args.depth as usize,
     }
 }
