@@ -156,6 +156,9 @@ pub struct SolveConfig {
     pub nrpa_selective: bool,
     /// NRPA playouts per level-1 step (Stabilized NRPA's P; 1 = plain NRPA).
     pub nrpa_stabilization: usize,
+    /// Selective NRPA: the restarts take the `k` most frequent colours as tabu colour in turn
+    /// (run `i` uses the `(i mod k)`-th; 1 = always the most frequent, Cazenave's choice).
+    pub nrpa_tabu_colours: usize,
     /// DBS depth.
     pub dbs_depth: usize,
 }
@@ -173,6 +176,7 @@ impl Default for SolveConfig {
             nrpa_level: 3,
             nrpa_selective: false,
             nrpa_stabilization: 1,
+            nrpa_tabu_colours: 1,
             dbs_depth: 2,
         }
     }
@@ -401,7 +405,9 @@ pub fn solve(
                 }
             };
             let threads = cfg.threads.max(1);
-            let r = if cfg.nrpa_selective {
+            let r = if cfg.nrpa_selective && cfg.nrpa_tabu_colours > 1 {
+                rotating_tabu_nrpa(board, cfg, &config, &observer)
+            } else if cfg.nrpa_selective {
                 let game = crate::selective::Selective::new(board.clone());
                 puzzle_engine::nrpa::search_parallel(
                     &game,
@@ -436,6 +442,70 @@ pub fn solve(
 }
 
 type Found = (Vec<Move>, i64);
+
+/// Selective NRPA whose restarts rotate the tabu colour through the board's
+/// [`SolveConfig::nrpa_tabu_colours`] most frequent colours: one complete run per colour in
+/// turn (run `i` seeded with stream `i` of the seed) until the budget ends; the best kept.
+fn rotating_tabu_nrpa(
+    board: &Board,
+    cfg: &SolveConfig,
+    config: &puzzle_engine::nrpa::NrpaConfig,
+    observer: &(dyn Fn(&[Move], f64) + Sync),
+) -> puzzle_engine::nrpa::NrpaResult<Move> {
+    use puzzle_engine::nrpa::{search_parallel, NrpaConfig};
+    let mut colours = crate::selective::Selective::ranked_colours(board);
+    colours.truncate(cfg.nrpa_tabu_colours.max(1));
+    if colours.is_empty() {
+        colours.push(1);
+    }
+    let deadline = cfg.budget.start();
+    let best_seen = std::sync::Mutex::new(f64::NEG_INFINITY);
+    let hear = |seq: &[Move], score: f64| {
+        let mut best = best_seen.lock().unwrap_or_else(|e| e.into_inner());
+        if score > *best {
+            *best = score;
+            observer(seq, score);
+        }
+    };
+    let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
+    let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
+    for run in 0u64.. {
+        let mut budget = cfg.budget.clone();
+        if let Some(n) = cfg.budget.max_iterations {
+            budget.max_iterations = Some(n.saturating_sub(playouts));
+        }
+        if let Some(left) = deadline.remaining() {
+            budget.max_time = Some(left);
+        }
+        let run_config = NrpaConfig {
+            seed: puzzle_engine::Rng::stream_seed(cfg.seed, run),
+            repeat: false,
+            ..config.clone()
+        };
+        let tabu = colours[run as usize % colours.len()];
+        let game = crate::selective::Selective::with_tabu(board.clone(), tabu);
+        let r = search_parallel(&game, &run_config, &budget, cfg.threads.max(1), Some(&hear));
+        playouts += r.playouts;
+        runs += r.runs;
+        peak = peak.max(r.peak_policy_entries);
+        let stop = r.stop_reason;
+        let better = total.as_ref().is_none_or(|t| r.best_score > t.best_score);
+        if better {
+            total = Some(r);
+        } else if let Some(t) = total.as_mut() {
+            t.stop_reason = stop;
+        }
+        if stop != StopReason::Exhausted || playouts == 0 {
+            break;
+        }
+    }
+    let mut total = total.expect("at least one run");
+    total.playouts = playouts;
+    total.runs = runs;
+    total.peak_policy_entries = peak;
+    total.elapsed = deadline.elapsed();
+    total
+}
 
 /// The share of the remaining budget one per-move step gets: `2 / (moves left + 2)` of it,
 /// `moves left` taken from the best game found so far (40 before any was found). Early moves,

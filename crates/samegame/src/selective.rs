@@ -38,6 +38,23 @@ impl Selective {
         Selective { board, tabu }
     }
 
+    /// The selective game from `board` with tabu colour `tabu` (1-based; any colour, also one
+    /// with no stones left, which makes the game the plain one).
+    pub fn with_tabu(board: Board, tabu: u8) -> Selective {
+        Selective { board, tabu }
+    }
+
+    /// The board's colours that have stones, most frequent first (ties: lower number first):
+    /// the tabu colours that [`crate::search::SolveConfig::nrpa_tabu_colours`] rotates through.
+    pub fn ranked_colours(board: &Board) -> Vec<u8> {
+        let counts = board.counts();
+        let mut colours: Vec<u8> = (1..counts.len() as u8)
+            .filter(|&c| counts[c as usize] > 0)
+            .collect();
+        colours.sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
+        colours
+    }
+
     /// The position.
     pub fn board(&self) -> &Board {
         &self.board

@@ -253,3 +253,27 @@ fn selective_nrpa_replays_and_is_deterministic() {
     let again = search::solve(&b, &cfg, None).unwrap();
     assert_eq!(a.moves, again.moves);
 }
+
+#[test]
+fn rotating_tabu_colours_replay_and_rank_the_colours() {
+    use puzzle_samegame::selective::Selective;
+    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let ranked = Selective::ranked_colours(&b);
+    assert_eq!(ranked.len(), 5);
+    assert!(ranked
+        .windows(2)
+        .all(|w| b.counts()[w[0] as usize] >= b.counts()[w[1] as usize]));
+    assert_eq!(ranked[0], Selective::new(b.clone()).tabu());
+    let cfg = SolveConfig {
+        nrpa_selective: true,
+        nrpa_tabu_colours: 2,
+        nrpa_level: 1,
+        ..config(Algorithm::Nrpa, 1_050)
+    };
+    let a = search::solve(&b, &cfg, None).unwrap();
+    search::verify(&b, &a.moves, a.score).unwrap();
+    assert_eq!(a.iterations, 1_050);
+    let again = search::solve(&b, &cfg, None).unwrap();
+    assert_eq!(a.moves, again.moves);
+}

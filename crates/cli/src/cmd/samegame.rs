@@ -128,6 +128,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "P", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub stabilized: u32,
+    /// Selective NRPA: restarts rotate the tabu colour through the K most frequent colours
+    /// (1 = always the most frequent, as Cazenave).
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub tabu_colours: u32,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -285,6 +290,7 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
         nrpa_level: args.level.map_or(3, |l| l as usize),
         nrpa_selective: args.selective,
         nrpa_stabilization: args.stabilized as usize,
+        nrpa_tabu_colours: args.tabu_colours as usize,
         dbs_depth: args.depth as usize,
     }
 }
