@@ -13,7 +13,7 @@
 //! and buffers for the legal actions, their codes and weights, reused by every playout.
 //!
 //! `Adapt` never replays the game: every playout records, step by step, the codes of the legal
-//! moves and which one it played ([`CodedSequence`]), and the best sequences of the levels
+//! moves and which one it played (`CodedSequence`), and the best sequences of the levels
 //! carry that record with them (moved by swapping, never copied). `Adapt` then costs policy
 //! lookups only, where replaying would cost a full move generation per step — as much as the
 //! playout itself.
