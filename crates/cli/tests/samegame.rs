@@ -9,6 +9,14 @@ use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samegame");
 
+/// The bundled digits file of the 20 standard boards: its path and its boards.
+fn standard_digits() -> (String, Vec<puzzle_samegame::NamedBoard>) {
+    let path = format!("{DATA}/standard20_digits.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let boards = format::parse_digits(&text, "d", Scoring::standard()).unwrap();
+    (path, boards)
+}
+
 /// Replay the JSON moves on `board` (top-based rows) and return the final score and whether
 /// the board was cleared.
 fn replay(board: &Board, moves: &[Value]) -> (i64, bool) {
@@ -70,13 +78,7 @@ fn solve_standard_file_json_replays() {
 
 #[test]
 fn digits_file_one_board_every_algorithm() {
-    let path = format!("{DATA}/standard20_digits.txt");
-    let boards = format::parse_digits(
-        &std::fs::read_to_string(&path).unwrap(),
-        "d",
-        Scoring::standard(),
-    )
-    .unwrap();
+    let (path, boards) = standard_digits();
     for algo in [
         "spmcts", "nmcs", "nrpa", "dbs", "astar", "idastar", "random",
     ] {
@@ -108,13 +110,7 @@ fn digits_file_one_board_every_algorithm() {
 
 #[test]
 fn selective_nrpa_on_two_threads_replays() {
-    let path = format!("{DATA}/standard20_digits.txt");
-    let boards = format::parse_digits(
-        &std::fs::read_to_string(&path).unwrap(),
-        "d",
-        Scoring::standard(),
-    )
-    .unwrap();
+    let (path, boards) = standard_digits();
     let run = || {
         let out = puzzle()
             .args(["solve", "samegame", &path, "--board", "3", "--algo", "nrpa"])
