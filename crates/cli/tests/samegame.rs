@@ -108,20 +108,28 @@ fn digits_file_one_board_every_algorithm() {
     }
 }
 
+/// `puzzle solve samegame` with selective NRPA on standard board 3 and `flags`: its JSON lines.
+fn selective_nrpa_board_3(path: &str, flags: &[&str]) -> Vec<Value> {
+    let out = puzzle()
+        .args(["solve", "samegame", path, "--board", "3", "--algo", "nrpa"])
+        .args(["--selective", "--json"])
+        .args(flags)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    json_lines(&out)
+}
+
 #[test]
 fn selective_nrpa_on_two_threads_replays() {
     let (path, boards) = standard_digits();
     let run = || {
-        let out = puzzle()
-            .args(["solve", "samegame", &path, "--board", "3", "--algo", "nrpa"])
-            .args(["--selective", "--threads", "2", "--iterations", "3001"])
-            .args(["--seed", "4", "--json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        json_lines(&out)
+        selective_nrpa_board_3(
+            &path,
+            &["--threads", "2", "--iterations", "3001", "--seed", "4"],
+        )
     };
     let lines = run();
     assert_eq!(lines.len(), 1);
@@ -134,16 +142,10 @@ fn selective_nrpa_on_two_threads_replays() {
     // An iteration budget makes the threaded run reproducible.
     assert_eq!(run()[0]["moves"], lines[0]["moves"]);
     // Stabilized NRPA replays too.
-    let out = puzzle()
-        .args(["solve", "samegame", &path, "--board", "3", "--algo", "nrpa"])
-        .args(["--selective", "--stabilized", "3", "--level", "2"])
-        .args(["--iterations", "1200", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let lines = json_lines(&out);
+    let lines = selective_nrpa_board_3(
+        &path,
+        &["--stabilized", "3", "--level", "2", "--iterations", "1200"],
+    );
     assert_eq!(lines[0]["iterations"], 1200);
     check(&boards[2].board, &lines[0]);
 }
