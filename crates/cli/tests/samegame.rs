@@ -148,6 +148,21 @@ fn selective_nrpa_on_two_threads_replays() {
     );
     assert_eq!(lines[0]["iterations"], 1200);
     check(&boards[2].board, &lines[0]);
+    // So do restarts that pick their tabu colour best-first.
+    let lines = selective_nrpa_board_3(
+        &path,
+        &[
+            "--tabu-colours",
+            "3",
+            "--tabu-schedule",
+            "best-first",
+            "--level",
+            "1",
+            "--iterations",
+            "1000",
+        ],
+    );
+    check(&boards[2].board, &lines[0]);
 }
 
 #[test]

@@ -277,3 +277,52 @@ fn rotating_tabu_colours_replay_and_rank_the_colours() {
     let again = search::solve(&b, &cfg, None).unwrap();
     assert_eq!(a.moves, again.moves);
 }
+
+#[test]
+fn best_first_tabu_schedule_tries_each_colour_then_keeps_the_best() {
+    use puzzle_samegame::search::TabuSchedule;
+    let ninf = f64::NEG_INFINITY;
+    // Exploration: one run per candidate, in order, whatever the scores.
+    assert_eq!(TabuSchedule::BestFirst.pick(0, &[ninf; 3]), 0);
+    assert_eq!(TabuSchedule::BestFirst.pick(1, &[900.0, ninf, ninf]), 1);
+    assert_eq!(TabuSchedule::BestFirst.pick(2, &[900.0, 2000.0, ninf]), 2);
+    // Then the candidate with the best score; ties go to the more frequent colour.
+    assert_eq!(TabuSchedule::BestFirst.pick(3, &[900.0, 2000.0, 1500.0]), 1);
+    assert_eq!(
+        TabuSchedule::BestFirst.pick(9, &[2000.0, 2000.0, 1500.0]),
+        0
+    );
+    assert_eq!(TabuSchedule::BestFirst.pick(4, &[900.0, 1000.0, 1500.0]), 2);
+    // A candidate whose only run was cut short (no score) is never preferred.
+    assert_eq!(TabuSchedule::BestFirst.pick(3, &[900.0, ninf, 500.0]), 0);
+    // Round robin ignores the scores.
+    assert_eq!(TabuSchedule::RoundRobin.pick(4, &[0.0, 9.0, 1.0]), 1);
+    assert_eq!(TabuSchedule::RoundRobin.pick(5, &[0.0, 9.0, 1.0]), 2);
+}
+
+#[test]
+fn best_first_tabu_runs_replay_and_are_reproducible() {
+    use puzzle_samegame::search::TabuSchedule;
+    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let cfg = SolveConfig {
+        nrpa_selective: true,
+        nrpa_tabu_colours: 3,
+        nrpa_tabu_schedule: TabuSchedule::BestFirst,
+        nrpa_level: 1,
+        ..config(Algorithm::Nrpa, 1_250)
+    };
+    let a = search::solve(&b, &cfg, None).unwrap();
+    search::verify(&b, &a.moves, a.score).unwrap();
+    assert_eq!(a.iterations, 1_250);
+    let again = search::solve(&b, &cfg, None).unwrap();
+    assert_eq!(a.moves, again.moves);
+    // At least as good as the round-robin schedule's first three runs, which it repeats.
+    let three = SolveConfig {
+        nrpa_tabu_schedule: TabuSchedule::RoundRobin,
+        budget: Budget::iterations(300),
+        ..cfg.clone()
+    };
+    let r = search::solve(&b, &three, None).unwrap();
+    assert!(a.score >= r.score, "{} < {}", a.score, r.score);
+}

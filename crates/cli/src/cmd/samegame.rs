@@ -15,7 +15,9 @@ use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
 use puzzle_samegame::format::{self, NamedBoard};
 use puzzle_samegame::playout::{AnyChooser, Playout};
-use puzzle_samegame::search::{self, Algorithm, Solution, SolveConfig, SpMctsSettings};
+use puzzle_samegame::search::{
+    self, Algorithm, Solution, SolveConfig, SpMctsSettings, TabuSchedule,
+};
 use puzzle_samegame::{Board, Penalty, Scoring};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -48,6 +50,16 @@ pub enum PenaltyArg {
     Total,
     /// Σ(m_c−2)² over the colours left (Schadd).
     PerColour,
+}
+
+/// `--tabu-schedule` (see [`TabuSchedule`]).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TabuScheduleArg {
+    /// Run i takes the (i mod K)-th most frequent colour.
+    #[default]
+    RoundRobin,
+    /// One run per colour, then the colour whose runs scored best.
+    BestFirst,
 }
 
 fn scoring_of(scoring: ScoringArg, penalty: PenaltyArg) -> Scoring {
@@ -133,6 +145,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=20))]
     pub tabu_colours: u32,
+    /// With --tabu-colours K > 1: `round-robin` (run i takes the (i mod K)-th colour) or
+    /// `best-first` (one run per colour, then every run takes the colour whose runs scored best).
+    #[arg(long, value_enum, default_value_t = TabuScheduleArg::RoundRobin)]
+    pub tabu_schedule: TabuScheduleArg,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub level: Option<u32>,
@@ -291,6 +307,10 @@ fn solve_config(args: &SolveArgs, common: &CommonArgs) -> SolveConfig {
         nrpa_selective: args.selective,
         nrpa_stabilization: args.stabilized as usize,
         nrpa_tabu_colours: args.tabu_colours as usize,
+        nrpa_tabu_schedule: match args.tabu_schedule {
+            TabuScheduleArg::RoundRobin => TabuSchedule::RoundRobin,
+            TabuScheduleArg::BestFirst => TabuSchedule::BestFirst,
+        },
         dbs_depth: args.depth as usize,
     }
 }
