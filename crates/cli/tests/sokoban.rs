@@ -66,6 +66,19 @@ fn solve_every_level_in_order_and_unsolvable_reports_false() {
     assert_eq!(lines[1]["solved"], false);
     assert_eq!(lines[1]["solution"], "");
     assert_eq!(lines[1]["pushes"], 0);
+    // The two-thread portfolio: the same contract; the unsolvable level is proved quickly.
+    let out = puzzle()
+        .args(["solve", "sokoban"])
+        .arg(file.path())
+        .args(["--json", "--threads", "2", "--time-limit", "5"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["solution"], "rRR");
+    assert_eq!(lines[1]["solved"], false);
+    assert_eq!(lines[1]["stop"], "exhausted");
 }
 
 #[test]

@@ -35,4 +35,4 @@ pub use board::Board;
 pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
 pub use lurd::{parse_lurd, replay, write_lurd, Dir, Replay, ReplayError};
-pub use solver::{solve, Algorithm, Solution};
+pub use solver::{solve, solve_threads, Algorithm, Solution};

@@ -375,3 +375,28 @@ fn goal_room_plan_respects_where_boxes_come_from() {
     );
     assert_eq!(o.stop, StopReason::Solved);
 }
+
+#[test]
+fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
+    use puzzle_sokoban::solve_threads;
+    let micro = parse_xsb(MICROBAN).unwrap();
+    for level in micro.iter().take(30) {
+        let s = solve_threads(level, Algorithm::Greedy, &budget(), 2).unwrap();
+        assert_eq!(s.stop, StopReason::Solved);
+        let lurd = s.lurd.expect("solved");
+        let r = replay(level, &lurd).unwrap();
+        assert!(r.solved);
+        assert_eq!(r.pushes, s.pushes.unwrap().len());
+    }
+    // Unsolvable: the w = 5 search (no macros) proves it, and the portfolio stops.
+    let level = Level::parse_one("######\n#$  .#\n#  @ #\n######\n").unwrap();
+    let s = solve_threads(&level, Algorithm::Greedy, &budget(), 2).unwrap();
+    assert!(s.pushes.is_none());
+    assert_eq!(s.stop, StopReason::Exhausted);
+    // The node budget is split: each search holds at most half of it, so the three portfolio
+    // phases (one after another) and the w = 5 search store at most 4 × 2,000 in all.
+    let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
+    let s = solve_threads(&micro[92], Algorithm::Greedy, &b, 2).unwrap();
+    assert!(s.pushes.is_none());
+    assert!(s.nodes <= 4 * 2_000, "{} nodes", s.nodes);
+}

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use puzzle_engine::Budget;
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
-use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, Algorithm, Level};
+use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, solve_threads, Algorithm, Level};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -167,7 +167,8 @@ fn run_level(
             .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
         (lurd, outcome.nodes, outcome.stop)
     } else {
-        let s = solve_level(level, algo, &budget).with_context(|| format!("level {index}"))?;
+        let s = solve_threads(level, algo, &budget, common.threads_or(1))
+            .with_context(|| format!("level {index}"))?;
         (s.lurd, s.nodes, s.stop)
     };
     let time_s = start.elapsed().as_secs_f64();

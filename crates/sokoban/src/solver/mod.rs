@@ -160,15 +160,93 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
     total
 }
 
+/// The any-solution portfolio on `threads` threads. One thread runs [`any_solution`]; with two
+/// or more, a second runs weighted A* with w = 5 without macros (corral deadlocks kept) at the
+/// same time, for levels where greedy search drowns and the sequential portfolio has no room
+/// for a long w = 5 search (Microban 93: greedy, w = 2 and A* fail in 15 s, w = 5 takes 7.5 s).
+/// The first solution stops the other search; the node budget is split between the two, so
+/// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
+/// Which search wins can depend on timing, so with
+/// two threads the reported pushes and node counts may differ from run to run (every
+/// solution is still a verified one). More than two threads are used as two.
+pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> SearchOutcome {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    if threads < 2 {
+        return any_solution(board, budget);
+    }
+    let found = Arc::new(AtomicBool::new(false));
+    let finished = AtomicBool::new(false);
+    let mut shared = budget.clone();
+    shared.stop = Some(found.clone());
+    shared.max_nodes = (budget.max_nodes / 2).max(1);
+    // Both searches poll `found`; the watcher passes an outside stop (Ctrl-C) on to it.
+    let outer = budget.stop.clone();
+    let (a, b) = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if outer.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    found.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::park_timeout(Duration::from_millis(5));
+            }
+        });
+        let run = |which: usize| {
+            let out = if which == 0 {
+                any_solution(board, &shared)
+            } else {
+                best_first_opts(board, Order::Weighted(5), SearchOptions::NO_MACROS, &shared)
+            };
+            // Both end `Exhausted` only on a proof (the portfolio's last phase has no macros).
+            if out.pushes.is_some() || out.stop == StopReason::Exhausted {
+                found.store(true, Ordering::Relaxed);
+            }
+            out
+        };
+        let second = scope.spawn(move || run(1));
+        let a = run(0);
+        let b = second.join().expect("the w = 5 search does not panic");
+        finished.store(true, Ordering::Relaxed);
+        watcher.thread().unpark();
+        watcher.join().expect("the watcher does not panic");
+        (a, b)
+    });
+    // The portfolio's own result, unless only the w = 5 search found (or proved) the answer.
+    // Only those and Ctrl-C set `found`, so a search that found nothing after the other
+    // found nothing either ended for its own reasons (budget) or was interrupted.
+    let decided = |o: &SearchOutcome| o.pushes.is_some() || o.stop == StopReason::Exhausted;
+    let (nodes, expanded) = (a.nodes + b.nodes, a.expanded + b.expanded);
+    let mut best = if a.pushes.is_none() && !decided(&a) && decided(&b) {
+        b
+    } else {
+        a
+    };
+    best.nodes = nodes;
+    best.expanded = expanded;
+    best
+}
+
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
 /// default configuration and seed 1).
 pub fn solve(level: &Level, algorithm: Algorithm, budget: &Budget) -> Result<Solution, BoardError> {
+    solve_threads(level, algorithm, budget, 1)
+}
+
+/// [`solve`] on up to `threads` threads: the any-solution mode runs
+/// [`any_solution_threads`]; the other solvers are single-threaded.
+pub fn solve_threads(
+    level: &Level,
+    algorithm: Algorithm,
+    budget: &Budget,
+    threads: usize,
+) -> Result<Solution, BoardError> {
     let board = Board::new(level)?;
     let deadline = budget.start();
     let outcome = match algorithm {
         Algorithm::AStar => best_first(&board, Order::AStar, budget),
         Algorithm::Bfs => best_first(&board, Order::Bfs, budget),
-        Algorithm::Greedy => any_solution(&board, budget),
+        Algorithm::Greedy => any_solution_threads(&board, budget, threads),
         Algorithm::IdaStar => idastar(&board, budget),
         Algorithm::Genetic => {
             let config = crate::genetic::GaConfig::default();
