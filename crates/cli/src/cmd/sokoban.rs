@@ -275,6 +275,8 @@ struct SetSummary {
     max_solved_time_s: f64,
     time_limit_s: f64,
     nodes: u64,
+    /// `--threads` (only `greedy` uses a second thread).
+    threads: usize,
 }
 
 fn load_set(name: &str) -> Result<(String, Vec<Level>)> {
@@ -352,6 +354,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
                 max_solved_time_s: solved_times.iter().copied().fold(0.0, f64::max),
                 time_limit_s: limit,
                 nodes,
+                threads: common.threads_or(1),
             };
             out.json(&summary)?;
             out.text(&format!(
