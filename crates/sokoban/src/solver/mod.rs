@@ -166,9 +166,9 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// for a long w = 5 search (Microban 93: greedy, w = 2 and A* fail in 15 s, w = 5 takes 7.5 s).
 /// The first solution stops the other search; the node budget is split between the two, so
 /// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
-/// Which search wins can depend on timing, so with
-/// two threads the reported pushes and node counts may differ from run to run (every
-/// solution is still a verified one). More than two threads are used as two.
+/// Which search wins can depend on timing, so with two threads the reported pushes and node
+/// counts may differ from run to run (every solution is still verified by replay). More than
+/// two threads are used as two.
 pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> SearchOutcome {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
