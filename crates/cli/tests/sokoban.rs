@@ -50,14 +50,18 @@ fn solve_every_level_in_order_and_unsolvable_reports_false() {
     let file = temp_file(
         "; first\n#######\n#@ $ .#\n#######\n\n; stuck\n######\n#$  .#\n#  @ #\n######\n",
     );
-    let out = puzzle()
-        .args(["solve", "sokoban"])
-        .arg(file.path())
-        .args(["--json", "--algo", "astar", "--time-limit", "5"])
-        .output()
-        .unwrap();
-    assert_success(&out);
-    let lines = json_lines(&out.stdout);
+    let solve_file = |flags: &[&str]| {
+        let out = puzzle()
+            .args(["solve", "sokoban"])
+            .arg(file.path())
+            .args(["--json", "--time-limit", "5"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_success(&out);
+        json_lines(&out.stdout)
+    };
+    let lines = solve_file(&["--algo", "astar"]);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["level"], 1);
     assert_eq!(lines[0]["title"], "first");
@@ -67,14 +71,7 @@ fn solve_every_level_in_order_and_unsolvable_reports_false() {
     assert_eq!(lines[1]["solution"], "");
     assert_eq!(lines[1]["pushes"], 0);
     // The two-thread portfolio: the same contract; the unsolvable level is proved quickly.
-    let out = puzzle()
-        .args(["solve", "sokoban"])
-        .arg(file.path())
-        .args(["--json", "--threads", "2", "--time-limit", "5"])
-        .output()
-        .unwrap();
-    assert_success(&out);
-    let lines = json_lines(&out.stdout);
+    let lines = solve_file(&["--threads", "2"]);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["solution"], "rRR");
     assert_eq!(lines[1]["solved"], false);

@@ -238,6 +238,15 @@ fn selective_moves_avoid_the_tabu_colour_while_another_group_exists() {
     }
 }
 
+/// Solve twice with `cfg`: the answer replays to its score and both runs play the same moves.
+fn replayed_twice(b: &Board, cfg: &SolveConfig) -> search::Solution {
+    let a = search::solve(b, cfg, None).unwrap();
+    search::verify(b, &a.moves, a.score).unwrap();
+    let again = search::solve(b, cfg, None).unwrap();
+    assert_eq!(a.moves, again.moves);
+    a
+}
+
 #[test]
 fn selective_nrpa_replays_and_is_deterministic() {
     let text = include_str!("../../../data/samegame/standard20/problem05.txt");
@@ -247,11 +256,8 @@ fn selective_nrpa_replays_and_is_deterministic() {
         nrpa_level: 2,
         ..config(Algorithm::Nrpa, 3000)
     };
-    let a = search::solve(&b, &cfg, None).unwrap();
-    search::verify(&b, &a.moves, a.score).unwrap();
+    let a = replayed_twice(&b, &cfg);
     assert_eq!(a.iterations, 3000);
-    let again = search::solve(&b, &cfg, None).unwrap();
-    assert_eq!(a.moves, again.moves);
 }
 
 #[test]
@@ -271,11 +277,8 @@ fn rotating_tabu_colours_replay_and_rank_the_colours() {
         nrpa_level: 1,
         ..config(Algorithm::Nrpa, 1_050)
     };
-    let a = search::solve(&b, &cfg, None).unwrap();
-    search::verify(&b, &a.moves, a.score).unwrap();
+    let a = replayed_twice(&b, &cfg);
     assert_eq!(a.iterations, 1_050);
-    let again = search::solve(&b, &cfg, None).unwrap();
-    assert_eq!(a.moves, again.moves);
 }
 
 #[test]
@@ -312,11 +315,8 @@ fn best_first_tabu_runs_replay_and_are_reproducible() {
         nrpa_level: 1,
         ..config(Algorithm::Nrpa, 1_250)
     };
-    let a = search::solve(&b, &cfg, None).unwrap();
-    search::verify(&b, &a.moves, a.score).unwrap();
+    let a = replayed_twice(&b, &cfg);
     assert_eq!(a.iterations, 1_250);
-    let again = search::solve(&b, &cfg, None).unwrap();
-    assert_eq!(a.moves, again.moves);
     // At least as good as the round-robin schedule's first three runs, which it repeats.
     let three = SolveConfig {
         nrpa_tabu_schedule: TabuSchedule::RoundRobin,

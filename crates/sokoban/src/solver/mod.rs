@@ -111,28 +111,43 @@ pub(crate) fn budget_exceeded(
 }
 
 /// The any-solution portfolio, the phases given half, a quarter and a quarter of the time
-/// (and of the iterations; a phase that stops early leaves its share to the next): greedy best-first (bound + packing-order penalty) with goal macros, the goal cut and
-/// corral deadlocks; then weighted A* (w = 2) and A* without macros (corral deadlocks kept).
+/// (and of the iterations; a phase that stops early leaves its share to the next): greedy
+/// best-first (bound + packing-order penalty) with goal macros, the goal cut and corral
+/// deadlocks; then weighted A* (w = 2) and A* without macros (corral deadlocks kept).
 /// Most levels fall to the first phase in milliseconds; a level whose goal-room plan does not
 /// fit (the macro phase exhausts its pruned space) or where greedy search drowns often falls to
 /// the broader searches. Stops early when a phase without macros proves the level unsolvable.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    let deadline = budget.start();
     let macros = SearchOptions::MACROS;
     let no_macros = SearchOptions::NO_MACROS;
-    // (order, options, share of the budget left when the phase starts, in per cent)
-    let phases = [
-        (Order::Greedy, macros, 50),
-        (Order::Weighted(2), no_macros, 50),
-        (Order::AStar, no_macros, 100),
-    ];
+    run_phases(
+        board,
+        budget,
+        &[
+            (Order::Greedy, macros, 50),
+            (Order::Weighted(2), no_macros, 50),
+            (Order::AStar, no_macros, 100),
+        ],
+    )
+}
+
+/// Best-first searches one after another, each given `share` per cent of the time (and of
+/// the iterations) left when it starts, until one finds a solution, one without macros proves
+/// the level unsolvable, or the stop flag is set. Nodes and expansions are summed; the stop
+/// reason is the last search's.
+fn run_phases(
+    board: &Board,
+    budget: &Budget,
+    phases: &[(Order, SearchOptions, u32)],
+) -> SearchOutcome {
+    let deadline = budget.start();
     let mut total = SearchOutcome {
         pushes: None,
         nodes: 0,
         expanded: 0,
         stop: StopReason::Exhausted,
     };
-    for &(order, opts, share) in &phases {
+    for &(order, opts, share) in phases {
         let mut phase = budget.clone();
         if let Some(t) = budget.max_time {
             let remaining = t.saturating_sub(deadline.elapsed());
@@ -162,8 +177,10 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 
 /// The any-solution portfolio on `threads` threads. One thread runs [`any_solution`]; with two
 /// or more, a second runs a short A* and then weighted A* with w = 5, both without macros
-/// (corral deadlocks kept; see `second_thread`), at the same time, for levels where greedy search drowns and the sequential portfolio has no room
-/// for a long w = 5 search (Microban 93: greedy, w = 2 and A* fail in 15 s, w = 5 takes 7.5 s).
+/// (corral deadlocks kept; see `second_thread`), at the same time. It is for levels where
+/// greedy search drowns and the sequential portfolio reaches the right search too late or never
+/// (Microban 146: A* 0.09 s, reached after 7.5 s; Microban 93: greedy, w = 2 and A* fail in
+/// 15 s, w = 5 takes 7.5 s).
 /// The first solution stops the other search; the node budget is split between the two, so
 /// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
 /// Which search wins can depend on timing, so with two threads the reported pushes and node
@@ -206,13 +223,13 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
         };
         let second = scope.spawn(move || run(1));
         let a = run(0);
-        let b = second.join().expect("the w = 5 search does not panic");
+        let b = second.join().expect("the second search does not panic");
         finished.store(true, Ordering::Relaxed);
         watcher.thread().unpark();
         watcher.join().expect("the watcher does not panic");
         (a, b)
     });
-    // The portfolio's own result, unless only the w = 5 search found (or proved) the answer.
+    // The portfolio's own result, unless only the second thread found (or proved) the answer.
     // Only those and Ctrl-C set `found`, so a search that found nothing after the other
     // found nothing either ended for its own reasons (budget) or was interrupted.
     let decided = |o: &SearchOutcome| o.pushes.is_some() || o.stop == StopReason::Exhausted;
@@ -232,27 +249,15 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// 0.09 s, where greedy search drowns and the sequential portfolio reaches A* only after
 /// 7.5 s), then weighted A* with w = 5 for the rest.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    let deadline = budget.start();
-    let mut quick = budget.clone();
-    quick.max_time = budget.max_time.map(|t| t / 20);
-    quick.max_iterations = budget.max_iterations.map(|n| n / 20);
-    let first = best_first_opts(board, Order::AStar, SearchOptions::NO_MACROS, &quick);
-    if first.pushes.is_some()
-        || matches!(first.stop, StopReason::Exhausted | StopReason::Interrupted)
-    {
-        return first;
-    }
-    let mut rest = budget.clone();
-    rest.max_time = budget
-        .max_time
-        .map(|t| t.saturating_sub(deadline.elapsed()));
-    rest.max_iterations = budget
-        .max_iterations
-        .map(|n| n.saturating_sub(first.expanded));
-    let mut out = best_first_opts(board, Order::Weighted(5), SearchOptions::NO_MACROS, &rest);
-    out.nodes += first.nodes;
-    out.expanded += first.expanded;
-    out
+    let no_macros = SearchOptions::NO_MACROS;
+    run_phases(
+        board,
+        budget,
+        &[
+            (Order::AStar, no_macros, 5),
+            (Order::Weighted(5), no_macros, 100),
+        ],
+    )
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
