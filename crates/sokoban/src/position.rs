@@ -165,6 +165,37 @@ impl Reach {
     }
 }
 
+/// The number of connected areas of free cells (floor without boxes): the *connectivity*
+/// feature of FESS (Shoham & Schaeffer 2020, §4), which counts the player's regions.
+/// Uses `scratch` (a [`Reach`] for the board) for its marks.
+pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32 {
+    scratch.current = scratch.current.wrapping_add(1);
+    if scratch.current == 0 {
+        scratch.stamp.iter_mut().for_each(|s| *s = 0);
+        scratch.current = 1;
+    }
+    let cur = scratch.current;
+    let mut regions = 0;
+    for start in 0..board.cells() as u16 {
+        if scratch.stamp[start as usize] == cur || boxes.contains(start) {
+            continue;
+        }
+        regions += 1;
+        scratch.stamp[start as usize] = cur;
+        scratch.stack.clear();
+        scratch.stack.push(start);
+        while let Some(c) = scratch.stack.pop() {
+            for &n in &board.neighbors[c as usize] {
+                if n != NONE && scratch.stamp[n as usize] != cur && !boxes.contains(n) {
+                    scratch.stamp[n as usize] = cur;
+                    scratch.stack.push(n);
+                }
+            }
+        }
+    }
+    regions
+}
+
 /// Removing `cell` from the free cells cannot disconnect its free 4-neighbours: the free
 /// cells of its 8-ring that touch an orthogonal neighbour form at most one run.
 #[inline]

@@ -116,3 +116,58 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn free_areas_are_counted() {
+    use puzzle_sokoban::position::{count_regions, Position, Reach};
+    use puzzle_sokoban::Board;
+    // One open room; a box in a corridor cuts it in two; a box in the only passage between two
+    // rooms; two boxes seal off a one-cell pocket and a goal corner.
+    for (text, areas) in [
+        ("######\n#@ $.#\n#    #\n######\n", 1),
+        ("#########\n#@  $  .#\n#########\n", 2),
+        ("#######\n#  $  #\n#@ #$ #\n#  #  #\n#.##. #\n#######\n", 2),
+        ("######\n#. $ #\n##$###\n#.  @#\n######\n", 3),
+    ] {
+        let level = Level::parse_one(text).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let mut scratch = Reach::new(board.cells());
+        assert_eq!(
+            count_regions(&board, &pos.boxes, &mut scratch),
+            areas,
+            "{text}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The area count equals the number of distinct normalized cells over all free cells.
+    #[test]
+    fn area_count_matches_distinct_flood_fills(level_index in 0usize..155, seed in any::<u64>()) {
+        use puzzle_sokoban::position::{count_regions, Reach};
+        let levels = microban();
+        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        for _ in 0..15 {
+            let board = game.board().clone();
+            let boxes = &game.position.boxes;
+            let mut reach = Reach::new(board.cells());
+            let mut firsts = std::collections::BTreeSet::new();
+            for c in 0..board.cells() as u16 {
+                if !boxes.contains(c) {
+                    firsts.insert(reach.compute(&board, boxes, c));
+                }
+            }
+            prop_assert_eq!(count_regions(&board, boxes, &mut reach) as usize, firsts.len());
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            game.apply(actions[rng.below(actions.len())]);
+        }
+    }
+}

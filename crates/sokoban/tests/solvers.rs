@@ -359,6 +359,37 @@ fn goal_room_screens_of_xsokoban_are_solved_and_replay() {
 }
 
 #[test]
+fn connectivity_term_solves_xsokoban_screens_and_replays() {
+    // XSokoban 4, 9, 54, 81 and 84 were not solved in 60 s by the portfolio of sessions 2-5
+    // (greedy on bound + packing order). With the FESS connectivity feature (4 points per
+    // extra free-cell area) in the priority, greedy search with macros solves each of them
+    // within 20,000 expansions (between 186 and 2,521 when measured).
+    use puzzle_sokoban::position::pushes_to_lurd;
+    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
+    const XSOKOBAN: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/sokoban/XSokoban_90.xsb"
+    ));
+    let levels = parse_xsb(XSOKOBAN).unwrap();
+    let opts = SearchOptions {
+        connectivity: 4,
+        ..SearchOptions::MACROS
+    };
+    for screen in [4, 9, 54, 81, 84] {
+        let level = &levels[screen - 1];
+        let board = Board::new(level).unwrap();
+        let budget = Budget::iterations(20_000).with_max_nodes(1_000_000);
+        let o = best_first_opts(&board, Order::Greedy, opts, &budget);
+        assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
+        let pushes = o.pushes.expect("a solution");
+        let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
+        let r = replay(level, &lurd).unwrap();
+        assert!(r.solved, "screen {screen}");
+        assert_eq!(r.pushes, pushes.len(), "screen {screen}");
+    }
+}
+
+#[test]
 fn goal_room_plan_respects_where_boxes_come_from() {
     // Microban 139: the goal room touches an open area the player can use but no box can
     // reach; a fill order that pulls boxes out into that area cannot be carried out, and the
@@ -393,13 +424,13 @@ fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
     let s = solve_threads(&level, Algorithm::Greedy, &budget(), 2).unwrap();
     assert!(s.pushes.is_none());
     assert_eq!(s.stop, StopReason::Exhausted);
-    // The node budget is split: each search holds at most half of it, so the three portfolio
-    // phases and the two of the second thread (one after another on each thread) store at
-    // most 5 × 2,000 in all.
+    // The node budget is split: each search holds at most half of it, so the six portfolio
+    // phases and the four of the second thread (one after another on each thread) store at
+    // most 10 × 2,000 in all.
     let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
     let s = solve_threads(&micro[92], Algorithm::Greedy, &b, 2).unwrap();
     assert!(s.pushes.is_none());
-    assert!(s.nodes <= 5 * 2_000, "{} nodes", s.nodes);
+    assert!(s.nodes <= 10 * 2_000, "{} nodes", s.nodes);
     // Microban 146 (14 pushes): the second thread's short A* finds it; greedy search drowns.
     let s = solve_threads(&micro[145], Algorithm::Greedy, &budget(), 2).unwrap();
     let r = replay(&micro[145], &s.lurd.expect("solved")).unwrap();

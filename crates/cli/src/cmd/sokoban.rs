@@ -14,8 +14,8 @@ use std::time::Instant;
 
 /// Default time limit per level, seconds.
 const DEFAULT_TIME_LIMIT: f64 = 10.0;
-/// Default node budget (positions stored).
-const DEFAULT_MAX_NODES: usize = 4_000_000;
+/// Default node budget (positions stored; about 150 bytes each, so at most 1.2 GB).
+const DEFAULT_MAX_NODES: usize = 8_000_000;
 
 const MICROBAN: &str = include_str!("../../../../data/sokoban/Microban_155.xsb");
 const XSOKOBAN: &str = include_str!("../../../../data/sokoban/XSokoban_90.xsb");

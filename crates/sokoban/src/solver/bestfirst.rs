@@ -14,16 +14,15 @@ use crate::goalroom::GoalRooms;
 use crate::lurd::Dir;
 use crate::matching::LowerBound;
 use crate::packing::{packing_ranks, packing_violations};
-use crate::position::{child_normalized_player, generate_pushes, Position, Push, Reach};
+use crate::position::{
+    child_normalized_player, count_regions, generate_pushes, Position, Push, Reach,
+};
 use crate::tunnel::tunnel_tail;
 use puzzle_engine::{Budget, StopReason};
 use std::collections::VecDeque;
 
 /// Positions stored by one corral deadlock search.
 const CORRAL_SEARCH_LIMIT: usize = 300;
-
-/// Greedy search: bound points added per box on a goal filled out of packing order.
-const PACKING_WEIGHT: u32 = 4;
 
 /// The expansion order of [`best_first`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +112,13 @@ pub struct SearchOptions {
     /// Corral deadlock search ([`crate::corraldl`]) before expanding a position (keeps
     /// push-optimality: it only removes deadlocked positions).
     pub corral_deadlocks: bool,
+    /// Greedy search only: priority points per free-cell area beyond the first (the FESS
+    /// connectivity feature, Shoham & Schaeffer 2020 §4; 0 = off). Steers the search away
+    /// from positions where boxes cut the player's floor into pieces.
+    pub connectivity: u32,
+    /// Greedy search only: priority points per box on a goal filled out of packing order
+    /// ([`crate::packing`]).
+    pub packing: u32,
 }
 
 impl SearchOptions {
@@ -123,6 +129,8 @@ impl SearchOptions {
         goal_cut: false,
         tunnel_macros: false,
         corral_deadlocks: false,
+        connectivity: 0,
+        packing: 4,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -132,6 +140,8 @@ impl SearchOptions {
         goal_cut: false,
         tunnel_macros: false,
         corral_deadlocks: true,
+        connectivity: 0,
+        packing: 4,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -140,6 +150,8 @@ impl SearchOptions {
         goal_cut: true,
         tunnel_macros: true,
         corral_deadlocks: true,
+        connectivity: 0,
+        packing: 4,
     };
 }
 
@@ -185,12 +197,15 @@ pub fn best_first_opts(
         return outcome;
     }
     let ranks = packing_ranks(board);
-    let packing = matches!(order, Order::Greedy).then_some((ranks.as_slice(), PACKING_WEIGHT));
+    let packing = matches!(order, Order::Greedy).then_some((ranks.as_slice(), opts.packing));
     let Some(mut h0) = bound.compute(board, &pos.boxes) else {
         return outcome;
     };
     if let Some((ranks, weight)) = packing {
         h0 += weight * packing_violations(board, ranks, &pos.boxes);
+    }
+    if opts.connectivity > 0 && h0 > 0 {
+        h0 += opts.connectivity * (count_regions(board, &pos.boxes, &mut child_reach) - 1);
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
@@ -208,6 +223,11 @@ pub fn best_first_opts(
         }
     };
     let goal_at_pop = order == Order::AStar;
+    // Only A* needs to expand a closed position again when a shorter path reaches it (its
+    // push-optimality depends on it). Greedy and weighted A* keep the shorter path for the
+    // solution but do not search the position's subtree again: in greedy search the priority
+    // does not depend on g, and re-expansions cost two thirds of its expansions.
+    let reopen = order == Order::AStar;
     let use_corrals = opts.corrals;
     let mut rooms = opts
         .goal_macros
@@ -329,6 +349,8 @@ pub fn best_first_opts(
                 g + 1 + tail.len() as u32,
                 limit,
                 packing,
+                opts.connectivity,
+                reopen,
             );
             match saved {
                 Some(saved) => pos = saved,
@@ -395,6 +417,8 @@ fn expand_child(
     g: u32,
     limit: usize,
     packing: Option<(&[u16], u32)>,
+    connectivity: u32,
+    reopen: bool,
 ) -> Child {
     if freeze.is_deadlock(board, &pos.boxes, to)
         || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
@@ -415,8 +439,11 @@ fn expand_child(
             store.g[ju] = g;
             store.parent[ju] = parent;
             store.push[ju] = push;
-            store.closed[ju] = false;
             store.set_macro(j, macro_path(push, tail));
+            if store.closed[ju] && !reopen {
+                return Child::Pruned;
+            }
+            store.closed[ju] = false;
             return Child::Improved(j);
         }
         return Child::Pruned;
@@ -426,6 +453,9 @@ fn expand_child(
     };
     if let Some((ranks, weight)) = packing {
         h += weight * packing_violations(board, ranks, &pos.boxes);
+    }
+    if connectivity > 0 && h > 0 {
+        h += connectivity * (count_regions(board, &pos.boxes, reach) - 1);
     }
     if store.len() >= limit {
         return Child::Full;

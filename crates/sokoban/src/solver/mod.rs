@@ -110,31 +110,55 @@ pub(crate) fn budget_exceeded(
     None
 }
 
-/// The any-solution portfolio, the phases given half, a quarter and a quarter of the time
-/// (and of the iterations; a phase that stops early leaves its share to the next): greedy
-/// best-first (bound + packing-order penalty) with goal macros, the goal cut and corral
-/// deadlocks; then weighted A* (w = 2) and A* without macros (corral deadlocks kept).
-/// Most levels fall to the first phase in milliseconds; a level whose goal-room plan does not
-/// fit (the macro phase exhausts its pruned space) or where greedy search drowns often falls to
-/// the broader searches. Stops early when a phase without macros proves the level unsolvable.
+/// Greedy best-first with all macros and `connectivity` points per extra free-cell area.
+const fn greedy_macros(connectivity: u32) -> (Order, SearchOptions) {
+    let mut opts = SearchOptions::MACROS;
+    opts.connectivity = connectivity;
+    (Order::Greedy, opts)
+}
+
+/// The any-solution portfolio: best-first searches one after another, each until its share
+/// of the budget is used (a search that stops early passes the rest of its share on):
+///
+/// | search | share |
+/// |---|---:|
+/// | greedy + macros, connectivity weight 4 | 20 % |
+/// | greedy + macros, connectivity weight 8 | 15 % |
+/// | greedy + macros, no connectivity term | 10 % |
+/// | greedy + macros, connectivity weight 2 | 5 % |
+/// | weighted A* (w = 2), no macros | 25 % |
+/// | A*, no macros | the rest |
+///
+/// The greedy searches add the bound, the packing-order penalty and the FESS connectivity
+/// feature (Shoham & Schaeffer 2020 §4) with goal macros, the goal cut, tunnel macros and
+/// corral deadlocks ([`SearchOptions::MACROS`]). Different connectivity weights solve
+/// different levels (XSokoban at 10 s per search: 25 screens with weight 4, 25 with 8, 22
+/// with 2, 15 without; see docs/benchmarks/sokoban.md, session 6), and most levels fall in
+/// well under a second to one of them, so several short greedy searches beat one long one.
+/// A level whose goal-room plan does not fit (a macro search exhausts its pruned space) often
+/// falls to the broader searches without macros, which also prove unsolvable levels.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    let macros = SearchOptions::MACROS;
     let no_macros = SearchOptions::NO_MACROS;
+    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
     run_phases(
         board,
         budget,
         &[
-            (Order::Greedy, macros, 50),
-            (Order::Weighted(2), no_macros, 50),
-            (Order::AStar, no_macros, 100),
+            phase(greedy_macros(4), 20),
+            phase(greedy_macros(8), 15),
+            phase(greedy_macros(0), 10),
+            phase(greedy_macros(2), 5),
+            (Order::Weighted(2), no_macros, 25),
+            (Order::AStar, no_macros, 25),
         ],
     )
 }
 
-/// Best-first searches one after another, each given `share` per cent of the time (and of
-/// the iterations) left when it starts, until one finds a solution, one without macros proves
-/// the level unsolvable, or the stop flag is set. Nodes and expansions are summed; the stop
-/// reason is the last search's.
+/// Best-first searches one after another until one finds a solution, one without macros
+/// proves the level unsolvable, or the stop flag is set. Each phase has `share` per cent of
+/// the whole time and iteration budget; a phase ends when the shares so far are used, so a
+/// phase that stops early passes its rest on, and the last phase runs to the end of the
+/// budget. Nodes and expansions are summed; the stop reason is the last search's.
 fn run_phases(
     board: &Board,
     budget: &Budget,
@@ -147,15 +171,24 @@ fn run_phases(
         expanded: 0,
         stop: StopReason::Exhausted,
     };
-    for &(order, opts, share) in phases {
+    let mut cumulative = 0u32;
+    for (k, &(order, opts, share)) in phases.iter().enumerate() {
+        cumulative += share;
+        let last = k + 1 == phases.len();
+        let upto = |whole: u64| {
+            if last {
+                whole
+            } else {
+                whole * u64::from(cumulative.min(100)) / 100
+            }
+        };
         let mut phase = budget.clone();
         if let Some(t) = budget.max_time {
-            let remaining = t.saturating_sub(deadline.elapsed());
-            phase.max_time = Some(remaining * share / 100);
+            let end = Duration::from_nanos(upto(t.as_nanos().min(u128::from(u64::MAX)) as u64));
+            phase.max_time = Some(end.saturating_sub(deadline.elapsed()));
         }
         if let Some(n) = budget.max_iterations {
-            let remaining = n.saturating_sub(total.expanded);
-            phase.max_iterations = Some(remaining * u64::from(share) / 100);
+            phase.max_iterations = Some(upto(n).saturating_sub(total.expanded));
         }
         let outcome = best_first_opts(board, order, opts, &phase);
         total.nodes += outcome.nodes;
@@ -176,11 +209,10 @@ fn run_phases(
 }
 
 /// The any-solution portfolio on `threads` threads. One thread runs [`any_solution`]; with two
-/// or more, a second runs a short A* and then weighted A* with w = 5, both without macros
-/// (corral deadlocks kept; see `second_thread`), at the same time. It is for levels where
-/// greedy search drowns and the sequential portfolio reaches the right search too late or never
-/// (Microban 146: A* 0.09 s, reached after 7.5 s; Microban 93: greedy, w = 2 and A* fail in
-/// 15 s, w = 5 takes 7.5 s).
+/// or more, a second runs other searches at the same time (a short A*, greedy searches with
+/// other connectivity weights, then weighted A* with w = 5; see `second_thread`). It is for
+/// levels where the sequential portfolio reaches the right search too late or never
+/// (Microban 146: A* 0.09 s; Microban 93: only w = 5 solves it, in 7.5 s).
 /// The first solution stops the other search; the node budget is split between the two, so
 /// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
 /// Which search wins can depend on timing, so with two threads the reported pushes and node
@@ -244,18 +276,32 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
     best
 }
 
-/// The second thread of [`any_solution_threads`]: A* without macros for a twentieth of the
-/// budget (it solves small levels with short solutions at once, e.g. Microban 146: 14 pushes,
-/// 0.09 s, where greedy search drowns and the sequential portfolio reaches A* only after
-/// 7.5 s), then weighted A* with w = 5 for the rest.
+/// The second thread of [`any_solution_threads`], searches that the sequential portfolio
+/// lacks:
+///
+/// | search | share |
+/// |---|---:|
+/// | A*, no macros | 5 % |
+/// | greedy + macros, connectivity weight 16 | 15 % |
+/// | greedy + macros, connectivity weight 1 | 5 % |
+/// | weighted A* (w = 5), no macros | the rest |
+///
+/// A* solves small levels with short solutions at once where greedy search drowns (Microban
+/// 146: 14 pushes, 0.09 s; the sequential portfolio reaches A* last). The two greedy
+/// searches add connectivity weights that solve other screens than 4 and 8 (XSokoban 75 at
+/// weight 16, 8 at weight 1). Weighted A* with w = 5 is the only search here that solves
+/// Microban 93 (38 pushes, 7.5 s).
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     let no_macros = SearchOptions::NO_MACROS;
+    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
     run_phases(
         board,
         budget,
         &[
             (Order::AStar, no_macros, 5),
-            (Order::Weighted(5), no_macros, 100),
+            phase(greedy_macros(16), 15),
+            phase(greedy_macros(1), 5),
+            (Order::Weighted(5), no_macros, 75),
         ],
     )
 }
