@@ -112,9 +112,10 @@ pub struct SearchOptions {
     /// Corral deadlock search ([`crate::corraldl`]) before expanding a position (keeps
     /// push-optimality: it only removes deadlocked positions).
     pub corral_deadlocks: bool,
-    /// Greedy search only: priority points per free-cell area beyond the first (the FESS
-    /// connectivity feature, Shoham & Schaeffer 2020 §4; 0 = off). Steers the search away
-    /// from positions where boxes cut the player's floor into pieces.
+    /// Greedy and weighted A* only (A* and BFS ignore it: they stay push-optimal): priority
+    /// points per free-cell area beyond the first (the FESS connectivity feature, Shoham &
+    /// Schaeffer 2020 §4; 0 = off). Steers the search away from positions where boxes cut
+    /// the player's floor into pieces.
     pub connectivity: u32,
     /// Greedy search only: priority points per box on a goal filled out of packing order
     /// ([`crate::packing`]).
@@ -198,14 +199,18 @@ pub fn best_first_opts(
     }
     let ranks = packing_ranks(board);
     let packing = matches!(order, Order::Greedy).then_some((ranks.as_slice(), opts.packing));
+    let connectivity = match order {
+        Order::Greedy | Order::Weighted(_) => opts.connectivity,
+        Order::AStar | Order::Bfs => 0,
+    };
     let Some(mut h0) = bound.compute(board, &pos.boxes) else {
         return outcome;
     };
     if let Some((ranks, weight)) = packing {
         h0 += weight * packing_violations(board, ranks, &pos.boxes);
     }
-    if opts.connectivity > 0 && h0 > 0 {
-        h0 += opts.connectivity * (count_regions(board, &pos.boxes, &mut child_reach) - 1);
+    if connectivity > 0 && h0 > 0 {
+        h0 += connectivity * (count_regions(board, &pos.boxes, &mut child_reach) - 1);
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
@@ -226,7 +231,7 @@ pub fn best_first_opts(
     // Only A* needs to expand a closed position again when a shorter path reaches it (its
     // push-optimality depends on it). Greedy and weighted A* keep the shorter path for the
     // solution but do not search the position's subtree again: in greedy search the priority
-    // does not depend on g, and re-expansions cost two thirds of its expansions.
+    // does not depend on g, and re-expansions were about half of its expansions (XSokoban).
     let reopen = order == Order::AStar;
     let use_corrals = opts.corrals;
     let mut rooms = opts
@@ -349,7 +354,7 @@ pub fn best_first_opts(
                 g + 1 + tail.len() as u32,
                 limit,
                 packing,
-                opts.connectivity,
+                connectivity,
                 reopen,
             );
             match saved {
