@@ -1,7 +1,9 @@
 //! Run one level with several search orders and options, each for the same time, to compare
 //! them (a development tool).
 //! `cargo run --release -p puzzle-sokoban --example try_orders -- FILE FROM-TO SECS [RUN...]`
-//! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all)
+//! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all. Also, with a
+//! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
+//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros.)
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
@@ -9,11 +11,27 @@ use puzzle_sokoban::solver::{best_first_opts, Order, SearchOptions};
 use puzzle_sokoban::Board;
 use std::time::{Duration, Instant};
 
-fn with_conn(opts: SearchOptions, connectivity: u32) -> SearchOptions {
-    SearchOptions {
-        connectivity,
-        ..opts
-    }
+/// Parse a `gm-cX[-pY]`, `g-cX[-pY]` or `wN-cX` run name.
+fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
+    let (kind, rest) = name.split_once("-c")?;
+    let (c, p) = match rest.split_once("-p") {
+        Some((c, p)) => (c, Some(p)),
+        None => (rest, None),
+    };
+    let (order, base) = match kind {
+        "gm" => (Order::Greedy, SearchOptions::MACROS),
+        "g" => (Order::Greedy, SearchOptions::NO_MACROS),
+        w => (
+            Order::Weighted(w.strip_prefix('w')?.parse().ok()?),
+            SearchOptions::NO_MACROS,
+        ),
+    };
+    let opts = SearchOptions {
+        connectivity: c.parse().ok()?,
+        packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
+        ..base
+    };
+    Some((order, opts))
 }
 
 fn main() {
@@ -30,72 +48,28 @@ fn main() {
     let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
     let levels = parse_xsb(&text).expect("valid levels");
     let no_macros = SearchOptions::NO_MACROS;
-    let runs = [
+    let named = [
         ("greedy-macros", Order::Greedy, SearchOptions::MACROS),
         ("greedy", Order::Greedy, no_macros),
         ("wa2", Order::Weighted(2), no_macros),
         ("wa5", Order::Weighted(5), no_macros),
         ("wa10", Order::Weighted(10), no_macros),
         ("astar", Order::AStar, no_macros),
-        (
-            "greedy-macros-c1",
-            Order::Greedy,
-            with_conn(SearchOptions::MACROS, 1),
-        ),
-        (
-            "greedy-macros-c2",
-            Order::Greedy,
-            with_conn(SearchOptions::MACROS, 2),
-        ),
-        (
-            "greedy-macros-c4",
-            Order::Greedy,
-            with_conn(SearchOptions::MACROS, 4),
-        ),
-        (
-            "greedy-macros-c8",
-            Order::Greedy,
-            with_conn(SearchOptions::MACROS, 8),
-        ),
-        (
-            "greedy-macros-c16",
-            Order::Greedy,
-            with_conn(SearchOptions::MACROS, 16),
-        ),
-        ("greedy-c2", Order::Greedy, with_conn(no_macros, 2)),
-        ("greedy-c4", Order::Greedy, with_conn(no_macros, 4)),
-        ("wa2-c4", Order::Weighted(2), with_conn(no_macros, 4)),
-        ("wa5-c2", Order::Weighted(5), with_conn(no_macros, 2)),
     ];
-    // Also `gm-cX-pY`: greedy with macros, connectivity weight X, packing weight Y
-    // (`g-cX-pY` without macros).
-    let mut custom = Vec::new();
-    for w in &wanted {
-        let Some((kind, rest)) = w.split_once("-c") else {
-            continue;
-        };
-        let Some((c, p)) = rest.split_once("-p") else {
-            continue;
-        };
-        let base = match kind {
-            "gm" => SearchOptions::MACROS,
-            "g" => no_macros,
-            _ => continue,
-        };
-        let opts = SearchOptions {
-            connectivity: c.parse().expect("connectivity weight"),
-            packing: p.parse().expect("packing weight"),
-            ..base
-        };
-        custom.push((*w, Order::Greedy, opts));
+    let mut runs: Vec<(&str, Order, SearchOptions)> = named
+        .into_iter()
+        .filter(|(name, _, _)| wanted.is_empty() || wanted.contains(name))
+        .collect();
+    for &w in &wanted {
+        if let Some((order, opts)) = custom_run(w) {
+            runs.push((w, order, opts));
+        } else if !named.iter().any(|(name, _, _)| *name == w) {
+            panic!("unknown run {w}");
+        }
     }
-    let runs: Vec<(&str, Order, SearchOptions)> = runs.iter().copied().chain(custom).collect();
     for n in from..=to {
         let board = Board::new(&levels[n - 1]).expect("a board");
         for &(name, order, opts) in &runs {
-            if !wanted.is_empty() && !wanted.contains(&name) {
-                continue;
-            }
             let start = Instant::now();
             let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
             let o = best_first_opts(&board, order, opts, &budget);

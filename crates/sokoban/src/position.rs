@@ -130,11 +130,23 @@ impl Reach {
 
     /// Flood the cells reachable from `from` around `boxes`; returns the normalized cell.
     pub fn compute(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
+        self.next_mark();
+        let min = self.flood(board, boxes, from);
+        self.min = min;
+        min
+    }
+
+    /// Start a new marking: no cell is marked afterwards.
+    fn next_mark(&mut self) {
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.current = 1;
         }
+    }
+
+    /// Mark the free cells connected to `from` (not yet marked); returns the smallest.
+    fn flood(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
         let cur = self.current;
         self.stamp[from as usize] = cur;
         self.stack.clear();
@@ -149,7 +161,6 @@ impl Reach {
                 }
             }
         }
-        self.min = min;
         min
     }
 
@@ -167,30 +178,15 @@ impl Reach {
 
 /// The number of connected areas of free cells (floor without boxes): the *connectivity*
 /// feature of FESS (Shoham & Schaeffer 2020, §4), which counts the player's regions.
-/// Uses `scratch` (a [`Reach`] for the board) for its marks.
+/// Uses `scratch` (a [`Reach`] for the board) for its marks, so compute its reachability
+/// again before asking it [`Reach::reachable`].
 pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32 {
-    scratch.current = scratch.current.wrapping_add(1);
-    if scratch.current == 0 {
-        scratch.stamp.iter_mut().for_each(|s| *s = 0);
-        scratch.current = 1;
-    }
-    let cur = scratch.current;
+    scratch.next_mark();
     let mut regions = 0;
     for start in 0..board.cells() as u16 {
-        if scratch.stamp[start as usize] == cur || boxes.contains(start) {
-            continue;
-        }
-        regions += 1;
-        scratch.stamp[start as usize] = cur;
-        scratch.stack.clear();
-        scratch.stack.push(start);
-        while let Some(c) = scratch.stack.pop() {
-            for &n in &board.neighbors[c as usize] {
-                if n != NONE && scratch.stamp[n as usize] != cur && !boxes.contains(n) {
-                    scratch.stamp[n as usize] = cur;
-                    scratch.stack.push(n);
-                }
-            }
+        if scratch.stamp[start as usize] != scratch.current && !boxes.contains(start) {
+            regions += 1;
+            scratch.flood(board, boxes, start);
         }
     }
     regions
