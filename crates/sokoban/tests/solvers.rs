@@ -13,10 +13,21 @@ const MICROBAN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../data/sokoban/Microban_155.xsb"
 ));
+const XSOKOBAN: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/sokoban/XSokoban_90.xsb"
+));
 const BOXOBAN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../data/sokoban/boxoban/hard_000.txt"
 ));
+
+/// The LURD replays to a solved level with `pushes` pushes.
+fn assert_replays(level: &Level, lurd: &str, pushes: usize, what: &str) {
+    let r = replay(level, lurd).unwrap();
+    assert!(r.solved, "{what}");
+    assert_eq!(r.pushes, pushes, "{what}");
+}
 
 fn budget() -> Budget {
     Budget::iterations(2_000_000).with_max_nodes(2_000_000)
@@ -338,10 +349,6 @@ fn corral_deadlock_search_keeps_astar_push_counts() {
 fn goal_room_screens_of_xsokoban_are_solved_and_replay() {
     // XSokoban 1-3 have goal rooms: the greedy phase with goal macros and corral deadlocks
     // solves them within a small iteration budget (before this, 2 and 3 took seconds).
-    const XSOKOBAN: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/sokoban/XSokoban_90.xsb"
-    ));
     let levels = parse_xsb(XSOKOBAN).unwrap();
     for level in levels.iter().take(3) {
         let s = solve(
@@ -352,9 +359,7 @@ fn goal_room_screens_of_xsokoban_are_solved_and_replay() {
         .unwrap();
         assert_eq!(s.stop, StopReason::Solved);
         let lurd = s.lurd.expect("a solution");
-        let r = replay(level, &lurd).unwrap();
-        assert!(r.solved);
-        assert_eq!(r.pushes, s.pushes.unwrap().len());
+        assert_replays(level, &lurd, s.pushes.unwrap().len(), "goal-room screen");
     }
 }
 
@@ -366,10 +371,6 @@ fn connectivity_term_solves_xsokoban_screens_and_replays() {
     // within 20,000 expansions (between 186 and 2,521 when measured).
     use puzzle_sokoban::position::pushes_to_lurd;
     use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
-    const XSOKOBAN: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/sokoban/XSokoban_90.xsb"
-    ));
     let levels = parse_xsb(XSOKOBAN).unwrap();
     let opts = SearchOptions {
         connectivity: 4,
@@ -383,9 +384,7 @@ fn connectivity_term_solves_xsokoban_screens_and_replays() {
         assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
         let pushes = o.pushes.expect("a solution");
         let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
-        let r = replay(level, &lurd).unwrap();
-        assert!(r.solved, "screen {screen}");
-        assert_eq!(r.pushes, pushes.len(), "screen {screen}");
+        assert_replays(level, &lurd, pushes.len(), &format!("screen {screen}"));
     }
 }
 
