@@ -3,7 +3,8 @@
 //! `cargo run --release -p puzzle-sokoban --example try_orders -- FILE FROM-TO SECS [RUN...]`
 //! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all. Also, with a
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
-//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros.)
+//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros; a `-fK` suffix
+//! takes one expansion in K from feature-space cycling.)
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
@@ -13,6 +14,10 @@ use std::time::{Duration, Instant};
 
 /// Parse a `gm-cX[-pY]`, `g-cX[-pY]` or `wN-cX` run name.
 fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
+    let (name, cycle) = match name.rsplit_once("-f") {
+        Some((n, k)) => (n, k.parse().ok()?),
+        None => (name, 0),
+    };
     let (kind, rest) = name.split_once("-c")?;
     let (c, p) = match rest.split_once("-p") {
         Some((c, p)) => (c, Some(p)),
@@ -29,6 +34,7 @@ fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
     let opts = SearchOptions {
         connectivity: c.parse().ok()?,
         packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
+        feature_cycle: cycle,
         ..base
     };
     Some((order, opts))

@@ -10,7 +10,8 @@
 //!   Hungarian lower bound;
 //! - [`goalroom`]: goal rooms, their fill order (reverse search) and goal macros; [`tunnel`]:
 //!   tunnel macros; [`packing`]: the greedy search's packing-order penalty (the last three only
-//!   in the any-solution mode);
+//!   in the any-solution mode); [`features`]: the feature cells of the any-solution search's
+//!   FESS-style cycling;
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
 //!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
 
@@ -20,6 +21,7 @@ pub mod board;
 pub mod corral;
 pub mod corraldl;
 pub mod deadlock;
+pub mod features;
 pub mod game;
 pub mod genetic;
 pub mod goalroom;

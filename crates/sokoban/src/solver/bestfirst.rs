@@ -6,10 +6,11 @@
 
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
-use crate::board::Board;
+use crate::board::{Board, CellSet};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
 use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
+use crate::features::{boxes_in_doors, door_cells, Features};
 use crate::goalroom::GoalRooms;
 use crate::lurd::Dir;
 use crate::matching::LowerBound;
@@ -84,6 +85,42 @@ impl Buckets {
     }
 }
 
+/// The open positions filed by feature cell (FESS-style cycling, [`SearchOptions::feature_cycle`]):
+/// one bucket queue per cell, visited in turn.
+struct FeatureCells {
+    index: std::collections::HashMap<u32, usize>,
+    cells: Vec<Buckets>,
+    next: usize,
+}
+
+impl FeatureCells {
+    fn new() -> Self {
+        FeatureCells {
+            index: std::collections::HashMap::new(),
+            cells: Vec::new(),
+            next: 0,
+        }
+    }
+    fn push(&mut self, cell: u32, priority: usize, node: u32) {
+        let k = *self.index.entry(cell).or_insert_with(|| {
+            self.cells.push(Buckets::new());
+            self.cells.len() - 1
+        });
+        self.cells[k].push(priority, node);
+    }
+    /// The best live position of the next non-empty cell, in turn.
+    fn pop(&mut self, store: &NodeStore, order: Order) -> Option<u32> {
+        for _ in 0..self.cells.len() {
+            let k = self.next % self.cells.len();
+            self.next = k + 1;
+            if let Some(n) = pop_live(&mut self.cells[k], store, order) {
+                return Some(n);
+            }
+        }
+        None
+    }
+}
+
 /// Open list: FIFO for BFS, buckets otherwise.
 enum Open {
     Fifo(VecDeque<u32>),
@@ -120,6 +157,14 @@ pub struct SearchOptions {
     /// Greedy search only: priority points per box on a goal filled out of packing order
     /// ([`crate::packing`]).
     pub packing: u32,
+    /// Greedy and weighted A* only: feature-space cycling in the spirit of FESS (Shoham &
+    /// Schaeffer 2020 §3). Positions are also filed by their feature cell
+    /// ([`crate::features::Features`]: boxes on goals, free-floor areas, goal boxes out of
+    /// packing order, boxes in doorways). One expansion in `feature_cycle` takes the best
+    /// position of the next non-empty cell in turn (1 = every expansion, 0 = off), so the
+    /// search keeps spreading over different kinds of positions instead of sinking into one
+    /// plateau of its priority.
+    pub feature_cycle: u32,
 }
 
 impl SearchOptions {
@@ -132,6 +177,7 @@ impl SearchOptions {
         corral_deadlocks: false,
         connectivity: 0,
         packing: 4,
+        feature_cycle: 0,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -143,6 +189,7 @@ impl SearchOptions {
         corral_deadlocks: true,
         connectivity: 0,
         packing: 4,
+        feature_cycle: 0,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -153,6 +200,7 @@ impl SearchOptions {
         corral_deadlocks: true,
         connectivity: 0,
         packing: 4,
+        feature_cycle: 0,
     };
 }
 
@@ -209,8 +257,10 @@ pub fn best_first_opts(
     if let Some((ranks, weight)) = packing {
         h0 += weight * packing_violations(board, ranks, &pos.boxes);
     }
+    let cycle = opts.feature_cycle > 0 && matches!(order, Order::Greedy | Order::Weighted(_));
+    let root_regions = count_regions(board, &pos.boxes, &mut child_reach);
     if connectivity > 0 && h0 > 0 {
-        h0 += connectivity * (count_regions(board, &pos.boxes, &mut child_reach) - 1);
+        h0 += connectivity * (root_regions - 1);
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
     let dummy = Push {
@@ -227,6 +277,24 @@ pub fn best_first_opts(
             Open::Buckets(b)
         }
     };
+    let doors = if cycle {
+        door_cells(board)
+    } else {
+        CellSet::new(0)
+    };
+    let mut cells = cycle.then(FeatureCells::new);
+    let mut cell_of: Vec<u32> = Vec::new();
+    if let Some(cells) = &mut cells {
+        let cell = Features {
+            on_goals: pos.boxes_on_goals(board) as u32,
+            regions: root_regions,
+            out_of_order: packing_violations(board, &ranks, &pos.boxes),
+            in_doors: boxes_in_doors(&pos.boxes, &doors),
+        }
+        .cell();
+        cell_of.push(cell);
+        cells.push(cell, order.priority(0, h0), root);
+    }
     let goal_at_pop = order == Order::AStar;
     // Only A* needs to expand a closed position again when a shorter path reaches it (its
     // push-optimality depends on it). Greedy and weighted A* keep the shorter path for the
@@ -245,9 +313,20 @@ pub fn best_first_opts(
     let mut corrals = CorralPruner::new();
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
-        let node = match &mut open {
-            Open::Fifo(q) => q.pop_front(),
-            Open::Buckets(b) => pop_live(b, &store, order),
+        let from_cells = match &mut cells {
+            Some(cells)
+                if outcome
+                    .expanded
+                    .is_multiple_of(u64::from(opts.feature_cycle)) =>
+            {
+                cells.pop(&store, order)
+            }
+            _ => None,
+        };
+        let node = match (from_cells, &mut open) {
+            (Some(n), _) => Some(n),
+            (None, Open::Fifo(q)) => q.pop_front(),
+            (None, Open::Buckets(b)) => pop_live(b, &store, order),
         };
         let Some(node) = node else {
             outcome.stop = StopReason::Exhausted;
@@ -356,6 +435,10 @@ pub fn best_first_opts(
                 packing,
                 connectivity,
                 reopen,
+                cycle.then_some(CycleContext {
+                    ranks: &ranks,
+                    doors: &doors,
+                }),
             );
             match saved {
                 Some(saved) => pos = saved,
@@ -363,8 +446,8 @@ pub fn best_first_opts(
             }
             match child {
                 Child::Pruned => {}
-                Child::Improved(j) | Child::New(j) => {
-                    outcome.nodes += u64::from(matches!(child, Child::New(_)));
+                Child::Improved(j) | Child::New(j, _) => {
+                    outcome.nodes += u64::from(matches!(child, Child::New(..)));
                     let hj = store.h[j as usize];
                     if !goal_at_pop && hj == 0 {
                         outcome.pushes = Some(store.path_to(j));
@@ -375,6 +458,12 @@ pub fn best_first_opts(
                     match &mut open {
                         Open::Fifo(q) => q.push_back(j),
                         Open::Buckets(b) => b.push(order.priority(gj, hj), j),
+                    }
+                    if let Some(cells) = &mut cells {
+                        if let Child::New(_, cell) = child {
+                            cell_of.push(cell);
+                        }
+                        cells.push(cell_of[j as usize], order.priority(gj, hj), j);
                     }
                 }
                 Child::Full => {
@@ -398,9 +487,17 @@ fn pop_live(b: &mut Buckets, store: &NodeStore, order: Order) -> Option<u32> {
     }
 }
 
+/// What a child needs for its feature cell ([`SearchOptions::feature_cycle`]).
+#[derive(Clone, Copy)]
+struct CycleContext<'a> {
+    ranks: &'a [u16],
+    doors: &'a CellSet,
+}
+
 enum Child {
     Pruned,
-    New(u32),
+    /// A new position and its feature cell (0 unless feature cycling is on).
+    New(u32, u32),
     Improved(u32),
     Full,
 }
@@ -424,6 +521,7 @@ fn expand_child(
     packing: Option<(&[u16], u32)>,
     connectivity: u32,
     reopen: bool,
+    cycle: Option<CycleContext<'_>>,
 ) -> Child {
     if freeze.is_deadlock(board, &pos.boxes, to)
         || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
@@ -459,15 +557,30 @@ fn expand_child(
     if let Some((ranks, weight)) = packing {
         h += weight * packing_violations(board, ranks, &pos.boxes);
     }
+    let regions = if connectivity > 0 || cycle.is_some() {
+        count_regions(board, &pos.boxes, reach)
+    } else {
+        1
+    };
     if connectivity > 0 && h > 0 {
-        h += connectivity * (count_regions(board, &pos.boxes, reach) - 1);
+        h += connectivity * (regions - 1);
     }
     if store.len() >= limit {
         return Child::Full;
     }
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
     store.set_macro(j, macro_path(push, tail));
-    Child::New(j)
+    let cell = match cycle {
+        Some(ctx) => Features {
+            on_goals: pos.boxes_on_goals(board) as u32,
+            regions,
+            out_of_order: packing_violations(board, ctx.ranks, &pos.boxes),
+            in_doors: boxes_in_doors(&pos.boxes, ctx.doors),
+        }
+        .cell(),
+        None => 0,
+    };
+    Child::New(j, cell)
 }
 
 /// All pushes of a macro move (`push` then `tail`), or nothing for a single push.

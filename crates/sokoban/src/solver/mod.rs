@@ -117,14 +117,24 @@ const fn greedy_macros(connectivity: u32) -> (Order, SearchOptions) {
     (Order::Greedy, opts)
 }
 
+/// Greedy best-first with all macros and feature-space cycling on every expansion
+/// ([`SearchOptions::feature_cycle`]; the connectivity weight does not change the order
+/// within a feature cell, since all its positions have the same number of areas).
+const fn greedy_cycling() -> (Order, SearchOptions) {
+    let (order, mut opts) = greedy_macros(4);
+    opts.feature_cycle = 1;
+    (order, opts)
+}
+
 /// The any-solution portfolio: best-first searches one after another, each until its share
 /// of the budget is used (a search that stops early passes the rest of its share on):
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, connectivity weight 4 | 20 % |
-/// | greedy + macros, connectivity weight 8 | 15 % |
-/// | greedy + macros, no connectivity term | 10 % |
+/// | greedy + macros, connectivity weight 4 | 15 % |
+/// | greedy + macros, feature-space cycling | 15 % |
+/// | greedy + macros, connectivity weight 8 | 10 % |
+/// | greedy + macros, no connectivity term | 5 % |
 /// | greedy + macros, connectivity weight 2 | 5 % |
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
 /// | A*, no macros | the rest |
@@ -135,7 +145,9 @@ const fn greedy_macros(connectivity: u32) -> (Order, SearchOptions) {
 /// different levels (XSokoban at 10 s per search: 25 screens with weight 4, 25 with 8, 21
 /// with 16, 18 with 2, 28 with one of them; see docs/benchmarks/sokoban.md, session 6), and
 /// most levels fall in well under a second to one of them, so several short greedy searches
-/// beat one long one.
+/// beat one long one. Feature-space cycling (FESS §3, [`crate::features`]) takes turns among
+/// kinds of positions instead of following the priority; at 6 s it solves XSokoban 15, 18,
+/// 65, 67 and 68, which no search without it solved in 60 s (session 7).
 /// A level whose goal-room plan does not fit (a macro search exhausts its pruned space) often
 /// falls to the broader searches without macros, which also prove unsolvable levels. The
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
@@ -151,12 +163,48 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
         board,
         budget,
         &[
+            phase(greedy_macros(4), 15),
+            phase(greedy_cycling(), 15),
+            phase(greedy_macros(8), 10),
+            phase(greedy_macros(0), 5),
+            phase(greedy_macros(2), 5),
+            (Order::Weighted(2), weighted_connectivity, 25),
+            (Order::AStar, no_macros, 25),
+        ],
+    )
+}
+
+/// The first thread of [`any_solution_threads`]: the greedy searches and weighted A* of
+/// [`any_solution`] without its cycling phase (the second thread runs it first), with the
+/// connectivity weight 16 added:
+///
+/// | search | share |
+/// |---|---:|
+/// | greedy + macros, connectivity weight 4 | 20 % |
+/// | greedy + macros, connectivity weight 8 | 15 % |
+/// | greedy + macros, no connectivity term | 10 % |
+/// | greedy + macros, connectivity weight 2 | 5 % |
+/// | greedy + macros, connectivity weight 16 | 10 % |
+/// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
+/// | A*, no macros | the rest |
+fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
+    let no_macros = SearchOptions::NO_MACROS;
+    let weighted_connectivity = SearchOptions {
+        connectivity: 4,
+        ..no_macros
+    };
+    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
+    run_phases(
+        board,
+        budget,
+        &[
             phase(greedy_macros(4), 20),
             phase(greedy_macros(8), 15),
             phase(greedy_macros(0), 10),
             phase(greedy_macros(2), 5),
+            phase(greedy_macros(16), 10),
             (Order::Weighted(2), weighted_connectivity, 25),
-            (Order::AStar, no_macros, 25),
+            (Order::AStar, no_macros, 15),
         ],
     )
 }
@@ -215,11 +263,12 @@ fn run_phases(
     total
 }
 
-/// The any-solution portfolio on `threads` threads. One thread runs [`any_solution`]; with two
-/// or more, a second runs other searches at the same time (a short A*, greedy searches with
-/// other connectivity weights, then weighted A* with w = 5; see `second_thread`). It is for
-/// levels where the sequential portfolio reaches the right search too late or never
-/// (Microban 146: A* 0.09 s; Microban 93: only w = 5 solves it, in 7.5 s).
+/// The any-solution portfolio on `threads` threads. On one thread it is [`any_solution`].
+/// With two or more, one thread runs greedy searches at several connectivity weights, then
+/// weighted A* and A* (`first_thread`), and a second runs other searches at the same time
+/// (feature-space cycling first, a short A*, then greedy and weighted A* with other settings;
+/// see `second_thread`). It is for levels where one sequential portfolio reaches the right
+/// search too late or never (Microban 146: A* 0.09 s; Microban 93: cycling, 3.5 s).
 /// The first solution stops the other search; the node budget is split between the two, so
 /// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
 /// Which search wins can depend on timing, so with two threads the reported pushes and node
@@ -250,7 +299,7 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
         });
         let run = |which: usize| {
             let out = if which == 0 {
-                any_solution(board, &shared)
+                first_thread(board, &shared)
             } else {
                 second_thread(board, &shared)
             };
@@ -283,32 +332,44 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
     best
 }
 
-/// The second thread of [`any_solution_threads`], searches that the sequential portfolio
-/// lacks:
+/// The second thread of [`any_solution_threads`], searches that the first thread lacks:
 ///
 /// | search | share |
 /// |---|---:|
+/// | greedy + macros, feature-space cycling on every expansion | 45 % |
 /// | A*, no macros | 5 % |
-/// | greedy + macros, connectivity weight 16 | 15 % |
 /// | greedy + macros, connectivity weight 1 | 5 % |
+/// | weighted A* (w = 2), connectivity weight 4, cycling on every expansion | 15 % |
+/// | greedy + macros, connectivity weight 4, cycling on every second expansion | 15 % |
 /// | weighted A* (w = 5), no macros | the rest |
 ///
+/// Feature-space cycling solves screens no other search here solves (XSokoban 15, 18, 65,
+/// 67, 68 within 4 s; with weighted A* 46; see docs/benchmarks/sokoban.md, session 7) and
+/// Microban 93 (96 pushes, 3.5 s; its share is 45 % so that it fits in 10 s), which
+/// otherwise only w = 5 solved, in 7.5 s.
 /// A* solves small levels with short solutions at once where greedy search drowns (Microban
-/// 146: 14 pushes, 0.09 s; the sequential portfolio reaches A* last). The two greedy
-/// searches add connectivity weights that solve other screens than 4 and 8 (XSokoban 75 at
-/// weight 16, 8 at weight 1). Weighted A* with w = 5 is the only search here that solves
-/// Microban 93 (38 pushes, 7.5 s).
+/// 146: 14 pushes, 0.09 s; the first thread reaches A* last). The connectivity weight 1
+/// solved XSokoban 8 when no other search did.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     let no_macros = SearchOptions::NO_MACROS;
+    let weighted_cycling = SearchOptions {
+        connectivity: 4,
+        feature_cycle: 1,
+        ..no_macros
+    };
+    let (greedy, mut alternating) = greedy_macros(4);
+    alternating.feature_cycle = 2;
     let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
     run_phases(
         board,
         budget,
         &[
+            phase(greedy_cycling(), 45),
             (Order::AStar, no_macros, 5),
-            phase(greedy_macros(16), 15),
             phase(greedy_macros(1), 5),
-            (Order::Weighted(5), no_macros, 75),
+            (Order::Weighted(2), weighted_cycling, 15),
+            (greedy, alternating, 15),
+            (Order::Weighted(5), no_macros, 15),
         ],
     )
 }
