@@ -449,18 +449,18 @@ fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
         assert!(r.solved);
         assert_eq!(r.pushes, s.pushes.unwrap().len());
     }
-    // Unsolvable: the w = 5 search (no macros) proves it, and the portfolio stops.
+    // Unsolvable: a search without macros proves it, and the portfolio stops.
     let level = Level::parse_one("######\n#$  .#\n#  @ #\n######\n").unwrap();
     let s = solve_threads(&level, Algorithm::Greedy, &budget(), 2).unwrap();
     assert!(s.pushes.is_none());
     assert_eq!(s.stop, StopReason::Exhausted);
-    // The node budget is split: each search holds at most half of it, so the six portfolio
-    // phases and the four of the second thread (one after another on each thread) store at
-    // most 10 × 2,000 in all.
+    // The node budget is split: each search holds at most half of it, so the seven phases of
+    // the first thread and the six of the second (one after another on each thread) store at
+    // most 13 × 2,000 in all.
     let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
     let s = solve_threads(&micro[92], Algorithm::Greedy, &b, 2).unwrap();
     assert!(s.pushes.is_none());
-    assert!(s.nodes <= 10 * 2_000, "{} nodes", s.nodes);
+    assert!(s.nodes <= 13 * 2_000, "{} nodes", s.nodes);
     // Microban 146 (14 pushes): the second thread's short A* finds it; greedy search drowns.
     let s = solve_threads(&micro[145], Algorithm::Greedy, &budget(), 2).unwrap();
     let r = replay(&micro[145], &s.lurd.expect("solved")).unwrap();
