@@ -1,8 +1,9 @@
 //! Best-first push search: BFS (FIFO), A* (f = g + h, bucket queue, deeper first among equal
 //! f), weighted A* (f = g + w·h) and greedy best-first (h, then deeper first). Duplicates are
 //! caught by the transposition table of [`super::store::NodeStore`] (positions with the
-//! normalized player). Children are pruned by dead squares, freeze and closed-diagonal deadlocks and an infinite
-//! matching bound.
+//! normalized player). Greedy and weighted A* can also take turns among feature cells
+//! ([`SearchOptions::feature_cycle`], after FESS). Children are pruned by dead squares, freeze
+//! and closed-diagonal deadlocks and an infinite matching bound.
 
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
@@ -285,13 +286,11 @@ pub fn best_first_opts(
     let mut cells = cycle.then(FeatureCells::new);
     let mut cell_of: Vec<u32> = Vec::new();
     if let Some(cells) = &mut cells {
-        let cell = Features {
-            on_goals: pos.boxes_on_goals(board) as u32,
-            regions: root_regions,
-            out_of_order: packing_violations(board, &ranks, &pos.boxes),
-            in_doors: boxes_in_doors(&pos.boxes, &doors),
-        }
-        .cell();
+        let ctx = CycleContext {
+            ranks: &ranks,
+            doors: &doors,
+        };
+        let cell = ctx.cell(board, &pos, root_regions);
         cell_of.push(cell);
         cells.push(cell, order.priority(0, h0), root);
     }
@@ -494,6 +493,19 @@ struct CycleContext<'a> {
     doors: &'a CellSet,
 }
 
+impl CycleContext<'_> {
+    /// The feature cell of `pos`, which has `regions` free-floor areas.
+    fn cell(&self, board: &Board, pos: &Position, regions: u32) -> u32 {
+        Features {
+            on_goals: pos.boxes_on_goals(board) as u32,
+            regions,
+            out_of_order: packing_violations(board, self.ranks, &pos.boxes),
+            in_doors: boxes_in_doors(&pos.boxes, self.doors),
+        }
+        .cell()
+    }
+}
+
 enum Child {
     Pruned,
     /// A new position and its feature cell (0 unless feature cycling is on).
@@ -570,16 +582,7 @@ fn expand_child(
     }
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
     store.set_macro(j, macro_path(push, tail));
-    let cell = match cycle {
-        Some(ctx) => Features {
-            on_goals: pos.boxes_on_goals(board) as u32,
-            regions,
-            out_of_order: packing_violations(board, ctx.ranks, &pos.boxes),
-            in_doors: boxes_in_doors(&pos.boxes, ctx.doors),
-        }
-        .cell(),
-        None => 0,
-    };
+    let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions));
     Child::New(j, cell)
 }
 
