@@ -5,7 +5,8 @@
 use puzzle_engine::{Budget, StopReason};
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
-use puzzle_sokoban::solver::{best_first_with, Order};
+use puzzle_sokoban::position::pushes_to_lurd;
+use puzzle_sokoban::solver::{best_first_opts, best_first_with, Order, SearchOptions};
 use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm, Level};
 use std::collections::{HashSet, VecDeque};
 
@@ -27,6 +28,17 @@ fn assert_replays(level: &Level, lurd: &str, pushes: usize, what: &str) {
     let r = replay(level, lurd).unwrap();
     assert!(r.solved, "{what}");
     assert_eq!(r.pushes, pushes, "{what}");
+}
+
+/// Greedy search with `opts` solves XSokoban `screen` within `budget`, and its solution, as
+/// LURD with walks, replays with the same push count.
+fn greedy_solves_and_replays(level: &Level, opts: SearchOptions, budget: &Budget, screen: usize) {
+    let board = Board::new(level).unwrap();
+    let o = best_first_opts(&board, Order::Greedy, opts, budget);
+    assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
+    let pushes = o.pushes.expect("a solution");
+    let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
+    assert_replays(level, &lurd, pushes.len(), &format!("screen {screen}"));
 }
 
 fn budget() -> Budget {
@@ -320,7 +332,6 @@ fn closed_diagonal_never_flags_a_solvable_position() {
 fn corral_deadlock_search_keeps_astar_push_counts() {
     // Corral deadlock pruning only removes deadlocked positions: A* must find the same
     // push-optimal counts with and without it.
-    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
     let levels = parse_xsb(MICROBAN).unwrap();
     let with_cdl = SearchOptions {
         corral_deadlocks: true,
@@ -369,22 +380,14 @@ fn connectivity_term_solves_xsokoban_screens_and_replays() {
     // (greedy on bound + packing order). With the FESS connectivity feature (4 points per
     // extra free-cell area) in the priority, greedy search with macros solves each of them
     // within 20,000 expansions (between 186 and 2,521 when measured).
-    use puzzle_sokoban::position::pushes_to_lurd;
-    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
     let levels = parse_xsb(XSOKOBAN).unwrap();
     let opts = SearchOptions {
         connectivity: 4,
         ..SearchOptions::MACROS
     };
     for screen in [4, 9, 54, 81, 84] {
-        let level = &levels[screen - 1];
-        let board = Board::new(level).unwrap();
         let budget = Budget::iterations(20_000).with_max_nodes(1_000_000);
-        let o = best_first_opts(&board, Order::Greedy, opts, &budget);
-        assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
-        let pushes = o.pushes.expect("a solution");
-        let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
-        assert_replays(level, &lurd, pushes.len(), &format!("screen {screen}"));
+        greedy_solves_and_replays(&levels[screen - 1], opts, &budget, screen);
     }
 }
 
@@ -394,8 +397,6 @@ fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
     // search with macros that takes every expansion from the next feature cell in turn
     // (FESS-style cycling) solves them (about 50,000 and 100,000 expansions when measured);
     // the same search without cycling does not, within the same budget.
-    use puzzle_sokoban::position::pushes_to_lurd;
-    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
     let levels = parse_xsb(XSOKOBAN).unwrap();
     let greedy = SearchOptions {
         connectivity: 4,
@@ -408,12 +409,8 @@ fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
     let budget = || Budget::iterations(150_000).with_max_nodes(2_000_000);
     for screen in [15, 67] {
         let level = &levels[screen - 1];
+        greedy_solves_and_replays(level, cycling, &budget(), screen);
         let board = Board::new(level).unwrap();
-        let o = best_first_opts(&board, Order::Greedy, cycling, &budget());
-        assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
-        let pushes = o.pushes.expect("a solution");
-        let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
-        assert_replays(level, &lurd, pushes.len(), &format!("screen {screen}"));
         let plain = best_first_opts(&board, Order::Greedy, greedy, &budget());
         assert!(plain.pushes.is_none(), "screen {screen} without cycling");
     }
@@ -425,7 +422,6 @@ fn goal_room_plan_respects_where_boxes_come_from() {
     // reach; a fill order that pulls boxes out into that area cannot be carried out, and the
     // macro search used to exhaust its pruned space. The plan now only uses entrances boxes
     // can reach, and the macro phase solves the level.
-    use puzzle_sokoban::solver::{best_first_opts, SearchOptions};
     let level = &parse_xsb(MICROBAN).unwrap()[138];
     let board = Board::new(level).unwrap();
     let o = best_first_opts(

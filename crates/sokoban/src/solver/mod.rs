@@ -117,13 +117,34 @@ const fn greedy_macros(connectivity: u32) -> (Order, SearchOptions) {
     (Order::Greedy, opts)
 }
 
-/// Greedy best-first with all macros and feature-space cycling on every expansion
-/// ([`SearchOptions::feature_cycle`]; the connectivity weight does not change the order
-/// within a feature cell, since all its positions have the same number of areas).
-const fn greedy_cycling() -> (Order, SearchOptions) {
+/// Greedy best-first with all macros and connectivity weight 4, with feature-space cycling on
+/// one expansion in `every` ([`SearchOptions::feature_cycle`]; with 1 the connectivity weight
+/// does not change the order, since all positions of a feature cell have the same number of
+/// areas).
+const fn greedy_cycling(every: u32) -> (Order, SearchOptions) {
     let (order, mut opts) = greedy_macros(4);
-    opts.feature_cycle = 1;
+    opts.feature_cycle = every;
     (order, opts)
+}
+
+/// Weighted A* (w = `w`) without macros, with `connectivity` points per extra free-cell area
+/// and feature-space cycling on one expansion in `cycle` (0 = none).
+const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
+    let mut opts = SearchOptions::NO_MACROS;
+    opts.connectivity = connectivity;
+    opts.feature_cycle = cycle;
+    (Order::Weighted(w), opts)
+}
+
+/// A* without macros (push-optimal; exhausting its space proves a level unsolvable).
+const A_STAR: (Order, SearchOptions) = (Order::AStar, SearchOptions::NO_MACROS);
+
+/// A search of a portfolio and its share of the budget in per cent.
+type Phase = (Order, SearchOptions, u32);
+
+/// `search` with `share` per cent of the budget.
+const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
+    (order, opts, share)
 }
 
 /// The any-solution portfolio: best-first searches one after another, each until its share
@@ -153,25 +174,16 @@ const fn greedy_cycling() -> (Order, SearchOptions) {
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
 /// no greedy search here solves in 60 s.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    let no_macros = SearchOptions::NO_MACROS;
-    let weighted_connectivity = SearchOptions {
-        connectivity: 4,
-        ..no_macros
-    };
-    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
-    run_phases(
-        board,
-        budget,
-        &[
-            phase(greedy_macros(4), 15),
-            phase(greedy_cycling(), 15),
-            phase(greedy_macros(8), 10),
-            phase(greedy_macros(0), 5),
-            phase(greedy_macros(2), 5),
-            (Order::Weighted(2), weighted_connectivity, 25),
-            (Order::AStar, no_macros, 25),
-        ],
-    )
+    const PHASES: [Phase; 7] = [
+        phase(greedy_macros(4), 15),
+        phase(greedy_cycling(1), 15),
+        phase(greedy_macros(8), 10),
+        phase(greedy_macros(0), 5),
+        phase(greedy_macros(2), 5),
+        phase(weighted(2, 4, 0), 25),
+        phase(A_STAR, 25),
+    ];
+    run_phases(board, budget, &PHASES)
 }
 
 /// The first thread of [`any_solution_threads`]: the greedy searches and weighted A* of
@@ -188,25 +200,16 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
 /// | A*, no macros | the rest |
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    let no_macros = SearchOptions::NO_MACROS;
-    let weighted_connectivity = SearchOptions {
-        connectivity: 4,
-        ..no_macros
-    };
-    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
-    run_phases(
-        board,
-        budget,
-        &[
-            phase(greedy_macros(4), 20),
-            phase(greedy_macros(8), 15),
-            phase(greedy_macros(0), 10),
-            phase(greedy_macros(2), 5),
-            phase(greedy_macros(16), 10),
-            (Order::Weighted(2), weighted_connectivity, 25),
-            (Order::AStar, no_macros, 15),
-        ],
-    )
+    const PHASES: [Phase; 7] = [
+        phase(greedy_macros(4), 20),
+        phase(greedy_macros(8), 15),
+        phase(greedy_macros(0), 10),
+        phase(greedy_macros(2), 5),
+        phase(greedy_macros(16), 10),
+        phase(weighted(2, 4, 0), 25),
+        phase(A_STAR, 15),
+    ];
+    run_phases(board, budget, &PHASES)
 }
 
 /// Best-first searches one after another until one finds a solution, one without macros
@@ -214,11 +217,7 @@ fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
 /// the whole time and iteration budget; a phase ends when the shares so far are used, so a
 /// phase that stops early passes its rest on, and the last phase runs to the end of the
 /// budget. Nodes and expansions are summed; the stop reason is the last search's.
-fn run_phases(
-    board: &Board,
-    budget: &Budget,
-    phases: &[(Order, SearchOptions, u32)],
-) -> SearchOutcome {
+fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome {
     let deadline = budget.start();
     let mut total = SearchOutcome {
         pushes: None,
@@ -351,27 +350,15 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// 146: 14 pushes, 0.09 s; the first thread reaches A* last). The connectivity weight 1
 /// solved XSokoban 8 when no other search did.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    let no_macros = SearchOptions::NO_MACROS;
-    let weighted_cycling = SearchOptions {
-        connectivity: 4,
-        feature_cycle: 1,
-        ..no_macros
-    };
-    let (greedy, mut alternating) = greedy_macros(4);
-    alternating.feature_cycle = 2;
-    let phase = |(order, opts): (Order, SearchOptions), share| (order, opts, share);
-    run_phases(
-        board,
-        budget,
-        &[
-            phase(greedy_cycling(), 45),
-            (Order::AStar, no_macros, 5),
-            phase(greedy_macros(1), 5),
-            (Order::Weighted(2), weighted_cycling, 15),
-            (greedy, alternating, 15),
-            (Order::Weighted(5), no_macros, 15),
-        ],
-    )
+    const PHASES: [Phase; 6] = [
+        phase(greedy_cycling(1), 45),
+        phase(A_STAR, 5),
+        phase(greedy_macros(1), 5),
+        phase(weighted(2, 4, 1), 15),
+        phase(greedy_cycling(2), 15),
+        phase(weighted(5, 0, 0), 15),
+    ];
+    run_phases(board, budget, &PHASES)
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
