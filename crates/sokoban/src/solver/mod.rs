@@ -340,12 +340,12 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// | greedy + macros, connectivity weight 1 | 5 % |
 /// | weighted A* (w = 2), connectivity weight 4, cycling on every expansion | 15 % |
 /// | greedy + macros, connectivity weight 4, cycling on every second expansion | 15 % |
-/// | weighted A* (w = 5), no macros | the rest |
+/// | weighted A* (w = 3), connectivity weight 4, cycling on every expansion | the rest |
 ///
 /// Feature-space cycling solves screens no other search here solves (XSokoban 15, 18, 65,
-/// 67, 68 within 4 s; with weighted A* 46; see docs/benchmarks/sokoban.md, session 7) and
-/// Microban 93 (96 pushes, 3.5 s; its share is 45 % so that it fits in 10 s), which
-/// otherwise only w = 5 solved, in 7.5 s.
+/// 67, 68 within 4 s; with weighted A* w = 2 46, with w = 3 34; see
+/// docs/benchmarks/sokoban.md, session 7) and Microban 93 (96 pushes, 3.5 s; its share is
+/// 45 % so that it fits in 10 s), which before only weighted A* w = 5 solved, in 7.5 s.
 /// A* solves small levels with short solutions at once where greedy search drowns (Microban
 /// 146: 14 pushes, 0.09 s; the first thread reaches A* last). The connectivity weight 1
 /// solved XSokoban 8 when no other search did.
@@ -356,7 +356,7 @@ fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
         phase(greedy_macros(1), 5),
         phase(weighted(2, 4, 1), 15),
         phase(greedy_cycling(2), 15),
-        phase(weighted(5, 0, 0), 15),
+        phase(weighted(3, 4, 1), 15),
     ];
     run_phases(board, budget, &PHASES)
 }
