@@ -255,10 +255,16 @@ pub fn best_first_opts(
     let Some(mut h0) = bound.compute(board, &pos.boxes) else {
         return outcome;
     };
-    if let Some((ranks, weight)) = packing {
-        h0 += weight * packing_violations(board, ranks, &pos.boxes);
-    }
     let cycle = opts.feature_cycle > 0 && matches!(order, Order::Greedy | Order::Weighted(_));
+    // Goal boxes out of packing order: the greedy priority's penalty and a feature.
+    let root_out_of_order = if packing.is_some() || cycle {
+        packing_violations(board, &ranks, &pos.boxes)
+    } else {
+        0
+    };
+    if let Some((_, weight)) = packing {
+        h0 += weight * root_out_of_order;
+    }
     let root_regions = count_regions(board, &pos.boxes, &mut child_reach);
     if connectivity > 0 && h0 > 0 {
         h0 += connectivity * (root_regions - 1);
@@ -290,7 +296,7 @@ pub fn best_first_opts(
             ranks: &ranks,
             doors: &doors,
         };
-        let cell = ctx.cell(board, &pos, root_regions);
+        let cell = ctx.cell(board, &pos, root_regions, root_out_of_order);
         cell_of.push(cell);
         cells.push(cell, order.priority(0, h0), root);
     }
@@ -494,12 +500,13 @@ struct CycleContext<'a> {
 }
 
 impl CycleContext<'_> {
-    /// The feature cell of `pos`, which has `regions` free-floor areas.
-    fn cell(&self, board: &Board, pos: &Position, regions: u32) -> u32 {
+    /// The feature cell of `pos`, which has `regions` free-floor areas and `out_of_order` goal
+    /// boxes filled out of packing order.
+    fn cell(&self, board: &Board, pos: &Position, regions: u32, out_of_order: u32) -> u32 {
         Features {
             on_goals: pos.boxes_on_goals(board) as u32,
             regions,
-            out_of_order: packing_violations(board, self.ranks, &pos.boxes),
+            out_of_order,
             in_doors: boxes_in_doors(&pos.boxes, self.doors),
         }
         .cell()
@@ -566,8 +573,11 @@ fn expand_child(
     let Some(mut h) = bound.after_push(board, push.from, to) else {
         return Child::Pruned;
     };
-    if let Some((ranks, weight)) = packing {
-        h += weight * packing_violations(board, ranks, &pos.boxes);
+    // Counted once for the greedy penalty and the feature cell (the same packing ranks).
+    let ranks = packing.map(|(r, _)| r).or(cycle.map(|ctx| ctx.ranks));
+    let out_of_order = ranks.map_or(0, |r| packing_violations(board, r, &pos.boxes));
+    if let Some((_, weight)) = packing {
+        h += weight * out_of_order;
     }
     let regions = if connectivity > 0 || cycle.is_some() {
         count_regions(board, &pos.boxes, reach)
@@ -582,7 +592,7 @@ fn expand_child(
     }
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
     store.set_macro(j, macro_path(push, tail));
-    let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions));
+    let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions, out_of_order));
     Child::New(j, cell)
 }
 
