@@ -23,8 +23,8 @@ pub struct CommonArgs {
     /// Iteration (simulation) budget, instead of or besides the time limit.
     #[arg(long, global = true, value_name = "N", value_parser = parse_positive_u64)]
     pub iterations: Option<u64>,
-    /// Worker threads (SP-MCTS and NRPA: root parallelism; Sokoban `greedy`: 2 runs a second
-    /// portfolio, feature-space cycling first, beside the first).
+    /// Worker threads (SP-MCTS and NRPA: root parallelism; Sokoban `greedy`: 2 runs the
+    /// feature-space cycling searches on a second thread beside the greedy portfolio).
     #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Memory budget: the most search nodes held at once.

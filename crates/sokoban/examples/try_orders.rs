@@ -1,9 +1,10 @@
 //! Run one level with several search orders and options, each for the same time, to compare
 //! them (a development tool).
 //! `cargo run --release -p puzzle-sokoban --example try_orders -- FILE FROM-TO SECS [RUN...]`
+//! (SECS may be `iN`: N expansions instead of a time limit.)
 //! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all. Also, with a
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
-//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros; a `-fK` suffix
+//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros (`wmN-cX`: with); a `-fK` suffix
 //! takes one expansion in K from feature-space cycling.)
 
 use puzzle_engine::Budget;
@@ -26,6 +27,10 @@ fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
     let (order, base) = match kind {
         "gm" => (Order::Greedy, SearchOptions::MACROS),
         "g" => (Order::Greedy, SearchOptions::NO_MACROS),
+        w if w.starts_with("wm") => (
+            Order::Weighted(w.strip_prefix("wm")?.parse().ok()?),
+            SearchOptions::MACROS,
+        ),
         w => (
             Order::Weighted(w.strip_prefix('w')?.parse().ok()?),
             SearchOptions::NO_MACROS,
@@ -50,7 +55,11 @@ fn main() {
             (n, n)
         }
     };
-    let secs: f64 = args[3].parse().expect("seconds");
+    // `iN` instead of seconds: N expansions (for instruction counts under callgrind).
+    let (secs, iterations): (f64, Option<u64>) = match args[3].strip_prefix('i') {
+        Some(n) => (3600.0, Some(n.parse().expect("expansions"))),
+        None => (args[3].parse().expect("seconds"), None),
+    };
     let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
     let levels = parse_xsb(&text).expect("valid levels");
     let no_macros = SearchOptions::NO_MACROS;
@@ -77,7 +86,8 @@ fn main() {
         let board = Board::new(&levels[n - 1]).expect("a board");
         for &(name, order, opts) in &runs {
             let start = Instant::now();
-            let budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
+            let mut budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
+            budget.max_iterations = iterations;
             let o = best_first_opts(&board, order, opts, &budget);
             println!(
                 "{n:>3} {name:<14} {:?} pushes {:?} nodes {} expanded {} in {:.2} s",

@@ -105,6 +105,9 @@ pub struct Board {
     /// `goal_distance[g][c]`: pushes needed to bring a box from `c` to goal number `g` with no
     /// other box on the board ([`FAR`] if impossible). A lower bound for any position.
     pub goal_distance: Vec<Vec<u16>>,
+    /// The same distances by cell: `distance_by_cell[c * goals + g]` (one contiguous row per
+    /// cell, the layout the matching bound reads).
+    pub distance_by_cell: Vec<u16>,
     /// Zobrist keys of a box on each cell.
     pub zobrist_box: Vec<u64>,
     /// Zobrist keys of the (normalized) player on each cell.
@@ -221,6 +224,9 @@ impl Board {
         let dead = (0..count)
             .map(|c| goal_distance.iter().all(|d| d[c] == FAR))
             .collect();
+        let distance_by_cell = (0..count)
+            .flat_map(|c| goal_distance.iter().map(move |d| d[c]))
+            .collect();
         let mut rng = Rng::new(0x5eed_50c0_ba17 ^ count as u64);
         let zobrist_box = (0..count).map(|_| rng.next_u64()).collect();
         let zobrist_player = (0..count).map(|_| rng.next_u64()).collect();
@@ -236,6 +242,7 @@ impl Board {
             goal_list,
             dead,
             goal_distance,
+            distance_by_cell,
             zobrist_box,
             zobrist_player,
             start_boxes,

@@ -162,15 +162,24 @@ impl Regions {
         self.stamp += 1;
         let id = self.stamp;
         self.cells.clear();
-        self.stack.clear();
-        self.stack.push(start);
-        self.region[start as usize] = id;
-        while let Some(c) = self.stack.pop() {
+        // Each cell is stacked at most once (marked first): a stack of one entry per cell
+        // with a top index, never reallocated.
+        if self.stack.len() < self.region.len() {
+            self.stack.resize(self.region.len(), 0);
+        }
+        let (stack, region) = (&mut self.stack[..], &mut self.region[..]);
+        stack[0] = start;
+        let mut top = 1;
+        region[start as usize] = id;
+        while top > 0 {
+            top -= 1;
+            let c = stack[top];
             self.cells.push(c);
             for &m in &board.neighbors[c as usize] {
-                if m != NONE && !pos.boxes.contains(m) && self.region[m as usize] != id {
-                    self.region[m as usize] = id;
-                    self.stack.push(m);
+                if m != NONE && !pos.boxes.contains(m) && region[m as usize] != id {
+                    region[m as usize] = id;
+                    stack[top] = m;
+                    top += 1;
                 }
             }
         }

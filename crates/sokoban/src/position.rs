@@ -123,7 +123,7 @@ impl Reach {
         Reach {
             stamp: vec![0; cells],
             current: 0,
-            stack: Vec::with_capacity(cells),
+            stack: vec![0; cells],
             min: 0,
         }
     }
@@ -148,16 +148,23 @@ impl Reach {
     /// Mark the free cells connected to `from` (not yet marked); returns the smallest.
     fn flood(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
         let cur = self.current;
-        self.stamp[from as usize] = cur;
-        self.stack.clear();
-        self.stack.push(from);
+        let stamp = &mut self.stamp[..];
+        // Each cell is pushed at most once (stamped first), so a stack of `cells` entries
+        // with a top index never overflows and never reallocates.
+        let stack = &mut self.stack[..];
+        stamp[from as usize] = cur;
+        stack[0] = from;
+        let mut top = 1;
         let mut min = from;
-        while let Some(c) = self.stack.pop() {
+        while top > 0 {
+            top -= 1;
+            let c = stack[top];
             for &n in &board.neighbors[c as usize] {
-                if n != NONE && self.stamp[n as usize] != cur && !boxes.contains(n) {
-                    self.stamp[n as usize] = cur;
+                if n != NONE && stamp[n as usize] != cur && !boxes.contains(n) {
+                    stamp[n as usize] = cur;
                     min = min.min(n);
-                    self.stack.push(n);
+                    stack[top] = n;
+                    top += 1;
                 }
             }
         }

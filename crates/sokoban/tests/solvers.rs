@@ -32,9 +32,15 @@ fn assert_replays(level: &Level, lurd: &str, pushes: usize, what: &str) {
 
 /// Greedy search with `opts` solves XSokoban `screen` within `budget`, and its solution, as
 /// LURD with walks, replays with the same push count.
-fn greedy_solves_and_replays(level: &Level, opts: SearchOptions, budget: &Budget, screen: usize) {
+fn solves_and_replays(
+    level: &Level,
+    order: Order,
+    opts: SearchOptions,
+    budget: &Budget,
+    screen: usize,
+) {
     let board = Board::new(level).unwrap();
-    let o = best_first_opts(&board, Order::Greedy, opts, budget);
+    let o = best_first_opts(&board, order, opts, budget);
     assert_eq!(o.stop, StopReason::Solved, "screen {screen}");
     let pushes = o.pushes.expect("a solution");
     let lurd = pushes_to_lurd(&board, &pushes).expect("walkable pushes");
@@ -387,7 +393,7 @@ fn connectivity_term_solves_xsokoban_screens_and_replays() {
     };
     for screen in [4, 9, 54, 81, 84] {
         let budget = Budget::iterations(20_000).with_max_nodes(1_000_000);
-        greedy_solves_and_replays(&levels[screen - 1], opts, &budget, screen);
+        solves_and_replays(&levels[screen - 1], Order::Greedy, opts, &budget, screen);
     }
 }
 
@@ -409,10 +415,50 @@ fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
     let budget = || Budget::iterations(150_000).with_max_nodes(2_000_000);
     for screen in [15, 67] {
         let level = &levels[screen - 1];
-        greedy_solves_and_replays(level, cycling, &budget(), screen);
+        solves_and_replays(level, Order::Greedy, cycling, &budget(), screen);
         let board = Board::new(level).unwrap();
         let plain = best_first_opts(&board, Order::Greedy, greedy, &budget());
         assert!(plain.pushes.is_none(), "screen {screen} without cycling");
+    }
+}
+
+#[test]
+fn weighted_cycling_with_macros_solves_microban_153_and_xsokoban_34() {
+    // Microban 153 was the one Microban level no search solved in 10 s (session 7), and
+    // XSokoban 34 fell only at 52 s. Weighted A* (w = 2) with feature-space cycling solves
+    // both; with goal and tunnel macros it needs fewer expansions (about 400,000 and 62,000
+    // when measured, against about 620,000 and 480,000 without macros).
+    let cycling = SearchOptions {
+        connectivity: 4,
+        feature_cycle: 1,
+        ..SearchOptions::MACROS
+    };
+    let without_macros = SearchOptions {
+        connectivity: 4,
+        feature_cycle: 1,
+        ..SearchOptions::NO_MACROS
+    };
+    let budget = |n| Budget::iterations(n).with_max_nodes(2_000_000);
+    let microban = parse_xsb(MICROBAN).unwrap();
+    let xsokoban = parse_xsb(XSOKOBAN).unwrap();
+    for (level, screen, expansions) in
+        [(&microban[152], 153, 450_000), (&xsokoban[33], 34, 100_000)]
+    {
+        solves_and_replays(
+            level,
+            Order::Weighted(2),
+            cycling,
+            &budget(expansions),
+            screen,
+        );
+        let board = Board::new(level).unwrap();
+        let plain = best_first_opts(
+            &board,
+            Order::Weighted(2),
+            without_macros,
+            &budget(expansions),
+        );
+        assert!(plain.pushes.is_none(), "screen {screen} without macros");
     }
 }
 

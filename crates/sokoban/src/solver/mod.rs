@@ -136,6 +136,16 @@ const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOption
     (Order::Weighted(w), opts)
 }
 
+/// Weighted A* (w = `w`) with goal and tunnel macros, the goal cut and corral deadlocks
+/// ([`SearchOptions::MACROS`]), connectivity weight 4 and feature-space cycling on every
+/// expansion.
+const fn weighted_macros_cycling(w: u32) -> (Order, SearchOptions) {
+    let mut opts = SearchOptions::MACROS;
+    opts.connectivity = 4;
+    opts.feature_cycle = 1;
+    (Order::Weighted(w), opts)
+}
+
 /// A* without macros (push-optimal; exhausting its space proves a level unsolvable).
 const A_STAR: (Order, SearchOptions) = (Order::AStar, SearchOptions::NO_MACROS);
 
@@ -152,12 +162,13 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, connectivity weight 4 | 15 % |
-/// | greedy + macros, feature-space cycling | 15 % |
+/// | greedy + macros, connectivity weight 4 | 10 % |
+/// | weighted A* (w = 2) + macros, feature-space cycling | 35 % |
+/// | greedy + macros, feature-space cycling | 10 % |
 /// | greedy + macros, connectivity weight 8 | 10 % |
 /// | greedy + macros, no connectivity term | 5 % |
 /// | greedy + macros, connectivity weight 2 | 5 % |
-/// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
+/// | weighted A* (w = 2), no macros, connectivity weight 4 | 15 % |
 /// | A*, no macros | the rest |
 ///
 /// The greedy searches add the bound, the packing-order penalty and the FESS connectivity
@@ -168,40 +179,48 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 /// most levels fall in well under a second to one of them, so several short greedy searches
 /// beat one long one. Feature-space cycling (FESS §3, [`crate::features`]) takes turns among
 /// kinds of positions instead of following the priority; at 6 s it solves XSokoban 15, 18,
-/// 65, 67 and 68, which no search without it solved in 60 s (session 7).
+/// 65, 67 and 68, which no search without it solved in 60 s (session 7). Weighted A* with
+/// macros and cycling solves Microban 153 (2.3–3.3 s) and, at 10 s, XSokoban 5, 33, 34, 44
+/// and 76 (session 8), which the session-7 portfolio did not solve in 60 s except 34.
 /// A level whose goal-room plan does not fit (a macro search exhausts its pruned space) often
 /// falls to the broader searches without macros, which also prove unsolvable levels. The
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
 /// no greedy search here solves in 60 s.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 7] = [
-        phase(greedy_macros(4), 15),
-        phase(greedy_cycling(1), 15),
+    const PHASES: [Phase; 8] = [
+        phase(greedy_macros(4), 10),
+        phase(weighted_macros_cycling(2), 35),
+        phase(greedy_cycling(1), 10),
         phase(greedy_macros(8), 10),
         phase(greedy_macros(0), 5),
         phase(greedy_macros(2), 5),
-        phase(weighted(2, 4, 0), 25),
-        phase(A_STAR, 25),
+        phase(weighted(2, 4, 0), 15),
+        phase(A_STAR, 10),
     ];
     run_phases(board, budget, &PHASES)
 }
 
-/// The first thread of [`any_solution_threads`]: the greedy searches and weighted A* of
-/// [`any_solution`] without its cycling phase (the second thread runs it first), with the
-/// connectivity weight 16 added:
+/// The first thread of [`any_solution_threads`]: a short A*, then the greedy searches and
+/// weighted A* of [`any_solution`] without its cycling phases (the second thread runs them),
+/// with the connectivity weight 16 added:
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, connectivity weight 4 | 20 % |
+/// | A*, no macros | 2 % |
+/// | greedy + macros, connectivity weight 4 | 18 % |
 /// | greedy + macros, connectivity weight 8 | 15 % |
 /// | greedy + macros, no connectivity term | 10 % |
 /// | greedy + macros, connectivity weight 2 | 5 % |
 /// | greedy + macros, connectivity weight 16 | 10 % |
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
 /// | A*, no macros | the rest |
+///
+/// The first A* solves small levels with short solutions at once where greedy search drowns
+/// (Microban 146: 14 pushes, 0.09 s).
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 7] = [
-        phase(greedy_macros(4), 20),
+    const PHASES: [Phase; 8] = [
+        phase(A_STAR, 2),
+        phase(greedy_macros(4), 18),
         phase(greedy_macros(8), 15),
         phase(greedy_macros(0), 10),
         phase(greedy_macros(2), 5),
@@ -263,11 +282,12 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
 }
 
 /// The any-solution portfolio on `threads` threads. On one thread it is [`any_solution`].
-/// With two or more, one thread runs greedy searches at several connectivity weights, then
-/// weighted A* and A* (`first_thread`), and a second runs other searches at the same time
-/// (feature-space cycling first, a short A*, then greedy and weighted A* with other settings;
-/// see `second_thread`). It is for levels where one sequential portfolio reaches the right
-/// search too late or never (Microban 146: A* 0.09 s; Microban 93: cycling, 3.5 s).
+/// With two or more, one thread runs a short A*, greedy searches at several connectivity
+/// weights, then weighted A* and A* (`first_thread`), and a second runs the feature-space
+/// cycling searches at the same time (greedy, then weighted A* with and without macros; see
+/// `second_thread`). It is for levels where one sequential portfolio reaches the right
+/// search too late or never (Microban 93: cycling greedy, 3.5 s; Microban 153: cycling
+/// weighted A* with macros, 2.3–3.3 s).
 /// The first solution stops the other search; the node budget is split between the two, so
 /// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
 /// Which search wins can depend on timing, so with two threads the reported pushes and node
@@ -331,32 +351,30 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
     best
 }
 
-/// The second thread of [`any_solution_threads`], searches that the first thread lacks:
+/// The second thread of [`any_solution_threads`]: the feature-space cycling searches, which
+/// the first thread lacks:
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, feature-space cycling on every expansion | 45 % |
-/// | A*, no macros | 5 % |
-/// | greedy + macros, connectivity weight 1 | 5 % |
-/// | weighted A* (w = 2), connectivity weight 4, cycling on every expansion | 15 % |
-/// | greedy + macros, connectivity weight 4, cycling on every second expansion | 15 % |
+/// | greedy + macros, cycling on every expansion | 42 % |
+/// | weighted A* (w = 2) + macros, connectivity weight 4, cycling on every expansion | 36 % |
+/// | weighted A* (w = 2), connectivity weight 4, cycling on every expansion | 12 % |
 /// | weighted A* (w = 3), connectivity weight 4, cycling on every expansion | the rest |
 ///
 /// Feature-space cycling solves screens no other search here solves (XSokoban 15, 18, 65,
 /// 67, 68 within 4 s; with weighted A* w = 2 46, with w = 3 34; see
-/// docs/benchmarks/sokoban.md, session 7) and Microban 93 (96 pushes, 3.5 s; its share is
-/// 45 % so that it fits in 10 s), which before only weighted A* w = 5 solved, in 7.5 s.
-/// A* solves small levels with short solutions at once where greedy search drowns (Microban
-/// 146: 14 pushes, 0.09 s; the first thread reaches A* last). The connectivity weight 1
-/// solved XSokoban 8 when no other search did.
+/// docs/benchmarks/sokoban.md, sessions 7 and 8) and Microban 93 (96 pushes, about 3.5 s
+/// on a busy machine: its share is 42 % so that it fits in 10 s). Weighted A* with macros and
+/// cycling solves Microban 153 (344 pushes, 2.3–3.3 s: it follows at 42 %–78 %) and XSokoban
+/// 5, 33, 44 and 76 at 10 s. The phases of session 7 that no longer solved anything unique
+/// (greedy at connectivity weight 1, greedy cycling on every second expansion) were dropped,
+/// and its A* moved to the front of the first thread.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 6] = [
-        phase(greedy_cycling(1), 45),
-        phase(A_STAR, 5),
-        phase(greedy_macros(1), 5),
-        phase(weighted(2, 4, 1), 15),
-        phase(greedy_cycling(2), 15),
-        phase(weighted(3, 4, 1), 15),
+    const PHASES: [Phase; 4] = [
+        phase(greedy_cycling(1), 42),
+        phase(weighted_macros_cycling(2), 36),
+        phase(weighted(2, 4, 1), 12),
+        phase(weighted(3, 4, 1), 10),
     ];
     run_phases(board, budget, &PHASES)
 }
