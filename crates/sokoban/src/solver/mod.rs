@@ -157,6 +157,39 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
     (order, opts, share)
 }
 
+/// The phases of [`any_solution`].
+const ONE_THREAD: [Phase; 8] = [
+    phase(greedy_macros(4), 10),
+    phase(weighted_macros_cycling(2), 35),
+    phase(greedy_cycling(1), 10),
+    phase(greedy_macros(8), 10),
+    phase(greedy_macros(0), 5),
+    phase(greedy_macros(2), 5),
+    phase(weighted(2, 4, 0), 15),
+    phase(A_STAR, 10),
+];
+
+/// The phases of `first_thread`.
+const FIRST_THREAD: [Phase; 8] = [
+    phase(A_STAR, 2),
+    phase(greedy_macros(4), 18),
+    phase(greedy_macros(8), 15),
+    phase(greedy_macros(0), 10),
+    phase(greedy_macros(2), 5),
+    phase(greedy_macros(16), 10),
+    phase(weighted(2, 4, 0), 25),
+    phase(weighted(2, 4, 1), 15),
+];
+
+/// The phases of `second_thread`. Like the others it ends with a search without macros,
+/// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
+/// search can exhaust its pruned space on a solvable level).
+const SECOND_THREAD: [Phase; 3] = [
+    phase(greedy_cycling(1), 42),
+    phase(weighted_macros_cycling(2), 53),
+    phase(A_STAR, 5),
+];
+
 /// The any-solution portfolio: best-first searches one after another, each until its share
 /// of the budget is used (a search that stops early passes the rest of its share on):
 ///
@@ -187,17 +220,7 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
 /// no greedy search here solves in 60 s.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 8] = [
-        phase(greedy_macros(4), 10),
-        phase(weighted_macros_cycling(2), 35),
-        phase(greedy_cycling(1), 10),
-        phase(greedy_macros(8), 10),
-        phase(greedy_macros(0), 5),
-        phase(greedy_macros(2), 5),
-        phase(weighted(2, 4, 0), 15),
-        phase(A_STAR, 10),
-    ];
-    run_phases(board, budget, &PHASES)
+    run_phases(board, budget, &ONE_THREAD)
 }
 
 /// The first thread of [`any_solution_threads`]: a short A*, then the greedy searches and
@@ -218,17 +241,7 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// The first A* solves small levels with short solutions at once where greedy search drowns
 /// (Microban 146: 14 pushes, 0.09 s).
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 8] = [
-        phase(A_STAR, 2),
-        phase(greedy_macros(4), 18),
-        phase(greedy_macros(8), 15),
-        phase(greedy_macros(0), 10),
-        phase(greedy_macros(2), 5),
-        phase(greedy_macros(16), 10),
-        phase(weighted(2, 4, 0), 25),
-        phase(A_STAR, 15),
-    ];
-    run_phases(board, budget, &PHASES)
+    run_phases(board, budget, &FIRST_THREAD)
 }
 
 /// Best-first searches one after another until one finds a solution, one without macros
@@ -370,13 +383,7 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// (greedy at connectivity weight 1, greedy cycling on every second expansion) were dropped,
 /// and its A* moved to the front of the first thread.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    const PHASES: [Phase; 4] = [
-        phase(greedy_cycling(1), 42),
-        phase(weighted_macros_cycling(2), 36),
-        phase(weighted(2, 4, 1), 12),
-        phase(weighted(3, 4, 1), 10),
-    ];
-    run_phases(board, budget, &PHASES)
+    run_phases(board, budget, &SECOND_THREAD)
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
@@ -417,4 +424,26 @@ pub fn solve_threads(
         stop: outcome.stop,
         elapsed: deadline.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A portfolio reports `Exhausted` only as a proof, and the two-thread portfolio stops
+    /// the other thread on it: so every portfolio's last phase must search without macros
+    /// (a macro search that exhausts its pruned space proves nothing).
+    #[test]
+    fn every_portfolio_ends_with_a_search_without_macros() {
+        for (name, phases) in [
+            ("one thread", &ONE_THREAD[..]),
+            ("first thread", &FIRST_THREAD[..]),
+            ("second thread", &SECOND_THREAD[..]),
+        ] {
+            let (_, opts, _) = phases.last().expect("a phase");
+            assert!(!opts.goal_macros && !opts.tunnel_macros, "{name}");
+            let total: u32 = phases.iter().map(|p| p.2).sum();
+            assert_eq!(total, 100, "{name}: shares add up to 100 %");
+        }
+    }
 }
