@@ -4,8 +4,8 @@
 //! (SECS may be `iN`: N expansions instead of a time limit.)
 //! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all. Also, with a
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
-//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros (`wmN-cX`: with); a `-fK` suffix
-//! takes one expansion in K from feature-space cycling.)
+//! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros, `wmN-cX` with
+//! them; a `-fK` suffix takes one expansion in K from feature-space cycling.)
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;

@@ -78,8 +78,8 @@ impl LowerBound {
             for j in 1..=self.n {
                 self.base_col[self.p[j]] = j;
             }
-            self.base_total = self.matched_total(self.n);
         }
+        self.base_total = h.map_or(INF, i64::from);
         h
     }
 
@@ -163,8 +163,8 @@ impl LowerBound {
         self.p.resize(n + 1, 0);
         // Start from feasible duals (row minima, then column minima of the reduced costs) and
         // a greedy matching on the tight pairs; only the rows left unmatched need an
-        // augmenting path (most rows of a Sokoban position are matched here, which made the
-        // full matching of each expanded position about three times faster).
+        // augmenting path (most rows of a Sokoban position are matched here: with this start
+        // a whole search ran about 40 % fewer instructions, session 8).
         for i in 1..=n {
             let row = &self.cost[(i - 1) * n..i * n];
             self.u[i] = row.iter().copied().min().unwrap_or(0);
@@ -186,6 +186,7 @@ impl LowerBound {
                 }
             }
         }
+        // Listed first: `augment` reuses `used` as its own scratch.
         let mut unmatched = std::mem::take(&mut self.unmatched);
         unmatched.clear();
         unmatched.extend((1..=n).filter(|&i| !self.used[i]));

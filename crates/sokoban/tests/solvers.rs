@@ -30,8 +30,8 @@ fn assert_replays(level: &Level, lurd: &str, pushes: usize, what: &str) {
     assert_eq!(r.pushes, pushes, "{what}");
 }
 
-/// Greedy search with `opts` solves XSokoban `screen` within `budget`, and its solution, as
-/// LURD with walks, replays with the same push count.
+/// The `order` search with `opts` solves `level` (`screen` names it in messages) within
+/// `budget`, and its solution, as LURD with walks, replays with the same push count.
 fn solves_and_replays(
     level: &Level,
     order: Order,

@@ -236,10 +236,11 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// | greedy + macros, connectivity weight 2 | 5 % |
 /// | greedy + macros, connectivity weight 16 | 10 % |
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
-/// | A*, no macros | the rest |
+/// | weighted A* (w = 2), no macros, cycling on every expansion | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s).
+/// (Microban 146: 14 pushes, 0.09 s). The last search solves XSokoban 46 (1–2 s), which the
+/// cycling searches with macros do not.
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     run_phases(board, budget, &FIRST_THREAD)
 }
@@ -370,18 +371,16 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// | search | share |
 /// |---|---:|
 /// | greedy + macros, cycling on every expansion | 42 % |
-/// | weighted A* (w = 2) + macros, connectivity weight 4, cycling on every expansion | 36 % |
-/// | weighted A* (w = 2), connectivity weight 4, cycling on every expansion | 12 % |
-/// | weighted A* (w = 3), connectivity weight 4, cycling on every expansion | the rest |
+/// | weighted A* (w = 2) + macros, cycling on every expansion | 53 % |
+/// | A*, no macros | the rest |
 ///
-/// Feature-space cycling solves screens no other search here solves (XSokoban 15, 18, 65,
-/// 67, 68 within 4 s; with weighted A* w = 2 46, with w = 3 34; see
-/// docs/benchmarks/sokoban.md, sessions 7 and 8) and Microban 93 (96 pushes, about 3.5 s
-/// on a busy machine: its share is 42 % so that it fits in 10 s). Weighted A* with macros and
-/// cycling solves Microban 153 (344 pushes, 2.3–3.3 s: it follows at 42 %–78 %) and XSokoban
-/// 5, 33, 44 and 76 at 10 s. The phases of session 7 that no longer solved anything unique
-/// (greedy at connectivity weight 1, greedy cycling on every second expansion) were dropped,
-/// and its A* moved to the front of the first thread.
+/// Greedy cycling solves screens no other search here solves (XSokoban 15, 18, 65, 67, 68
+/// within 4 s; see docs/benchmarks/sokoban.md, sessions 7 and 8) and Microban 93 (96
+/// pushes, about 3.5 s on a busy machine: its share is 42 % so that it fits in 10 s).
+/// Weighted A* with macros and cycling solves Microban 153 (344 pushes, 2.3–3.3 s, after
+/// 4.2 s of a 10 s budget) and, at 60 s, XSokoban 5, 33, 34, 43, 44 and 76, which the
+/// session-7 portfolio did not (34 only at 52 s). The last A* is there so that the thread ends
+/// with a search without macros (see [`SECOND_THREAD`]).
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     run_phases(board, budget, &SECOND_THREAD)
 }
