@@ -51,6 +51,17 @@ impl CommonArgs {
     pub fn threads_or(&self, default: usize) -> usize {
         self.threads.unwrap_or(default)
     }
+    /// The budget settings for a job request.
+    pub fn limits(&self) -> puzzle_jobs::Limits {
+        puzzle_jobs::Limits {
+            seed: self.seed,
+            time_limit: self.time_limit,
+            iterations: self.iterations,
+            threads: self.threads,
+            max_nodes: self.max_nodes,
+        }
+    }
+
     /// The output sink for this run.
     pub fn output(&self) -> Output {
         Output { json: self.json }
@@ -204,15 +215,5 @@ pub fn read_text(path: &Path) -> Result<String> {
     }
 }
 
-/// One line of the deterministic `puzzle bench` signature.
-#[derive(Clone, Debug, Serialize)]
-pub struct Signature {
-    /// What was run (game and algorithm).
-    pub name: String,
-    /// Nodes/iterations/expansions done: changes whenever search behaviour changes.
-    pub work: u64,
-    /// A result figure (score, solved count ...), also behaviour-dependent.
-    pub result: f64,
-    /// Wall time in seconds (not part of the signature).
-    pub time_s: f64,
-}
+/// One line of the deterministic `puzzle bench` signature (defined by the job layer).
+pub use puzzle_jobs::Signature;

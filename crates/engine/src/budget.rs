@@ -2,7 +2,7 @@
 //! flag (Ctrl-C). A search never exceeds its node budget; time is checked often enough that a
 //! search overshoots its deadline by at most a few milliseconds.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,34 @@ pub struct Budget {
     pub max_nodes: usize,
     /// Stop as soon as this flag is set (Ctrl-C, another thread found the answer, ...).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Where a running search adds up its work for an onlooker (a progress bar, the
+    /// workbench's live chart). MCTS adds its iterations every 64 iterations, so reading it
+    /// costs the search nothing measurable.
+    pub progress: Option<Arc<WorkCounter>>,
+}
+
+/// Work done so far by the searches sharing one budget, readable from another thread while
+/// they run (see [`Budget::progress`]).
+#[derive(Debug, Default)]
+pub struct WorkCounter {
+    iterations: AtomicU64,
+}
+
+impl WorkCounter {
+    /// A counter at zero.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Iterations reported so far (all threads).
+    pub fn iterations(&self) -> u64 {
+        self.iterations.load(Ordering::Relaxed)
+    }
+
+    /// Add `n` iterations.
+    pub fn add_iterations(&self, n: u64) {
+        self.iterations.fetch_add(n, Ordering::Relaxed);
+    }
 }
 
 /// Default node budget: 2^24 nodes (a few hundred MB at most for the node types used here).
@@ -36,6 +64,7 @@ impl Default for Budget {
             max_time: Some(Duration::from_secs(10)),
             max_nodes: DEFAULT_MAX_NODES,
             stop: None,
+            progress: None,
         }
     }
 }
@@ -83,6 +112,12 @@ impl Budget {
         self
     }
 
+    /// Report work to `counter` while running.
+    pub fn with_progress(mut self, counter: Arc<WorkCounter>) -> Self {
+        self.progress = Some(counter);
+        self
+    }
+
     /// Neither an iteration nor a time limit is set: a search that does not end by itself
     /// (MCTS, IDA* on an infinite space, repeated NMCS/NRPA) would run forever.
     pub fn is_unbounded(&self) -> bool {
@@ -105,6 +140,7 @@ impl Budget {
             start,
             end: self.max_time.map(|t| start + t),
             stop: self.stop.clone(),
+            progress: self.progress.clone(),
         }
     }
 }
@@ -115,9 +151,17 @@ pub struct Deadline {
     start: Instant,
     end: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    progress: Option<Arc<WorkCounter>>,
 }
 
 impl Deadline {
+    /// Report `n` more iterations to the budget's [`WorkCounter`], if it has one.
+    pub fn report_iterations(&self, n: u64) {
+        if let Some(p) = &self.progress {
+            p.add_iterations(n);
+        }
+    }
+
     /// When the search started.
     pub fn started(&self) -> Instant {
         self.start

@@ -36,7 +36,7 @@ pub mod playout;
 pub mod rng;
 pub mod toy;
 
-pub use budget::{Budget, Deadline, StopReason, DEFAULT_MAX_NODES};
+pub use budget::{Budget, Deadline, StopReason, WorkCounter, DEFAULT_MAX_NODES};
 pub use game::{replay, FxHashMap, FxHashSet, FxLikeHasher, Game, HashedGame, UndoGame};
 pub use playout::{PlayoutPolicy, UniformRandom};
 pub use rng::Rng;

@@ -234,6 +234,7 @@ fn genetic_solver_stops_on_its_node_budget() {
         max_time: None,
         max_nodes: 5_000,
         stop: None,
+        progress: None,
     };
     let outcome = solve_ga(&board, &GaConfig::default(), &budget, 3);
     assert!(

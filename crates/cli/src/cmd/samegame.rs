@@ -224,6 +224,7 @@ fn budget_of(common: &CommonArgs, default_nodes: usize) -> Budget {
         max_time: time,
         max_nodes: common.max_nodes.unwrap_or(default_nodes),
         stop: Some(interrupt_flag()),
+        progress: None,
     }
 }
 
@@ -468,6 +469,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         max_time: common.time_limit.map(Duration::from_secs_f64),
         max_nodes: common.max_nodes.unwrap_or(4_000_000),
         stop: Some(interrupt_flag()),
+        progress: None,
     };
     let seed = common.seed_or(1);
     // Runs: playout × formula × board, spread over --threads workers (one tree each).

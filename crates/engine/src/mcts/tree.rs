@@ -202,29 +202,34 @@ impl<G: Game> MctsTree<G> {
     ) -> StopReason {
         let limit = max_iterations.unwrap_or(u64::MAX);
         let mut done = 0u64;
-        loop {
+        let mut reported = 0u64;
+        let stop = loop {
             if done >= limit {
-                return StopReason::Iterations;
+                break StopReason::Iterations;
             }
             if done.is_multiple_of(64) {
+                clock.report_iterations(done - reported);
+                reported = done;
                 if clock.stopped() {
-                    return StopReason::Interrupted;
+                    break StopReason::Interrupted;
                 }
                 if clock.expired() {
-                    return StopReason::Time;
+                    break StopReason::Time;
                 }
             }
             if let (Some(target), Some(best)) = (self.config.target_score, &self.best) {
                 if best.score >= target {
-                    return StopReason::Solved;
+                    break StopReason::Solved;
                 }
             }
             if self.nodes[0].flags & (FLAG_TERMINAL | FLAG_SOLVED) != 0 {
-                return StopReason::Exhausted;
+                break StopReason::Exhausted;
             }
             self.iterate(policy, rng, clock, observer);
             done += 1;
-        }
+        };
+        clock.report_iterations(done - reported);
+        stop
     }
 
     /// One iteration: selection, expansion, simulation, backpropagation.

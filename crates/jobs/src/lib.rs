@@ -1,0 +1,25 @@
+//! The job layer of puzzle-search: every job the CLI and the workbench server run (solve one
+//! item, solve a set, generate, play an agent, run an experiment, benchmark) as
+//!
+//! 1. a request struct (serde; its `Default` is the CLI's default),
+//! 2. one function that runs it under a [`puzzle_engine::Budget`] and a stop flag,
+//! 3. a stream of typed events ([`EventKind`]: progress, result, summary) handed to an
+//!    [`Emit`] callback as they happen.
+//!
+//! The CLI turns events into text or JSON Lines; the server turns them into server-sent events.
+//! A `result` or `summary` event serializes to exactly the CLI's `--json` line, so scripts see
+//! one format whichever front end they use. Every solution or level in an event was replayed on
+//! the game's own rules before it was emitted.
+
+#![warn(missing_docs)]
+
+pub mod data;
+pub mod event;
+pub mod limits;
+pub mod request;
+pub mod sokoban;
+pub mod sokogen;
+
+pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
+pub use limits::Limits;
+pub use request::JobRequest;

@@ -1,0 +1,71 @@
+//! Every job as one tagged request (`{"job": "sokoban_solve", …}`), for front ends that take
+//! jobs as data (the workbench server) and want one entry point.
+
+use crate::event::{EventKind, JobEvent};
+use crate::{sokoban, sokogen};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A job of any kind; `job` names it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "job", rename_all = "snake_case")]
+pub enum JobRequest {
+    /// Solve Sokoban levels.
+    SokobanSolve(sokoban::SolveRequest),
+    /// Benchmark Sokoban solvers over level sets.
+    SokobanBench(sokoban::BenchRequest),
+    /// Generate Sokoban levels.
+    SokobanGenerate(sokogen::GenerateRequest),
+    /// The generation thesis's tables.
+    SokobanGenExperiment(sokogen::ExperimentRequest),
+}
+
+/// A job's events as the server sends them: the kind and the record as JSON.
+pub type JsonEmit<'a> = &'a mut (dyn FnMut(EventKind, serde_json::Value) -> Result<()> + Send);
+
+fn forward<E: JobEvent>(emit: JsonEmit<'_>) -> impl FnMut(E) -> Result<()> + Send + '_ {
+    move |event: E| {
+        let kind = event.kind();
+        emit(kind, serde_json::to_value(&event)?)
+    }
+}
+
+impl JobRequest {
+    /// The job's name (`sokoban_solve` …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            JobRequest::SokobanSolve(_) => "sokoban_solve",
+            JobRequest::SokobanBench(_) => "sokoban_bench",
+            JobRequest::SokobanGenerate(_) => "sokoban_generate",
+            JobRequest::SokobanGenExperiment(_) => "sokoban_gen_experiment",
+        }
+    }
+
+    /// The budget settings, for a front end to cap (the server caps time and threads).
+    pub fn limits_mut(&mut self) -> &mut crate::Limits {
+        match self {
+            JobRequest::SokobanSolve(r) => &mut r.limits,
+            JobRequest::SokobanBench(r) => &mut r.limits,
+            JobRequest::SokobanGenerate(r) => &mut r.limits,
+            JobRequest::SokobanGenExperiment(r) => &mut r.limits,
+        }
+    }
+
+    /// Run the job, handing each event to `emit` as JSON. A job with a final text (an
+    /// experiment's Markdown report) sends it as a last `summary` event `{"report": …}`.
+    pub fn run(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<()> {
+        match self {
+            JobRequest::SokobanSolve(r) => sokoban::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SokobanBench(r) => sokoban::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SokobanGenerate(r) => {
+                sokogen::generate(r, stop, &mut forward(emit)).map(drop)
+            }
+            JobRequest::SokobanGenExperiment(r) => {
+                let report = sokogen::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+        }
+    }
+}

@@ -1,0 +1,479 @@
+//! Sokoban solving jobs (SPEC §F, issue 3): solve the levels of an XSB text, or benchmark the
+//! solvers over level sets. Every solution in a result was replayed with
+//! [`puzzle_sokoban::replay`] first.
+
+use crate::data::{sokoban_set, MICROBAN};
+use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
+use crate::limits::Limits;
+use anyhow::{bail, Context, Result};
+use puzzle_engine::Budget;
+use puzzle_sokoban::board::Board;
+use puzzle_sokoban::genetic::{solve_ga, GaConfig};
+use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, solve_threads, Algorithm, Level};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Default time limit per level, seconds.
+pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
+/// Default node budget (positions stored; about 150 bytes each, so at most 1.2 GB).
+pub const DEFAULT_MAX_NODES: usize = 8_000_000;
+/// The solver names, strongest first (`greedy` is the default).
+pub const ALGORITHMS: [&str; 5] = ["greedy", "astar", "idastar", "bfs", "ga"];
+
+/// Solve the levels of one XSB text (`puzzle solve sokoban`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolveRequest {
+    /// The XSB text: one or more levels.
+    pub xsb: String,
+    /// Where the text came from, named in parse errors (a file path; `input` by default).
+    pub source: String,
+    /// Solve only this level (1-based); `None`: every level in order.
+    pub level: Option<usize>,
+    /// Solver: one of [`ALGORITHMS`].
+    pub algo: String,
+    /// GA: individuals per generation (default 100).
+    pub population: Option<usize>,
+    /// GA: per-gene mutation probability (default 0.08).
+    pub mutation: Option<f64>,
+    /// Budget (default 10 s per level, 8,000,000 nodes, one thread).
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for SolveRequest {
+    fn default() -> Self {
+        SolveRequest {
+            xsb: String::new(),
+            source: "input".into(),
+            level: None,
+            algo: "greedy".into(),
+            population: None,
+            mutation: None,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One solved (or not) level: the `puzzle solve sokoban --json` line.
+#[derive(Clone, Serialize, Deserialize, Debug)]
+pub struct LevelResult {
+    /// 1-based index of the level in the file.
+    pub level: usize,
+    /// The level's title, if any.
+    pub title: Option<String>,
+    /// A solution was found and verified by replay.
+    pub solved: bool,
+    /// The LURD solution (empty when unsolved).
+    pub solution: String,
+    /// Player steps of the solution.
+    pub moves: usize,
+    /// Pushes of the solution.
+    pub pushes: usize,
+    /// Wall time for this level.
+    pub time_s: f64,
+    /// Positions generated (GA: individuals decoded).
+    pub nodes: u64,
+    /// The solver used.
+    pub algo: String,
+    /// Why the search ended: solved, exhausted (proved unsolvable), time, nodes, iterations,
+    /// interrupted, or error (the level cannot be searched, e.g. too large).
+    pub stop: String,
+    /// Set name (benchmarks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
+    /// Why the level is reported unsolved although it did not run out of budget (a level the
+    /// solvers cannot take, or an internal error caught by the replay).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The closing record of a solve run.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveSummary {
+    /// Levels attempted.
+    pub levels: usize,
+    /// Levels solved.
+    pub solved: usize,
+    /// The run was stopped before every level was attempted.
+    pub interrupted: bool,
+}
+
+/// The events of a solve or benchmark run.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SolveEvent {
+    /// Levels done so far.
+    Progress(ItemProgress),
+    /// One level's result.
+    Level(LevelResult),
+    /// The end of `puzzle solve sokoban`.
+    Summary(SolveSummary),
+    /// The end of one set and solver in a benchmark.
+    Set(SetSummary),
+}
+
+impl JobEvent for SolveEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            SolveEvent::Progress(_) => EventKind::Progress,
+            SolveEvent::Level(_) => EventKind::Result,
+            SolveEvent::Summary(_) | SolveEvent::Set(_) => EventKind::Summary,
+        }
+    }
+}
+
+/// The algorithm called `name`, or an error listing the choices.
+pub fn algorithm(name: &str) -> Result<Algorithm> {
+    Algorithm::from_name(name).with_context(|| {
+        format!(
+            "unknown Sokoban algorithm '{name}' (choose from {})",
+            ALGORITHMS.join(", ")
+        )
+    })
+}
+
+fn ga_config(population: Option<usize>, mutation: Option<f64>) -> Result<GaConfig> {
+    let mut config = GaConfig::default();
+    if let Some(n) = population {
+        if !(2..=100_000).contains(&n) {
+            bail!("the population must be between 2 and 100000, not {n}");
+        }
+        config.population = n;
+    }
+    if let Some(p) = mutation {
+        if !(0.0..=1.0).contains(&p) {
+            bail!("a probability lies in [0, 1], not {p}");
+        }
+        config.mutation = p;
+    }
+    Ok(config)
+}
+
+/// Parse `text` as XSB, naming `source` in the error (the error keeps its line and column:
+/// downcast to [`puzzle_sokoban::XsbError`]).
+pub fn parse_levels(text: &str, source: &str) -> Result<Vec<Level>> {
+    parse_xsb(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
+}
+
+/// Solve one level and verify the solution by replay.
+pub fn solve_one(
+    index: usize,
+    level: &Level,
+    algo: Algorithm,
+    ga: &GaConfig,
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+) -> Result<LevelResult> {
+    let start = Instant::now();
+    let budget = limits.budget(DEFAULT_TIME_LIMIT, DEFAULT_MAX_NODES, stop);
+    let mut result = LevelResult {
+        level: index,
+        title: level.title.clone(),
+        solved: false,
+        solution: String::new(),
+        moves: 0,
+        pushes: 0,
+        time_s: 0.0,
+        nodes: 0,
+        algo: algo.name().to_string(),
+        stop: "error".into(),
+        set: None,
+        note: None,
+    };
+    let board = match Board::new(level) {
+        Ok(board) => board,
+        Err(e) => {
+            // A level the solvers cannot take (e.g. too large) is reported unsolved.
+            result.note = Some(format!("level {index}: {e}; reported unsolved"));
+            result.time_s = start.elapsed().as_secs_f64();
+            return Ok(result);
+        }
+    };
+    let (lurd, nodes, stop) = if algo == Algorithm::Genetic {
+        let outcome = solve_ga(&board, ga, &budget, limits.seed_or(1));
+        let lurd = outcome
+            .pushes
+            .as_ref()
+            .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
+        (lurd, outcome.nodes, outcome.stop)
+    } else {
+        let s = solve_threads(level, algo, &budget, limits.threads_or(1))
+            .with_context(|| format!("level {index}"))?;
+        (s.lurd, s.nodes, s.stop)
+    };
+    result.time_s = start.elapsed().as_secs_f64();
+    result.nodes = nodes;
+    result.stop = format!("{stop:?}").to_lowercase();
+    if let Some(lurd) = lurd {
+        match replay(level, &lurd) {
+            Ok(r) if r.solved => {
+                result.solved = true;
+                result.moves = r.moves;
+                result.pushes = r.pushes;
+                result.solution = lurd;
+            }
+            Ok(_) => {
+                result.note = Some(format!("level {index}: internal error: the solution does not solve the level; reported unsolved"));
+            }
+            Err(e) => {
+                result.note = Some(format!("level {index}: internal error: the solution does not replay ({e}); reported unsolved"));
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// Run a [`SolveRequest`]: a `Level` event per level, then a `Summary`.
+pub fn solve(
+    req: &SolveRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, SolveEvent>,
+) -> Result<SolveSummary> {
+    req.limits.validate()?;
+    let algo = algorithm(&req.algo)?;
+    let ga = ga_config(req.population, req.mutation)?;
+    let levels = parse_levels(&req.xsb, &req.source)?;
+    let chosen: Vec<usize> = match req.level {
+        Some(0) => bail!("{}: levels are numbered from 1", req.source),
+        Some(n) if n > levels.len() => bail!(
+            "{}: --level {n} but the file has {} level{}",
+            req.source,
+            levels.len(),
+            if levels.len() == 1 { "" } else { "s" }
+        ),
+        Some(n) => vec![n],
+        None => (1..=levels.len()).collect(),
+    };
+    let started = Instant::now();
+    let mut solved = 0;
+    let mut done = 0;
+    for &n in &chosen {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let r = solve_one(n, &levels[n - 1], algo, &ga, &req.limits, stop)?;
+        solved += usize::from(r.solved);
+        done += 1;
+        emit(SolveEvent::Level(r))?;
+        emit(SolveEvent::Progress(ItemProgress {
+            done: done as u64,
+            total: chosen.len() as u64,
+            solved: solved as u64,
+            label: "sokoban".into(),
+            elapsed_s: started.elapsed().as_secs_f64(),
+        }))?;
+    }
+    let summary = SolveSummary {
+        levels: chosen.len(),
+        solved,
+        interrupted: done < chosen.len(),
+    };
+    emit(SolveEvent::Summary(summary.clone()))?;
+    Ok(summary)
+}
+
+/// A level set for a benchmark: a bundled set by name, or a named XSB text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LevelSet {
+    /// A bundled set's id (`microban`, `xsokoban`, `boxoban-hard`) or the label of `xsb`.
+    pub name: String,
+    /// The levels' XSB text; `None` for a bundled set.
+    #[serde(default)]
+    pub xsb: Option<String>,
+}
+
+impl LevelSet {
+    /// The set's levels.
+    pub fn levels(&self) -> Result<Vec<Level>> {
+        match (&self.xsb, sokoban_set(&self.name)) {
+            (Some(text), _) => parse_levels(text, &self.name),
+            (None, Some(set)) => parse_levels(set.xsb, set.id),
+            (None, None) => bail!(
+                "unknown level set '{}' (bundled: microban, xsokoban, boxoban-hard)",
+                self.name
+            ),
+        }
+    }
+}
+
+/// Benchmark solvers over level sets (`puzzle bench sokoban`, `puzzle experiment sokoban`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BenchRequest {
+    /// The sets (default: microban and boxoban-hard).
+    pub sets: Vec<LevelSet>,
+    /// The solvers (default: greedy).
+    pub algos: Vec<String>,
+    /// Only the first N levels of each set (after `skip`).
+    pub first: Option<usize>,
+    /// Leave out the first K levels of each set.
+    pub skip: usize,
+    /// Budget per level.
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for BenchRequest {
+    fn default() -> Self {
+        BenchRequest {
+            sets: ["microban", "boxoban-hard"]
+                .map(|name| LevelSet {
+                    name: name.into(),
+                    xsb: None,
+                })
+                .to_vec(),
+            algos: vec!["greedy".into()],
+            first: None,
+            skip: 0,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One line of the benchmark summary.
+#[derive(Clone, Serialize, Debug)]
+pub struct SetSummary {
+    /// The set's name.
+    pub set: String,
+    /// The solver.
+    pub algo: String,
+    /// Levels run.
+    pub levels: usize,
+    /// Levels solved.
+    pub solved: usize,
+    /// Seconds over all levels.
+    pub total_time_s: f64,
+    /// Median seconds per level.
+    pub median_time_s: f64,
+    /// The slowest solved level's seconds.
+    pub max_solved_time_s: f64,
+    /// The per-level limit.
+    pub time_limit_s: f64,
+    /// Positions generated over all levels.
+    pub nodes: u64,
+    /// `--threads` (only `greedy` uses a second thread).
+    pub threads: usize,
+}
+
+/// Run a [`BenchRequest`]: a `Level` event per level and a `Set` summary per set and solver.
+pub fn bench(
+    req: &BenchRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, SolveEvent>,
+) -> Result<Vec<SetSummary>> {
+    req.limits.validate()?;
+    let algos: Vec<Algorithm> = req
+        .algos
+        .iter()
+        .map(|a| algorithm(a))
+        .collect::<Result<_>>()?;
+    let limit = req.limits.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
+    let started = Instant::now();
+    let mut summaries = Vec::new();
+    for set in &req.sets {
+        let mut levels = set.levels()?;
+        let skip = req.skip.min(levels.len());
+        levels.drain(..skip);
+        if let Some(n) = req.first {
+            levels.truncate(n);
+        }
+        for &algo in &algos {
+            let mut times = Vec::new();
+            let mut solved_times = Vec::new();
+            let mut nodes = 0;
+            for (i, level) in levels.iter().enumerate() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut r = solve_one(
+                    skip + i + 1,
+                    level,
+                    algo,
+                    &GaConfig::default(),
+                    &req.limits,
+                    stop,
+                )?;
+                r.set = Some(set.name.clone());
+                times.push(r.time_s);
+                nodes += r.nodes;
+                if r.solved {
+                    solved_times.push(r.time_s);
+                }
+                emit(SolveEvent::Level(r))?;
+                emit(SolveEvent::Progress(ItemProgress {
+                    done: times.len() as u64,
+                    total: levels.len() as u64,
+                    solved: solved_times.len() as u64,
+                    label: format!("{} {}", set.name, algo.name()),
+                    elapsed_s: started.elapsed().as_secs_f64(),
+                }))?;
+            }
+            let mut sorted = times.clone();
+            sorted.sort_by(f64::total_cmp);
+            let summary = SetSummary {
+                set: set.name.clone(),
+                algo: algo.name().to_string(),
+                levels: times.len(),
+                solved: solved_times.len(),
+                total_time_s: times.iter().sum(),
+                median_time_s: median(&sorted),
+                max_solved_time_s: solved_times.iter().copied().fold(0.0, f64::max),
+                time_limit_s: limit,
+                nodes,
+                threads: req.limits.threads_or(1),
+            };
+            emit(SolveEvent::Set(summary.clone()))?;
+            summaries.push(summary);
+        }
+    }
+    Ok(summaries)
+}
+
+/// The median of sorted numbers (0 for none).
+pub fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// Sokoban's part of the `puzzle bench` signature: A* on the first 30 Microban levels and the
+/// GA (seed 1, 30 generations) on the first 3, all with node/iteration budgets only.
+pub fn signature() -> Result<Vec<Signature>> {
+    let levels = parse_levels(MICROBAN, "microban")?;
+    let mut lines = Vec::new();
+    let start = Instant::now();
+    let (mut work, mut pushes) = (0u64, 0usize);
+    for level in levels.iter().take(30) {
+        let budget = Budget::iterations(200_000).with_max_nodes(1_000_000);
+        let s = solve_level(level, Algorithm::AStar, &budget)?;
+        work += s.nodes;
+        pushes += s.pushes.map_or(0, |p| p.len());
+    }
+    lines.push(Signature {
+        name: "sokoban astar microban 1-30".into(),
+        work,
+        result: pushes as f64,
+        time_s: start.elapsed().as_secs_f64(),
+    });
+    let start = Instant::now();
+    let (mut work, mut solved) = (0u64, 0usize);
+    for level in levels.iter().take(3) {
+        let board = Board::new(level)?;
+        let budget = Budget::iterations(30);
+        let outcome = solve_ga(&board, &GaConfig::default(), &budget, 1);
+        work += outcome.nodes;
+        solved += usize::from(outcome.pushes.is_some());
+    }
+    lines.push(Signature {
+        name: "sokoban ga microban 1-3".into(),
+        work,
+        result: solved as f64,
+        time_s: start.elapsed().as_secs_f64(),
+    });
+    Ok(lines)
+}

@@ -1,0 +1,599 @@
+//! Sokoban level generation jobs (Kartal et al. 2016 as optimized by the 2023 thesis; SPEC §B):
+//! a generation run that reports each kept level as found (each verified by replaying its
+//! solution), live progress, and the thesis's experiment tables 3.1–3.8.
+
+use crate::event::{Emit, EventKind, JobEvent, Signature};
+use crate::limits::Limits;
+use anyhow::{bail, Result};
+use puzzle_engine::{Budget, WorkCounter};
+use puzzle_sokogen::experiment::{markdown_table, measure, process_cpu_seconds, tables};
+use puzzle_sokogen::{
+    generate as run_generation, Bootstrap, BoxLimit, Congestion, GenConfig, GenParams,
+    GeneratedLevel, MoveAgent, Rules, Selection,
+};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Default node budget over all threads (a node is ~60 bytes plus its untried-action list).
+pub const DEFAULT_MAX_NODES: usize = 8_000_000;
+/// Default run time, seconds.
+pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
+/// How often a generation reports progress.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+/// A generation run (`puzzle generate sokoban`); every field's default is the CLI's, which is
+/// the thesis's final configuration (all optimizations on).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GenerateRequest {
+    /// Board width (interior): 3 to 31.
+    pub width: u32,
+    /// Board height (interior): 3 to 31.
+    pub height: u32,
+    /// The player's start cell `[x, y]` in the interior (default: the centre).
+    pub start: Option<(usize, usize)>,
+    /// Also keep every level scoring at least this (besides each new best).
+    pub threshold: Option<f64>,
+    /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
+    pub bootstrap_delta: f64,
+    /// Near-duplicate distance in cells.
+    pub near_duplicates: u32,
+    /// Move-Agent form: `push` or `naive`.
+    pub move_agent: String,
+    /// Upper box limit: a number, `third`, `half` or `none`.
+    pub box_limit: String,
+    /// Tree depth Freeze-Level needs (0 = off).
+    pub depth_limit: u16,
+    /// Keep boxes in impossible 2×2 configurations (turns that optimization off).
+    pub keep_impossible: bool,
+    /// All children at a node's first expansion (bloom off).
+    pub no_bloom: bool,
+    /// Congestion-V1 instead of V2.
+    pub congestion_v1: bool,
+    /// Selection formula: `ucb1`, `ucb1-tuned`, `ucb-v` or `sp-mcts`.
+    pub selection: String,
+    /// UCB1's exploration factor ξ.
+    pub xi: f64,
+    /// Budget (default 10 s, 8,000,000 nodes over all threads, one thread, seed 1).
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for GenerateRequest {
+    fn default() -> Self {
+        GenerateRequest {
+            width: 7,
+            height: 7,
+            start: None,
+            threshold: None,
+            bootstrap_delta: 0.2,
+            near_duplicates: 2,
+            move_agent: "push".into(),
+            box_limit: "third".into(),
+            depth_limit: 10,
+            keep_impossible: false,
+            no_bloom: false,
+            congestion_v1: false,
+            selection: "ucb1".into(),
+            xi: 1.0,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Parse a box limit: a positive number, `third` (⌈nm/3⌉), `half` (⌈nm/2⌉) or `none`.
+pub fn parse_box_limit(s: &str) -> Result<BoxLimit, String> {
+    match s {
+        "none" => Ok(BoxLimit::Unlimited),
+        "third" => Ok(BoxLimit::AreaOver(3)),
+        "half" => Ok(BoxLimit::AreaOver(2)),
+        _ => match s.parse::<u16>() {
+            Ok(0) | Err(_) => Err(format!(
+                "'{s}' is not a box limit (a positive number, third, half or none)"
+            )),
+            Ok(h) => Ok(BoxLimit::Fixed(h)),
+        },
+    }
+}
+
+/// One kept level: the `puzzle generate sokoban --json` line.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelRecord {
+    /// The level's score (P_b · P_c, thesis §2).
+    pub score: f64,
+    /// P_b: pushes of the generating solution's box lines.
+    pub pb: u32,
+    /// P_c: congestion.
+    pub pc: f64,
+    /// Boxes.
+    pub boxes: u32,
+    /// The level as XSB (with its wall border).
+    pub xsb: String,
+    /// A LURD solution, replayed before it was emitted.
+    pub solution: String,
+    /// The iteration that found it.
+    pub iteration: u64,
+    /// Seconds from the start.
+    pub time_s: f64,
+    /// It is the best so far.
+    pub new_best: bool,
+    /// 1-based number of the kept level.
+    pub index: usize,
+}
+
+/// Live progress of a generation (every [`PROGRESS_EVERY`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct GenProgress {
+    /// Seconds from the start.
+    pub elapsed_s: f64,
+    /// Iterations so far (all threads).
+    pub iterations: u64,
+    /// Iterations per second over the last interval.
+    pub iterations_per_s: f64,
+    /// The best score so far (0 before the first level).
+    pub best_score: f64,
+    /// Levels kept so far.
+    pub levels: usize,
+}
+
+/// The final summary line.
+#[derive(Clone, Debug, Serialize)]
+pub struct GenSummaryRecord {
+    /// Always true (tells the line from level lines).
+    pub summary: bool,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Iterations per wall-clock second.
+    pub iterations_per_s: f64,
+    /// The best score.
+    pub best_score: f64,
+    /// When the best was found.
+    pub time_to_best_s: f64,
+    /// Tree nodes at the end.
+    pub nodes: usize,
+    /// The most nodes held at once.
+    pub peak_nodes: usize,
+    /// Levels kept.
+    pub levels: usize,
+    /// Seconds run.
+    pub elapsed_s: f64,
+    /// Iterations of the bootstrapped search.
+    pub bootstrap_iterations: u64,
+    /// The run was stopped (Ctrl-C, Stop).
+    pub interrupted: bool,
+    /// CPU seconds of the process (Linux), for iterations per CPU-second on a shared machine.
+    pub cpu_s: Option<f64>,
+    /// Iterations per CPU-second.
+    pub iterations_per_cpu_s: Option<f64>,
+}
+
+/// The events of a generation.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum GenEvent {
+    /// Live progress.
+    Progress(GenProgress),
+    /// A kept level.
+    Level(LevelRecord),
+    /// The end.
+    Summary(GenSummaryRecord),
+}
+
+impl JobEvent for GenEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            GenEvent::Progress(_) => EventKind::Progress,
+            GenEvent::Level(_) => EventKind::Result,
+            GenEvent::Summary(_) => EventKind::Summary,
+        }
+    }
+}
+
+/// What a generation returns besides its events: the summary and the best-score trace
+/// (seconds, score) for a plot.
+#[derive(Clone, Debug)]
+pub struct GenOutcome {
+    /// The summary (also emitted).
+    pub summary: GenSummaryRecord,
+    /// Each new best: (seconds, score).
+    pub trace: Vec<(f64, f64)>,
+    /// The seed used.
+    pub seed: u64,
+}
+
+/// The generator's parameters for a request, after checking every field.
+pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams> {
+    req.limits.validate()?;
+    let (w, h) = (req.width as usize, req.height as usize);
+    if !(3..=31).contains(&w) || !(3..=31).contains(&h) {
+        bail!("the board is {w}×{h}: width and height must be 3 to 31");
+    }
+    if let Some((x, y)) = req.start {
+        if x >= w || y >= h {
+            bail!("--start {x},{y} is outside the {w}×{h} board (0 ≤ X < {w}, 0 ≤ Y < {h})");
+        }
+    }
+    if !(0.0..1.0).contains(&req.bootstrap_delta) {
+        bail!(
+            "--bootstrap-delta {} must be at least 0 and below 1",
+            req.bootstrap_delta
+        );
+    }
+    if let Some(t) = req.threshold {
+        if !t.is_finite() {
+            bail!("--threshold {t} is not a number");
+        }
+    }
+    if !(req.xi.is_finite() && req.xi > 0.0) {
+        bail!("--xi {} must be a positive number", req.xi);
+    }
+    let move_agent = match req.move_agent.as_str() {
+        "push" => MoveAgent::Push,
+        "naive" => MoveAgent::Naive,
+        other => bail!("unknown move agent '{other}' (push or naive)"),
+    };
+    let box_limit = parse_box_limit(&req.box_limit).map_err(anyhow::Error::msg)?;
+    let selection = match req.selection.as_str() {
+        "ucb1" => Selection::Ucb1 { xi: req.xi },
+        name => Selection::table_3_8()
+            .into_iter()
+            .find(|(n, _)| n.to_ascii_lowercase() == name)
+            .map(|(_, s)| s)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown selection formula '{name}' (ucb1, ucb1-tuned, ucb-v or sp-mcts)"
+                )
+            })?,
+    };
+    let threads = req.limits.threads_or(1);
+    let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let per_tree = (max_nodes / threads).max(1);
+    let budget = match (req.limits.iterations, req.limits.time_limit) {
+        (Some(n), None) => Budget::iterations(n),
+        (Some(n), Some(t)) => Budget::iterations(n).with_time(Duration::from_secs_f64(t)),
+        (None, _) => Budget::time(req.limits.time_or(DEFAULT_TIME_LIMIT)),
+    }
+    .with_max_nodes(per_tree)
+    .with_stop_flag(stop.clone());
+    let defaults = GenConfig::default();
+    let config = GenConfig {
+        rules: Rules {
+            move_agent,
+            box_limit,
+            depth_limit: req.depth_limit,
+            remove_impossible: !req.keep_impossible,
+            congestion: if req.congestion_v1 {
+                Congestion::V1
+            } else {
+                Congestion::V2
+            },
+            ..defaults.rules
+        },
+        bloom: !req.no_bloom,
+        bootstrap: (req.bootstrap_delta > 0.0).then_some(Bootstrap {
+            levels: 4,
+            delta: req.bootstrap_delta,
+        }),
+        selection,
+        ..defaults
+    };
+    Ok(GenParams {
+        width: w,
+        height: h,
+        start: req.start,
+        config,
+        budget,
+        seed: req.limits.seed_or(1),
+        threads,
+        threshold: req.threshold,
+        near_duplicate_cells: req.near_duplicates,
+    })
+}
+
+fn record(l: &GeneratedLevel, index: usize) -> LevelRecord {
+    LevelRecord {
+        score: l.metrics.score,
+        pb: l.metrics.pb,
+        pc: l.metrics.pc,
+        boxes: l.metrics.boxes,
+        xsb: l.xsb.clone(),
+        solution: l.solution.clone(),
+        iteration: l.iteration,
+        time_s: l.time_s,
+        new_best: l.new_best,
+        index,
+    }
+}
+
+/// The XSB text of a kept level with its comment lines (solution, metrics) and title, as
+/// `--out` writes it.
+pub fn xsb_entry(l: &LevelRecord, w: u32, h: u32) -> String {
+    format!(
+        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} #{} score {:.4}\n{}\n",
+        l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.score, l.xsb
+    )
+}
+
+/// Run a generation: `Level` events as levels are kept, `Progress` every
+/// [`PROGRESS_EVERY`], then the `Summary`.
+pub fn generate(
+    req: &GenerateRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, GenEvent>,
+) -> Result<GenOutcome> {
+    let mut params = params(req, stop)?;
+    let counter = Arc::new(WorkCounter::new());
+    params.budget = params.budget.clone().with_progress(counter.clone());
+    let emit = Mutex::new(emit);
+    let send = |event: GenEvent| -> Result<()> {
+        let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
+        (*guard)(event)
+    };
+    let kept = Mutex::new((0usize, 0.0f64)); // (levels, best score)
+    let finished = AtomicBool::new(false);
+    let started = Instant::now();
+    let cpu_before = process_cpu_seconds();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let (mut last_t, mut last_n) = (0.0, 0u64);
+            while !finished.load(Ordering::Relaxed) {
+                let next = Instant::now() + PROGRESS_EVERY;
+                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                if finished.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (t, n) = (started.elapsed().as_secs_f64(), counter.iterations());
+                let (levels, best) = *kept.lock().unwrap_or_else(|e| e.into_inner());
+                let rate = (n - last_n) as f64 / (t - last_t).max(1e-9);
+                (last_t, last_n) = (t, n);
+                let progress = GenProgress {
+                    elapsed_s: t,
+                    iterations: n,
+                    iterations_per_s: rate,
+                    best_score: best,
+                    levels,
+                };
+                if send(GenEvent::Progress(progress)).is_err() {
+                    // The receiver is gone: stop the run as a closed output would.
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        });
+        let mut sink =
+            |l: &GeneratedLevel| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+                let index = {
+                    let mut k = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    k.0 += 1;
+                    k.1 = k.1.max(l.metrics.score);
+                    k.0
+                };
+                send(GenEvent::Level(record(l, index))).map_err(|e| e.to_string().into())
+            };
+        let result = run_generation(&params, &mut sink);
+        finished.store(true, Ordering::Relaxed);
+        result
+    });
+    let cpu_s = match (cpu_before, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    let summary = result.map_err(|e| anyhow::anyhow!("generation failed: {e}"))?;
+    let rate = summary.iterations as f64 / summary.elapsed.as_secs_f64().max(1e-9);
+    let record = GenSummaryRecord {
+        summary: true,
+        iterations: summary.iterations,
+        iterations_per_s: rate,
+        best_score: summary.best_score,
+        time_to_best_s: summary.time_to_best_s,
+        nodes: summary.nodes,
+        peak_nodes: summary.peak_nodes,
+        levels: summary.levels,
+        elapsed_s: summary.elapsed.as_secs_f64(),
+        bootstrap_iterations: summary.bootstrap_iterations,
+        interrupted: stop.load(Ordering::Relaxed),
+        cpu_s,
+        // The clock ticks are 1/100 s: below 0.2 s the rate would be mostly rounding.
+        iterations_per_cpu_s: cpu_s
+            .filter(|&c| c >= 0.2)
+            .map(|c| summary.iterations as f64 / c),
+    };
+    send(GenEvent::Summary(record.clone()))?;
+    Ok(GenOutcome {
+        summary: record,
+        trace: summary.trace,
+        seed: params.seed,
+    })
+}
+
+/// The thesis's experiment tables (`puzzle experiment sokoban-gen`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExperimentRequest {
+    /// Tables to run, e.g. `3.1` (empty: all eight).
+    pub tables: Vec<String>,
+    /// Seeds per column: first..first+seeds (the thesis: 10).
+    pub seeds: u64,
+    /// Per-run time (default 0.5 s; the thesis: 30 s), first seed (default 1), node budget.
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for ExperimentRequest {
+    fn default() -> Self {
+        ExperimentRequest {
+            tables: Vec::new(),
+            seeds: 10,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One measured column of a table, beside the thesis's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColumnRecord {
+    /// The table (`3.1` …).
+    pub table: String,
+    /// The column's label.
+    pub column: String,
+    /// Runs (seeds).
+    pub runs: usize,
+    /// Seconds per run.
+    pub time_per_run_s: f64,
+    /// Mean iterations per run.
+    pub iterations: f64,
+    /// Iterations per wall second.
+    pub iterations_per_s: f64,
+    /// Iterations per CPU second.
+    pub iterations_per_cpu_s: Option<f64>,
+    /// Mean best score.
+    pub best_score: f64,
+    /// Mean time to the best.
+    pub time_to_best_s: f64,
+    /// Standard deviation of the best score.
+    pub sigma: f64,
+    /// The thesis: iterations per 30 s.
+    pub thesis_iterations_per_30s: f64,
+    /// The thesis: best score.
+    pub thesis_best_score: f64,
+    /// The thesis: time to the best.
+    pub thesis_time_to_best_s: f64,
+    /// The thesis: σ.
+    pub thesis_sigma: f64,
+}
+
+/// The events of the experiment: a `Result` per measured column.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExperimentEvent {
+    /// One column measured.
+    Column(ColumnRecord),
+}
+
+impl JobEvent for ExperimentEvent {
+    fn kind(&self) -> EventKind {
+        EventKind::Result
+    }
+}
+
+/// Run the thesis's tables; returns the Markdown report.
+pub fn experiment(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<String> {
+    req.limits.validate()?;
+    if !(1..=1000).contains(&req.seeds) {
+        bail!("seeds must be 1 to 1000, not {}", req.seeds);
+    }
+    let all = tables();
+    for id in &req.tables {
+        if !all.iter().any(|t| t.id == id.as_str()) {
+            bail!(
+                "unknown table '{id}' (choose from {})",
+                all.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    let chosen: Vec<_> = all
+        .into_iter()
+        .filter(|t| req.tables.is_empty() || req.tables.iter().any(|id| id == t.id))
+        .collect();
+    let time = req.limits.time_or(0.5);
+    let first_seed = req.limits.seed_or(1);
+    let seeds: Vec<u64> = (first_seed..first_seed + req.seeds).collect();
+    let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let started = Instant::now();
+    let mut report = format!(
+        "# Sokoban level generation with MCTS: the thesis's experiments (Tables 3.1–3.8)\n\n\
+         5×5 board, start (2, 2), {} s per run (the thesis: 30 s), {} seeds per column \
+         ({}..={}), one thread. Thesis: C++ -O3 on a Ryzen 5 3600, 10 seeds. Iteration counts \
+         are per run; compare the per-second rates. Optimizations are added cumulatively as in \
+         the thesis. Generated by `puzzle experiment sokoban-gen`.\n\n",
+        time.as_secs_f64(),
+        seeds.len(),
+        seeds[0],
+        seeds[seeds.len() - 1]
+    );
+    for table in &chosen {
+        let mut measured = Vec::new();
+        for column in &table.columns {
+            let m = measure(column.config, &seeds, time, max_nodes, Some(stop.clone()))
+                .map_err(|e| anyhow::anyhow!("table {} column {}: {e}", table.id, column.label))?;
+            emit(ExperimentEvent::Column(ColumnRecord {
+                table: table.id.to_string(),
+                column: column.label.to_string(),
+                runs: m.runs,
+                time_per_run_s: time.as_secs_f64(),
+                iterations: m.iterations,
+                iterations_per_s: m.iterations_per_s,
+                iterations_per_cpu_s: m.iterations_per_cpu_s,
+                best_score: m.score,
+                time_to_best_s: m.time_to_best,
+                sigma: m.sigma,
+                thesis_iterations_per_30s: column.thesis.iterations,
+                thesis_best_score: column.thesis.score,
+                thesis_time_to_best_s: column.thesis.time_to_best,
+                thesis_sigma: column.thesis.sigma,
+            }))?;
+            measured.push(m);
+        }
+        report.push_str(&markdown_table(table, &measured, time));
+        if stop.load(Ordering::Relaxed) {
+            report.push_str("*Interrupted: the remaining tables were not run.*\n");
+            break;
+        }
+    }
+    report.push_str(&format!(
+        "Total time: {:.1} s.\n",
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(report)
+}
+
+/// This game's part of `puzzle bench`: fixed-seed generation runs with iteration budgets.
+pub fn signature() -> Result<Vec<Signature>> {
+    let mut sigs = Vec::new();
+    for (name, w, h, its, config) in [
+        (
+            "sokogen 5x5 final config",
+            5,
+            5,
+            60_000u64,
+            GenConfig::default(),
+        ),
+        (
+            "sokogen 8x8 no bootstrap",
+            8,
+            8,
+            20_000,
+            GenConfig {
+                bootstrap: None,
+                ..GenConfig::default()
+            },
+        ),
+    ] {
+        let params = GenParams {
+            width: w,
+            height: h,
+            config,
+            budget: Budget::iterations(its),
+            seed: 1,
+            ..GenParams::default()
+        };
+        let started = Instant::now();
+        let summary =
+            run_generation(&params, &mut |_| Ok(())).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        sigs.push(Signature {
+            name: name.to_string(),
+            work: summary.peak_nodes as u64,
+            result: summary.best_score,
+            time_s: started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(sigs)
+}

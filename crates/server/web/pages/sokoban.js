@@ -1,0 +1,687 @@
+// The Sokoban page: choose or paste a level, play it (keys, clicks, undo/redo), solve it with a
+// job and replay the solution, ask for a hint, export. Every state drawn comes from the server
+// (`/api/sokoban/play`); the page keeps only view state in `state`.
+
+import { api, streamJob, pageUrl, replaceRoute } from '../app.js';
+import { drawBoard, cellAt } from '../board/sokoban.js';
+import { el, field, downloadText, copyText, slug } from '../ui.js';
+
+const PASTED_SET = 'pasted';
+const KEY_DIRECTIONS = {
+  ArrowLeft: 'l', ArrowUp: 'u', ArrowRight: 'r', ArrowDown: 'd', a: 'l', w: 'u', d: 'r', s: 'd',
+};
+const REPLAY_SPEEDS = [
+  { label: 'Slow (4 moves/s)', ms: 250 },
+  { label: 'Normal (8 moves/s)', ms: 125 },
+  { label: 'Fast (16 moves/s)', ms: 60 },
+  { label: 'Very fast (33 moves/s)', ms: 30 },
+];
+const ALGORITHMS = ['greedy', 'astar', 'idastar', 'bfs', 'ga'];
+
+/** The page's only mutable state; it outlives a visit to another page. */
+const state = {
+  sets: [],              // [{id, name, levels}]
+  setId: 'microban',
+  levels: [],            // level records of the chosen set (or of the pasted text)
+  levelPosition: 0,      // index into `levels`
+  level: null,           // {title, xsb}
+  levelError: null,      // Error with line/column from parse or a load failure
+  history: [],           // undo stack: [{moves, state}] as the server gave them
+  cursor: 0,             // history[cursor] is on screen (unless a replay is)
+  showDeadlocks: true,
+  actionQueue: Promise.resolve(),
+  playMessage: '',
+  solve: { running: false, controller: null, startedAt: 0, elapsed: 0, progress: null, message: '', error: null, result: null },
+  replay: null,          // {solution, frames: [promise], shown: state|null, position, playing, speedMs, timer}
+  speedMs: REPLAY_SPEEDS[1].ms,
+  hint: { pending: false, message: '' },
+  exportMessage: '',
+  shareUrl: '',
+  root: null,            // the page's DOM while mounted
+  ui: null,              // references to the controls that render() updates
+};
+
+// ---------------------------------------------------------------------------------------------
+// Mounting and the static skeleton
+
+export function mount(main, params = new URLSearchParams()) {
+  state.root = buildPage();
+  main.append(state.root);
+  document.addEventListener('keydown', onKeyDown);
+  startPage(params);
+  render();
+  return () => {
+    document.removeEventListener('keydown', onKeyDown);
+    pauseReplay();
+    state.root = null;
+    state.ui = null;
+  };
+}
+
+async function startPage(params) {
+  try {
+    if (state.sets.length === 0) {
+      state.sets = await api('sokoban/sets');
+      renderSetOptions();
+    }
+    const sharedXsb = params.get('xsb');
+    if (sharedXsb) {
+      if (state.ui) state.ui.pasteArea.value = sharedXsb;
+      await loadPasted(sharedXsb, { fromLink: true });
+    } else if (!state.level) {
+      await chooseSet(state.setId);
+    }
+  } catch (error) {
+    state.levelError = error;
+  }
+  render();
+}
+
+function buildPage() {
+  const ui = {};
+  state.ui = ui;
+
+  ui.setSelect = el('select', { id: 'sokoban-set', onchange: () => chooseSet(ui.setSelect.value) });
+  ui.levelSelect = el('select', { id: 'sokoban-level', onchange: () => chooseLevel(Number(ui.levelSelect.value)) });
+  ui.pasteArea = el('textarea', {
+    id: 'sokoban-paste', rows: 8, cols: 24, spellcheck: 'false', class: 'xsb-input',
+    'aria-describedby': 'sokoban-paste-error',
+  });
+  ui.fileInput = el('input', { id: 'sokoban-file', type: 'file', accept: '.xsb,.txt,.sok,text/plain', onchange: onFileChosen });
+  ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load');
+  ui.levelError = el('p', { id: 'sokoban-paste-error', class: 'error', role: 'alert' });
+  ui.levelTitle = el('p', { class: 'level-title' });
+
+  const levelsSection = el('section', { class: 'panel levels', 'aria-labelledby': 'levels-heading' },
+    el('h2', { id: 'levels-heading' }, 'Levels'),
+    field('Level set', ui.setSelect),
+    field('Level', ui.levelSelect),
+    ui.levelTitle,
+    field('Paste XSB', ui.pasteArea),
+    ui.levelError,
+    field('Open XSB file', ui.fileInput),
+    el('div', { class: 'buttons' }, ui.loadButton),
+  );
+
+  ui.boardHolder = el('div', {
+    class: 'board-holder', tabindex: 0, role: 'application', 'aria-label': 'Board',
+    'aria-describedby': 'board-help', onclick: onBoardClick,
+  });
+  ui.movesOutput = el('output', { id: 'moves-count', 'aria-live': 'off' }, '0');
+  ui.pushesOutput = el('output', { id: 'pushes-count', 'aria-live': 'off' }, '0');
+  ui.solvedStatus = el('p', { class: 'solved', role: 'status' });
+  ui.playMessage = el('p', { class: 'note', 'aria-live': 'polite' });
+  ui.undoButton = el('button', { type: 'button', onclick: () => queueAction(undo), 'aria-keyshortcuts': 'Control+Z' }, 'Undo');
+  ui.redoButton = el('button', { type: 'button', onclick: () => queueAction(redo), 'aria-keyshortcuts': 'Control+Y Control+Shift+Z' }, 'Redo');
+  ui.restartButton = el('button', { type: 'button', onclick: () => queueAction(restart) }, 'Restart');
+  ui.deadlockBox = el('input', {
+    id: 'show-deadlocks', type: 'checkbox', checked: state.showDeadlocks,
+    onchange: () => { state.showDeadlocks = ui.deadlockBox.checked; render(); },
+  });
+
+  const playSection = el('section', { class: 'panel play', 'aria-labelledby': 'play-heading' },
+    el('h2', { id: 'play-heading' }, 'Play'),
+    ui.boardHolder,
+    el('p', { id: 'board-help', class: 'help' },
+      'Arrow keys or WASD move, Ctrl+Z undoes, Ctrl+Y redoes; click a floor cell to walk there.'),
+    el('div', { class: 'counters' },
+      el('span', { class: 'counter' }, el('label', { for: 'moves-count' }, 'Moves'), ' ', ui.movesOutput),
+      el('span', { class: 'counter' }, el('label', { for: 'pushes-count' }, 'Pushes'), ' ', ui.pushesOutput)),
+    ui.solvedStatus,
+    el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
+    el('div', { class: 'check' }, ui.deadlockBox, el('label', { for: 'show-deadlocks' }, 'Show deadlocks')),
+    ui.playMessage,
+  );
+
+  ui.algoSelect = el('select', { id: 'solve-algo' }, ALGORITHMS.map((name) => el('option', { value: name }, name)));
+  ui.timeInput = el('input', { id: 'solve-time', type: 'number', min: 1, max: 600, step: 1, value: '10' });
+  ui.threadsSelect = el('select', { id: 'solve-threads' }, el('option', { value: '1' }, '1'), el('option', { value: '2' }, '2'));
+  ui.solveButton = el('button', { type: 'button', onclick: startSolve }, 'Solve');
+  ui.stopButton = el('button', { type: 'button', onclick: stopSolve }, 'Stop');
+  ui.hintButton = el('button', { type: 'button', onclick: askHint }, 'Hint');
+  ui.solveStatus = el('p', { class: 'note', 'aria-live': 'polite' });
+  ui.solveError = el('p', { class: 'error', role: 'alert' });
+  ui.hintMessage = el('p', { class: 'note', 'aria-live': 'polite' });
+  ui.replayPlay = el('button', { type: 'button', onclick: toggleReplay }, 'Play');
+  ui.replayBack = el('button', { type: 'button', onclick: () => stepReplay(-1) }, 'Step back');
+  ui.replayForward = el('button', { type: 'button', onclick: () => stepReplay(1) }, 'Step forward');
+  ui.speedSelect = el('select', {
+    id: 'replay-speed', onchange: () => { state.speedMs = Number(ui.speedSelect.value); },
+  }, REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.speedMs }, speed.label)));
+  ui.scrubber = el('input', { id: 'replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0', oninput: onScrub });
+  ui.replayPosition = el('span', { class: 'note' });
+
+  const solveSection = el('section', { class: 'panel solve', 'aria-labelledby': 'solve-heading' },
+    el('h2', { id: 'solve-heading' }, 'Solve'),
+    el('div', { class: 'row' },
+      field('Algorithm', ui.algoSelect), field('Time limit (s)', ui.timeInput), field('Threads', ui.threadsSelect)),
+    el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton, ui.hintButton),
+    ui.solveStatus, ui.solveError, ui.hintMessage,
+    el('fieldset', { class: 'replay' },
+      el('legend', {}, 'Replay of the solution'),
+      el('div', { class: 'buttons' }, ui.replayBack, ui.replayPlay, ui.replayForward),
+      el('div', { class: 'row' }, field('Speed', ui.speedSelect), field('Replay position', ui.scrubber)),
+      ui.replayPosition),
+  );
+
+  ui.shareOutput = el('input', { id: 'share-url', type: 'text', readonly: true, class: 'share-url' });
+  ui.exportMessage = el('p', { class: 'note', 'aria-live': 'polite' });
+  const exportSection = el('section', { class: 'panel export', 'aria-labelledby': 'export-heading' },
+    el('h2', { id: 'export-heading' }, 'Export'),
+    el('div', { class: 'buttons' },
+      el('button', { type: 'button', onclick: () => exportText('xsb', 'copy') }, 'Copy XSB'),
+      el('button', { type: 'button', onclick: () => exportText('xsb', 'download') }, 'Download XSB'),
+      el('button', { type: 'button', onclick: () => exportText('lurd', 'copy') }, 'Copy LURD'),
+      el('button', { type: 'button', onclick: () => exportText('lurd', 'download') }, 'Download LURD'),
+      el('button', { type: 'button', onclick: shareLink }, 'Share link')),
+    field('Link to this level', ui.shareOutput),
+    ui.exportMessage,
+  );
+
+  renderSetOptions();
+  return el('div', { class: 'page sokoban-page' },
+    el('h1', {}, 'Sokoban'),
+    el('div', { class: 'columns' },
+      el('div', { class: 'column-main' }, playSection),
+      el('div', { class: 'column-side' }, levelsSection, solveSection, exportSection)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering: the skeleton stays, render() updates it from `state`
+
+function render() {
+  const ui = state.ui;
+  if (!ui) return;
+  const shown = shownState();
+  const replaying = state.replay !== null;
+
+  ui.boardHolder.replaceChildren(shown
+    ? drawBoard(shown, { showDeadlocks: state.showDeadlocks })
+    : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
+  ui.movesOutput.value = String(shown?.moves ?? 0);
+  ui.pushesOutput.value = String(shown?.pushes ?? 0);
+  ui.solvedStatus.textContent = shown?.solved ? 'Solved!' : '';
+  ui.playMessage.textContent = state.playMessage;
+
+  ui.levelTitle.textContent = state.level ? `Level: ${state.level.title}` : '';
+  ui.levelError.textContent = state.levelError ? state.levelError.message : '';
+  ui.pasteArea.toggleAttribute('aria-invalid', Boolean(state.levelError?.line));
+  if (ui.setSelect.value !== state.setId) ui.setSelect.value = state.setId;
+  renderLevelOptions();
+
+  ui.undoButton.disabled = !replaying && state.cursor === 0;
+  ui.redoButton.disabled = replaying || state.cursor >= state.history.length - 1;
+  ui.restartButton.disabled = !state.level;
+
+  const solving = state.solve.running;
+  ui.solveButton.disabled = solving || !state.level;
+  ui.stopButton.disabled = !solving;
+  ui.hintButton.disabled = state.hint.pending || !state.level;
+  ui.hintButton.textContent = state.hint.pending ? 'Thinking…' : 'Hint';
+  ui.solveStatus.textContent = solveStatusText();
+  ui.solveError.textContent = state.solve.error ? state.solve.error.message : '';
+  ui.hintMessage.textContent = state.hint.message;
+
+  const replay = state.replay;
+  const length = replay ? replay.solution.length : 0;
+  for (const control of [ui.replayPlay, ui.replayBack, ui.replayForward, ui.scrubber]) control.disabled = !replay;
+  ui.replayPlay.textContent = replay?.playing ? 'Pause' : 'Play';
+  ui.scrubber.max = String(length);
+  ui.scrubber.value = String(replay ? replay.position : 0);
+  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${replay.position} of ${length}` : 'no solution yet');
+  ui.replayPosition.textContent = replay ? `Move ${replay.position} of ${length}` : 'Solve the level to replay its solution.';
+
+  ui.exportMessage.textContent = state.exportMessage;
+  ui.shareOutput.value = state.shareUrl;
+}
+
+function renderSetOptions() {
+  const ui = state.ui;
+  if (!ui) return;
+  const options = state.sets.map((set) => el('option', { value: set.id }, `${set.name} (${set.levels})`));
+  if (state.setId === PASTED_SET) options.push(el('option', { value: PASTED_SET }, 'Pasted levels'));
+  ui.setSelect.replaceChildren(...options);
+  ui.setSelect.value = state.setId;
+}
+
+function renderLevelOptions() {
+  const ui = state.ui;
+  const signature = `${state.setId}:${state.levels.length}`;
+  if (ui.levelSelect.dataset.signature !== signature) {
+    ui.levelSelect.dataset.signature = signature;
+    ui.levelSelect.replaceChildren(...state.levels.map((level, position) => el('option', { value: String(position) },
+      level.title && level.title !== String(level.index) ? `${level.index}. ${level.title}` : String(level.index))));
+  }
+  ui.levelSelect.value = String(state.levelPosition);
+}
+
+/** The state on screen: the replay's frame while a replay is open, else the play position. */
+function shownState() {
+  if (state.replay?.shown) return state.replay.shown;
+  return state.history[state.cursor]?.state ?? null;
+}
+
+function currentMoves() {
+  return state.history[state.cursor]?.moves ?? '';
+}
+
+function solveStatusText() {
+  const solve = state.solve;
+  if (solve.running) {
+    const nodes = solve.progress?.nodes ? `, ${solve.progress.nodes.toLocaleString()} nodes` : '';
+    return `Solving… ${solve.elapsed.toFixed(1)} s${nodes}`;
+  }
+  return solve.message;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Levels
+
+async function chooseSet(setId) {
+  if (setId === PASTED_SET) return;
+  try {
+    const set = await api(`sokoban/sets/${encodeURIComponent(setId)}`);
+    state.setId = setId;
+    state.levels = set.levels;
+    state.levelError = null;
+    renderSetOptions();
+    await chooseLevel(0);
+  } catch (error) {
+    state.levelError = error;
+    render();
+  }
+}
+
+async function chooseLevel(position) {
+  const level = state.levels[position];
+  if (!level) return;
+  state.levelPosition = position;
+  replaceRoute('sokoban');
+  await openLevel({ title: level.title, xsb: level.xsb });
+}
+
+async function loadPasted(text, { fromLink = false } = {}) {
+  try {
+    const { levels } = await api('sokoban/parse', { xsb: text });
+    state.levelError = null;
+    state.setId = PASTED_SET;
+    state.levels = levels;
+    state.levelPosition = 0;
+    renderSetOptions();
+    if (!fromLink) replaceRoute('sokoban');
+    await openLevel({ title: levels[0].title, xsb: levels[0].xsb });
+  } catch (error) {
+    state.levelError = error;
+    render();
+    if (error.line) moveCaretTo(error.line, error.column ?? 1);
+  }
+}
+
+/** Puts the textarea's caret at a 1-based line and column of its text. */
+function moveCaretTo(line, column) {
+  const area = state.ui?.pasteArea;
+  if (!area) return;
+  const lines = area.value.split('\n');
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
+  area.focus();
+  area.setSelectionRange(offset, offset);
+}
+
+async function onFileChosen() {
+  const file = state.ui.fileInput.files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  state.ui.pasteArea.value = text;
+  await loadPasted(text);
+}
+
+/** Shows a level from its start, dropping moves, replay and results of the previous one. */
+async function openLevel(level) {
+  stopSolve();
+  closeReplay();
+  state.level = level;
+  state.history = [];
+  state.cursor = 0;
+  state.playMessage = '';
+  state.hint.message = '';
+  state.solve.message = '';
+  state.solve.error = null;
+  state.shareUrl = '';
+  render();
+  try {
+    const answer = await api('sokoban/play', { xsb: level.xsb, moves: '', action: null });
+    if (state.level !== level) return;
+    state.history = [{ moves: answer.moves, state: answer.state }];
+  } catch (error) {
+    state.levelError = error;
+  }
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Play: actions run one after another, each from the position the previous one left
+
+function queueAction(action) {
+  state.actionQueue = state.actionQueue.then(action).catch((error) => {
+    state.playMessage = error.message;
+    render();
+  });
+  return state.actionQueue;
+}
+
+/** Leaving a replay to play on: its frame becomes a new position on the undo stack. */
+function takeOverReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  const frame = replay.shown;
+  const moves = replay.solution.slice(0, replay.position);
+  closeReplay();
+  if (frame && moves !== currentMoves()) pushPosition(moves, frame);
+}
+
+function pushPosition(moves, shown) {
+  state.history = state.history.slice(0, state.cursor + 1);
+  state.history.push({ moves, state: shown });
+  state.cursor = state.history.length - 1;
+}
+
+async function playAction(action) {
+  if (!state.level || state.history.length === 0) return;
+  takeOverReplay();
+  const level = state.level;
+  const answer = await api('sokoban/play', { xsb: level.xsb, moves: currentMoves(), action });
+  if (state.level !== level) return;
+  if (answer.applied) {
+    pushPosition(answer.moves, answer.state);
+    state.playMessage = '';
+  } else {
+    state.playMessage = action.walk_to ? 'No path there.' : 'Blocked.';
+  }
+  render();
+}
+
+function step(direction) {
+  return queueAction(() => playAction({ step: direction }));
+}
+
+async function undo() {
+  if (state.replay) { takeOverReplay(); }
+  if (state.cursor > 0) state.cursor -= 1;
+  state.playMessage = '';
+  render();
+}
+
+async function redo() {
+  if (state.replay) return;
+  if (state.cursor < state.history.length - 1) state.cursor += 1;
+  state.playMessage = '';
+  render();
+}
+
+async function restart() {
+  takeOverReplay();
+  const start = state.history[0];
+  if (start && state.cursor !== 0) pushPosition(start.moves, start.state);
+  state.playMessage = '';
+  render();
+}
+
+function isTextEntry(target) {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
+  return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(target.type);
+}
+
+function onKeyDown(event) {
+  if (isTextEntry(event.target) || event.altKey || event.metaKey) return;
+  const letter = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (event.ctrlKey) {
+    if (letter === 'z' && !event.shiftKey) { event.preventDefault(); queueAction(undo); }
+    else if (letter === 'y' || (letter === 'z' && event.shiftKey)) { event.preventDefault(); queueAction(redo); }
+    return;
+  }
+  const direction = KEY_DIRECTIONS[letter];
+  if (!direction) return;
+  event.preventDefault();
+  step(direction);
+}
+
+function onBoardClick(event) {
+  const svg = state.ui.boardHolder.querySelector('svg');
+  if (!svg) return;
+  const cell = cellAt(svg, event.clientX, event.clientY);
+  if (cell) queueAction(() => playAction({ walk_to: cell }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Solve, hint and replay
+
+async function startSolve() {
+  if (!state.level || state.solve.running) return;
+  const ui = state.ui;
+  const level = state.level;
+  const controller = new AbortController();
+  const solve = state.solve;
+  Object.assign(solve, {
+    running: true, controller, startedAt: performance.now(), elapsed: 0, progress: null,
+    message: '', error: null, result: null,
+  });
+  const ticker = setInterval(() => { solve.elapsed = (performance.now() - solve.startedAt) / 1000; render(); }, 200);
+  const request = {
+    job: 'sokoban_solve', xsb: level.xsb, level: 1, algo: ui.algoSelect.value,
+    time_limit: Number(ui.timeInput.value) || 10, threads: Number(ui.threadsSelect.value),
+  };
+  render();
+  try {
+    const end = await streamJob(request, (name, data) => onSolveEvent(level, name, data), controller.signal);
+    if (!solve.result && !solve.error) {
+      solve.message = end.reason === 'stopped' ? 'Stopped.' : `Ended (${end.reason}) without a result.`;
+    } else if (end.reason === 'stopped' && !solve.result) {
+      solve.message = 'Stopped.';
+    }
+  } catch (error) {
+    solve.error = error;
+  } finally {
+    clearInterval(ticker);
+    solve.running = false;
+    solve.controller = null;
+    render();
+  }
+}
+
+function onSolveEvent(level, name, data) {
+  const solve = state.solve;
+  if (state.level !== level) return;
+  if (name === 'progress') solve.progress = data;
+  else if (name === 'error') solve.error = new Error(data.error ?? String(data));
+  else if (name === 'result') {
+    solve.result = data;
+    if (data.solved && data.solution !== null && data.solution !== undefined) {
+      solve.message = `Solved by ${data.algo ?? 'the solver'} in ${Number(data.time_s ?? 0).toFixed(2)} s: `
+        + `${data.moves} moves, ${data.pushes} pushes${data.nodes ? `, ${data.nodes.toLocaleString()} nodes` : ''}.`;
+      openReplay(data.solution);
+    } else {
+      solve.message = `No solution found (${data.stop ?? 'stopped'}).`;
+    }
+  }
+  render();
+}
+
+function stopSolve() {
+  state.solve.controller?.abort();
+}
+
+async function askHint() {
+  if (!state.level || state.hint.pending) return;
+  takeOverReplay();
+  const level = state.level;
+  const moves = currentMoves();
+  state.hint = { pending: true, message: 'Looking for a hint…' };
+  render();
+  try {
+    const answer = await api('sokoban/hint', { xsb: level.xsb, moves, time_limit: 5 });
+    if (state.level !== level) return;
+    if (answer.hint) {
+      state.hint.message = `Hint: ${answer.hint}`;
+      await queueAction(async () => {
+        const played = await api('sokoban/play', { xsb: level.xsb, moves: moves + answer.hint, action: null });
+        if (state.level === level) pushPosition(played.moves, played.state);
+      });
+    } else {
+      state.hint.message = `No hint: ${answer.reason ?? 'no solution found'}.`;
+    }
+  } catch (error) {
+    state.hint.message = `Hint failed: ${error.message}`;
+  } finally {
+    state.hint.pending = false;
+    render();
+  }
+}
+
+/** A replay of `solution` from the level's start; frames are fetched from the server. */
+function openReplay(solution) {
+  closeReplay();
+  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, position: 0, playing: false, timer: null, level: state.level };
+  state.replay = replay;
+  prefetchFrames(replay);
+  playReplay();
+}
+
+function closeReplay() {
+  if (!state.replay) return;
+  pauseReplay();
+  state.replay = null;
+}
+
+function frameAt(replay, position) {
+  if (!replay.frames[position]) {
+    replay.frames[position] = api('sokoban/play', {
+      xsb: replay.level.xsb, moves: replay.solution.slice(0, position), action: null,
+    }).then((answer) => answer.state);
+    replay.frames[position].catch(() => { replay.frames[position] = null; });
+  }
+  return replay.frames[position];
+}
+
+/** Fetches the frames ahead of time, a few requests at once. */
+async function prefetchFrames(replay) {
+  let next = 0;
+  const worker = async () => {
+    while (state.replay === replay && next <= replay.solution.length) {
+      const position = next++;
+      await frameAt(replay, position).catch(() => {});
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+async function showFrame(position) {
+  const replay = state.replay;
+  if (!replay) return;
+  replay.position = Math.max(0, Math.min(position, replay.solution.length));
+  const target = replay.position;
+  render();
+  try {
+    const frame = await frameAt(replay, target);
+    if (state.replay === replay && replay.position === target) {
+      replay.shown = frame;
+      render();
+    }
+  } catch (error) {
+    state.solve.error = error;
+    pauseReplay();
+    render();
+  }
+}
+
+function playReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  if (replay.position >= replay.solution.length) replay.position = 0;
+  replay.playing = true;
+  const tick = async () => {
+    if (state.replay !== replay || !replay.playing) return;
+    await showFrame(replay.position);
+    if (state.replay !== replay || !replay.playing) return;
+    if (replay.position >= replay.solution.length) {
+      replay.playing = false;
+      render();
+      return;
+    }
+    replay.position += 1;
+    replay.timer = setTimeout(tick, state.speedMs);
+  };
+  tick();
+}
+
+function pauseReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  replay.playing = false;
+  clearTimeout(replay.timer);
+  replay.timer = null;
+}
+
+function toggleReplay() {
+  if (state.replay?.playing) pauseReplay();
+  else playReplay();
+  render();
+}
+
+function stepReplay(delta) {
+  const replay = state.replay;
+  if (!replay) return;
+  pauseReplay();
+  showFrame(replay.position + delta);
+}
+
+function onScrub() {
+  pauseReplay();
+  showFrame(Number(state.ui.scrubber.value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+function exportText(kind, how) {
+  if (!state.level) return;
+  const name = slug(state.level.title);
+  let text;
+  if (kind === 'xsb') {
+    text = `; ${state.level.title}\n${state.level.xsb}\n`;
+  } else {
+    text = state.replay ? state.replay.solution : currentMoves();
+    if (!text) {
+      state.exportMessage = 'No moves yet: play or solve first.';
+      render();
+      return;
+    }
+  }
+  const what = kind === 'xsb' ? 'XSB' : 'LURD';
+  if (how === 'download') {
+    downloadText(`sokoban-${name}.${kind}`, text.endsWith('\n') ? text : `${text}\n`);
+    state.exportMessage = `${what} downloaded.`;
+    render();
+  } else {
+    copyText(text).then((copied) => {
+      state.exportMessage = copied ? `${what} copied to the clipboard.` : `The browser refused the clipboard; ${what}: ${text}`;
+      render();
+    });
+  }
+}
+
+function shareLink() {
+  if (!state.level) return;
+  state.shareUrl = pageUrl('sokoban', { xsb: state.level.xsb });
+  copyText(state.shareUrl).then((copied) => {
+    state.exportMessage = copied
+      ? 'Link copied. Whoever opens it needs the token of their own `puzzle serve`.'
+      : 'Copy the link from the field below.';
+    render();
+    if (!copied) state.ui?.shareOutput.select();
+  });
+  render();
+}

@@ -1,0 +1,45 @@
+// Small DOM helpers shared by the pages: element building, downloads and the clipboard.
+
+/** el('button', {type: 'button', onclick}, 'Text', child...) -> element. */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'class') node.className = value;
+    else if (key in node && typeof value !== 'string') node[key] = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  node.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+/** A labelled field: <div class="field"><label for=id>text</label>control</div>. */
+export function field(labelText, control) {
+  return el('div', { class: 'field' }, el('label', { for: control.id }, labelText), control);
+}
+
+/** Offers `text` as a file download. */
+export function downloadText(filename, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const link = el('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Copies to the clipboard; resolves true on success, false when the browser refuses. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file-name-safe slug of a title. */
+export function slug(text) {
+  return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'level';
+}
