@@ -196,7 +196,7 @@ function render() {
   const replaying = state.replay !== null;
 
   ui.boardHolder.replaceChildren(shown
-    ? drawBoard(shown, { showDeadlocks: state.showDeadlocks })
+    ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56 })
     : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
   ui.movesOutput.value = String(shown?.moves ?? 0);
   ui.pushesOutput.value = String(shown?.pushes ?? 0);

@@ -1,0 +1,286 @@
+// Browser scenarios for the workbench page, run against a live `puzzle serve`:
+//   node scenarios.mjs 'http://127.0.0.1:PORT/?token=TOKEN' [--screenshots DIR]
+// Each scenario gets a fresh browser context and finds elements by role and label. The browser
+// may only reach the server's host. Prints `ok NAME` / `FAIL NAME: message` per scenario and a
+// last line `N passed, M failed`; exits non-zero when one fails. Failures leave a screenshot in
+// target/browser-failures/ (or DIR).
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WHOLE_RUN_LIMIT_MS = 115_000;
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+function parseArguments(argv) {
+  const options = { base: null, screenshots: null };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--screenshots') options.screenshots = argv[++i];
+    else if (!options.base) options.base = argv[i];
+    else throw new Error(`unexpected argument ${argv[i]}`);
+  }
+  if (!options.base) throw new Error('usage: node scenarios.mjs BASE_URL_WITH_TOKEN [--screenshots DIR]');
+  return options;
+}
+
+const options = parseArguments(process.argv.slice(2));
+const baseUrl = new URL(options.base);
+const token = baseUrl.searchParams.get('token');
+const failureDir = path.resolve(options.screenshots ?? path.join(REPO_ROOT, 'target/browser-failures'));
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** Polls `check` until it returns a truthy value; throws `message` after `timeoutMs`. */
+async function eventually(check, message, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = null;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${message}${lastError ? ` (${lastError.message.split('\n')[0]})` : ''}`);
+}
+
+async function counters(page) {
+  const moves = await page.getByLabel('Moves', { exact: true }).textContent();
+  const pushes = await page.getByLabel('Pushes', { exact: true }).textContent();
+  return `${moves.trim()}/${pushes.trim()}`;
+}
+
+async function expectCounters(page, expected, when) {
+  await eventually(async () => (await counters(page)) === expected,
+    `${when}: Moves/Pushes should be ${expected}, are ${await counters(page).catch(() => '?')}`);
+}
+
+function solvedStatus(page) {
+  return page.getByRole('status').filter({ hasText: 'Solved!' });
+}
+
+/** Opens the page with the token and waits until the board of Microban 1 is drawn. */
+async function openSokoban(page) {
+  await page.goto(options.base);
+  await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
+  await page.getByRole('img', { name: /Sokoban board/ }).waitFor();
+}
+
+/** The server API from the test itself (for the reference solution only). */
+async function apiCall(pathname, body) {
+  const response = await fetch(new URL(`/api/${pathname}`, baseUrl), {
+    method: body ? 'POST' : 'GET',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Solves Microban 1 with a `sokoban_solve` job and returns its LURD solution. */
+async function microbanOneSolution() {
+  const set = await (await apiCall('sokoban/sets/microban')).json();
+  const response = await apiCall('jobs', { job: 'sokoban_solve', xsb: set.levels[0].xsb, level: 1, time_limit: 10 });
+  const text = await response.text();
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    const event = /^event: ?(.*)$/m.exec(block)?.[1];
+    const data = /^data: ?(.*)$/m.exec(block)?.[1];
+    if (event === 'result') {
+      const result = JSON.parse(data);
+      if (result.solved && result.solution) return result.solution;
+    }
+  }
+  throw new Error(`no solution in the job stream: ${text.slice(0, 300)}`);
+}
+
+const KEYS = { l: ['ArrowLeft', 'a'], u: ['ArrowUp', 'w'], r: ['ArrowRight', 'd'], d: ['ArrowDown', 's'] };
+
+async function saveScreenshot(page, name) {
+  if (!options.screenshots) return;
+  mkdirSync(options.screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(options.screenshots, name), fullPage: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+const scenarios = [
+  {
+    name: 'opens on Microban level 1',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      if (page.url().includes('token=')) throw new Error(`the token is still in the URL: ${page.url()}`);
+      await eventually(async () => (await page.getByLabel('Level set').inputValue()) === 'microban', 'the level set should be Microban');
+      await eventually(async () => (await page.getByLabel('Level', { exact: true }).inputValue()) === '0', 'the first level should be chosen');
+      await expectCounters(page, '0/0', 'at the start');
+      await page.getByRole('link', { name: 'Generate' }).waitFor();
+    },
+  },
+  {
+    name: 'plays Microban 1 to Solved! with the keyboard',
+    limitMs: 40_000,
+    async run(page) {
+      const solution = await microbanOneSolution();
+      await openSokoban(page);
+      await page.getByRole('application', { name: 'Board' }).focus();
+      const pushes = solution.replace(/[lurd]/g, '').length;
+      for (const [i, move] of [...solution].entries()) {
+        await page.keyboard.press(KEYS[move.toLowerCase()][i % 2]); // arrows and WASD in turn
+      }
+      await solvedStatus(page).waitFor({ timeout: 15_000 });
+      await expectCounters(page, `${solution.length}/${pushes}`, 'after the solution');
+    },
+  },
+  {
+    name: 'undo and redo restore the counters',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByRole('application', { name: 'Board' }).focus();
+      await page.keyboard.press('ArrowDown');
+      await expectCounters(page, '1/0', 'after a move');
+      await page.keyboard.press('ArrowRight');
+      await expectCounters(page, '2/1', 'after a push');
+      await saveScreenshot(page, 'sokoban-play.png');
+      await page.keyboard.press('Control+z');
+      await expectCounters(page, '1/0', 'after Ctrl+Z');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await expectCounters(page, '0/0', 'after the Undo button');
+      await page.getByRole('button', { name: 'Redo' }).click();
+      await expectCounters(page, '1/0', 'after the Redo button');
+      await page.getByRole('application', { name: 'Board' }).focus();
+      await page.keyboard.press('Control+y');
+      await expectCounters(page, '2/1', 'after Ctrl+Y');
+    },
+  },
+  {
+    name: 'a malformed level shows its error line',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Paste XSB').fill('#####\n#@$.#\n#x  #\n#####\n');
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      const alert = page.getByRole('alert').filter({ hasText: /line 3/ });
+      await alert.waitFor({ timeout: 10_000 });
+      const caretLine = await page.getByLabel('Paste XSB').evaluate(
+        (area) => area.value.slice(0, area.selectionStart).split('\n').length);
+      if (caretLine !== 3) throw new Error(`the caret should be on line 3, is on line ${caretLine}`);
+    },
+  },
+  {
+    name: 'Solve replays a solution to Solved!',
+    limitMs: 45_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Speed').selectOption({ label: 'Very fast (33 moves/s)' });
+      await page.getByRole('button', { name: 'Solve' }).click();
+      await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 20_000 });
+      await solvedStatus(page).waitFor({ timeout: 20_000 });
+      const scrubber = page.getByLabel('Replay position');
+      await eventually(async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')),
+        'the replay position should be at the end');
+      await page.getByRole('button', { name: 'Step back' }).click();
+      await eventually(async () => (await solvedStatus(page).count()) === 0, 'a step back should leave the solved position');
+      await page.getByRole('button', { name: 'Step forward' }).click();
+      await solvedStatus(page).waitFor({ timeout: 5_000 });
+      await saveScreenshot(page, 'sokoban-replay.png');
+    },
+  },
+  {
+    name: 'generates levels with a chart and stops',
+    limitMs: 40_000,
+    async run(page) {
+      await page.goto(`${options.base}#/generate`);
+      await page.getByRole('heading', { name: 'Sokoban generator' }).waitFor();
+      await page.getByLabel('Time limit (s)').fill('3');
+      await page.getByRole('button', { name: 'Start' }).click();
+      const cards = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
+      await cards.first().waitFor({ timeout: 15_000 });
+      await cards.first().getByRole('img').waitFor();
+      await page.getByRole('img', { name: /^Best score over time: \d/ }).waitFor({ timeout: 5_000 });
+      const stop = page.getByRole('button', { name: 'Stop' });
+      if (await stop.isEnabled()) await stop.click();
+      await page.getByRole('status').filter({ hasText: /Finished \((stopped|done|time_cap)\)/ }).waitFor({ timeout: 10_000 });
+      await saveScreenshot(page, 'generate.png');
+      await cards.first().getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
+      await eventually(async () => (await page.getByLabel('Level set').inputValue()) === 'pasted',
+        'Play on a card should open the level on the Sokoban page');
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+function withLimit(promise, limitMs, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took over ${limitMs / 1000} s`)), limitMs); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function runScenario(browser, scenario) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: false });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.route('**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.host === baseUrl.host) return route.continue();
+    return route.abort('blockedbyclient');
+  });
+  try {
+    await withLimit(scenario.run(page), scenario.limitMs, scenario.name);
+    if (pageErrors.length > 0) throw new Error(`uncaught page error: ${pageErrors[0]}`);
+    return null;
+  } catch (error) {
+    mkdirSync(failureDir, { recursive: true });
+    const file = path.join(failureDir, `${scenario.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    return `${error.message.split('\n')[0]} (screenshot ${file})`;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+async function main() {
+  const hardStop = setTimeout(() => {
+    console.log('FAIL whole run: over the time limit');
+    console.log(`0 passed, ${scenarios.length} failed`);
+    process.exit(2);
+  }, WHOLE_RUN_LIMIT_MS);
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--proxy-server=direct://', '--proxy-bypass-list=*', '--disable-background-networking', '--no-first-run'],
+  });
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const scenario of scenarios) {
+      const failure = await runScenario(browser, scenario);
+      if (failure) { failed++; console.log(`FAIL ${scenario.name}: ${failure}`); }
+      else { passed++; console.log(`ok ${scenario.name}`); }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    clearTimeout(hardStop);
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.log(`FAIL setup: ${error.message}`);
+  console.log(`0 passed, ${scenarios.length} failed`);
+  process.exit(1);
+});

@@ -1,0 +1,323 @@
+// The Sokoban generator page: the `sokoban_generate` job's options as a form, Start/Stop, live
+// charts of the best score and of iterations per second, a card per kept level (Play opens it
+// on the Sokoban page) and a download of all kept levels as XSB.
+
+import { streamJob, navigate } from '../app.js';
+import { drawBoard, stateFromXsb } from '../board/sokoban.js';
+import { el, field, downloadText } from '../ui.js';
+
+/** Each option of the job: request name, label, control kind and default (CLI defaults). */
+const OPTIONS = [
+  { name: 'width', label: 'Width (interior cells)', kind: 'int', value: '7', min: 3, max: 31 },
+  { name: 'height', label: 'Height (interior cells)', kind: 'int', value: '7', min: 3, max: 31 },
+  { name: 'start_x', label: 'Start x (optional, default centre)', kind: 'int', value: '', min: 0, max: 30 },
+  { name: 'start_y', label: 'Start y (optional, default centre)', kind: 'int', value: '', min: 0, max: 30 },
+  { name: 'time_limit', label: 'Time limit (s)', kind: 'number', value: '10', min: 0.1, step: 'any' },
+  { name: 'threads', label: 'Threads', kind: 'select', value: '1', choices: ['1', '2'] },
+  { name: 'seed', label: 'Seed', kind: 'int', value: '1', min: 0 },
+  { name: 'move_agent', label: 'Move agent', kind: 'select', value: 'push', choices: ['push', 'naive'] },
+  { name: 'box_limit', label: 'Box limit (third, half, none or a number)', kind: 'text', value: 'third', list: ['third', 'half', 'none'] },
+  { name: 'depth_limit', label: 'Depth limit (0 = off)', kind: 'int', value: '10', min: 0 },
+  { name: 'keep_impossible', label: 'Keep impossible 2×2 boxes', kind: 'check', value: false },
+  { name: 'no_bloom', label: 'No bloom (all children at first expansion)', kind: 'check', value: false },
+  { name: 'congestion_v1', label: 'Congestion V1 (instead of V2)', kind: 'check', value: false },
+  { name: 'bootstrap_delta', label: 'Bootstrap delta (0 = off)', kind: 'number', value: '0.2', min: 0, max: 1, step: 'any' },
+  { name: 'selection', label: 'Selection formula', kind: 'select', value: 'ucb1', choices: ['ucb1', 'ucb1-tuned', 'ucb-v', 'sp-mcts'] },
+  { name: 'xi', label: 'Exploration factor xi (ξ)', kind: 'number', value: '1.0', min: 0, step: 'any' },
+  { name: 'threshold', label: 'Score threshold (optional)', kind: 'number', value: '', step: 'any' },
+  { name: 'near_duplicates', label: 'Near-duplicates (cells)', kind: 'int', value: '2', min: 0 },
+  { name: 'iterations', label: 'Iterations (optional)', kind: 'int', value: '', min: 1 },
+  { name: 'max_nodes', label: 'Max nodes', kind: 'int', value: '8000000', min: 1000 },
+];
+
+/** The page's only mutable state; a running job keeps going while another page is shown. */
+const state = {
+  formValues: Object.fromEntries(OPTIONS.map((option) => [option.name, option.value])),
+  running: false,
+  controller: null,
+  run: null,          // {width, height} of the current or last run
+  samples: [],        // [{t, best, ips}] from progress events
+  latest: null,       // the last progress event
+  levels: [],         // kept levels (result records)
+  message: '',
+  error: null,
+  root: null,
+  ui: null,
+};
+
+export function mount(main) {
+  state.root = buildPage();
+  main.append(state.root);
+  render();
+  return () => { state.root = null; state.ui = null; };
+}
+
+function buildPage() {
+  const ui = { controls: {} };
+  state.ui = ui;
+  const fields = OPTIONS.map((option) => buildControl(option, ui.controls));
+  ui.startButton = el('button', { type: 'submit' }, 'Start');
+  ui.stopButton = el('button', { type: 'button', onclick: stop }, 'Stop');
+  ui.form = el('form', {
+    class: 'generate-form', 'aria-labelledby': 'generate-options-heading',
+    onsubmit: (event) => { event.preventDefault(); start(); },
+    oninput: readForm, onchange: readForm,
+  },
+  el('h2', { id: 'generate-options-heading' }, 'Options'),
+  el('div', { class: 'option-grid' }, fields),
+  el('div', { class: 'buttons' }, ui.startButton, ui.stopButton));
+  ui.error = el('p', { class: 'error', role: 'alert' });
+  ui.message = el('p', { class: 'note', role: 'status' });
+  ui.stats = el('p', { class: 'stats', 'aria-live': 'off' });
+  ui.scoreChart = el('figure', { class: 'chart' });
+  ui.speedChart = el('figure', { class: 'chart' });
+  ui.cards = el('ol', { class: 'cards', 'aria-label': 'Kept levels' });
+  ui.downloadButton = el('button', { type: 'button', onclick: downloadSet }, 'Download set (XSB)');
+
+  return el('div', { class: 'page generate-page' },
+    el('h1', {}, 'Sokoban generator'),
+    el('div', { class: 'columns' },
+      el('div', { class: 'column-side' }, el('section', { class: 'panel' }, ui.form, ui.error, ui.message)),
+      el('div', { class: 'column-main' },
+        el('section', { class: 'panel', 'aria-labelledby': 'progress-heading' },
+          el('h2', { id: 'progress-heading' }, 'Progress'), ui.stats,
+          el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart)),
+        el('section', { class: 'panel', 'aria-labelledby': 'kept-heading' },
+          el('h2', { id: 'kept-heading' }, 'Kept levels'),
+          el('div', { class: 'buttons' }, ui.downloadButton), ui.cards))));
+}
+
+function buildControl(option, controls) {
+  const id = `gen-${option.name.replace(/_/g, '-')}`;
+  const value = state.formValues[option.name];
+  let control;
+  if (option.kind === 'select') {
+    control = el('select', { id, name: option.name },
+      option.choices.map((choice) => el('option', { value: choice, selected: choice === value }, choice)));
+  } else if (option.kind === 'check') {
+    control = el('input', { id, name: option.name, type: 'checkbox', checked: Boolean(value) });
+    controls[option.name] = control;
+    return el('div', { class: 'check' }, control, el('label', { for: id }, option.label));
+  } else {
+    const numeric = option.kind === 'int' || option.kind === 'number';
+    control = el('input', {
+      id, name: option.name, type: numeric ? 'number' : 'text', value: String(value),
+      min: option.min, max: option.max, step: option.kind === 'int' ? 1 : option.step,
+      list: option.list ? `${id}-choices` : undefined,
+    });
+    if (option.list) {
+      controls[option.name] = control;
+      return el('div', { class: 'field' }, el('label', { for: id }, option.label), control,
+        el('datalist', { id: `${id}-choices` }, option.list.map((choice) => el('option', { value: choice }))));
+    }
+  }
+  controls[option.name] = control;
+  return field(option.label, control);
+}
+
+function readForm() {
+  for (const option of OPTIONS) {
+    const control = state.ui.controls[option.name];
+    state.formValues[option.name] = option.kind === 'check' ? control.checked : control.value.trim();
+  }
+}
+
+/** The job request from the form; empty optional fields are left to the server's defaults. */
+function jobRequest() {
+  const values = state.formValues;
+  const request = { job: 'sokoban_generate' };
+  for (const option of OPTIONS) {
+    const value = values[option.name];
+    if (option.name === 'start_x' || option.name === 'start_y') continue;
+    if (option.kind === 'check') request[option.name] = Boolean(value);
+    else if (value === '') continue;
+    else if (option.kind === 'int' || option.kind === 'number' || option.name === 'threads') request[option.name] = Number(value);
+    else request[option.name] = value;
+  }
+  if ((values.start_x === '') !== (values.start_y === '')) throw new Error('Give both start x and start y, or neither.');
+  if (values.start_x !== '') request.start = [Number(values.start_x), Number(values.start_y)];
+  return request;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running the job
+
+async function start() {
+  if (state.running) return;
+  readForm();
+  let request;
+  try {
+    request = jobRequest();
+  } catch (error) {
+    state.error = error;
+    render();
+    return;
+  }
+  const controller = new AbortController();
+  Object.assign(state, {
+    running: true, controller, run: { width: request.width, height: request.height },
+    samples: [], latest: null, levels: [], message: 'Generating…', error: null,
+  });
+  render();
+  try {
+    const end = await streamJob(request, onEvent, controller.signal);
+    state.message = `Finished (${end.reason}): ${state.levels.length} level${state.levels.length === 1 ? '' : 's'} kept.`;
+  } catch (error) {
+    state.error = error;
+    state.message = '';
+  } finally {
+    state.running = false;
+    state.controller = null;
+    render();
+  }
+}
+
+function onEvent(name, data) {
+  if (name === 'progress') {
+    state.latest = data;
+    state.samples.push({ t: data.elapsed_s ?? 0, best: data.best_score ?? 0, ips: data.iterations_per_s ?? 0 });
+  } else if (name === 'result') {
+    state.levels.push(data);
+  } else if (name === 'error') {
+    state.error = new Error(data.error ?? String(data));
+  }
+  render();
+}
+
+function stop() {
+  state.controller?.abort();
+}
+
+function playLevel(level) {
+  navigate('sokoban', { xsb: `; ${levelTitle(level)}\n${level.xsb}` });
+}
+
+function levelTitle(level) {
+  const run = state.run ?? { width: '?', height: '?' };
+  return `sokogen ${run.width}x${run.height} #${level.index} score ${Number(level.score).toFixed(4)}`;
+}
+
+/** All kept levels as XSB, each with its solution and metrics as comments and a title line. */
+function downloadSet() {
+  const text = state.levels.map((level) => [
+    `; solution: ${level.solution ?? ''}`,
+    `; score=${Number(level.score).toFixed(4)} pb=${level.pb} pc=${Number(level.pc).toFixed(4)} boxes=${level.boxes} iteration=${level.iteration} time_s=${Number(level.time_s).toFixed(3)}`,
+    `; ${levelTitle(level)}`,
+    level.xsb.replace(/\n+$/, ''),
+    '',
+  ].join('\n')).join('\n');
+  downloadText('sokogen-levels.xsb', text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+function render() {
+  const ui = state.ui;
+  if (!ui) return;
+  ui.startButton.disabled = state.running;
+  ui.stopButton.disabled = !state.running;
+  ui.downloadButton.disabled = state.levels.length === 0;
+  ui.error.textContent = state.error ? state.error.message : '';
+  ui.message.textContent = state.message;
+  const latest = state.latest;
+  ui.stats.textContent = latest
+    ? `${Number(latest.elapsed_s).toFixed(1)} s, ${Number(latest.iterations ?? 0).toLocaleString()} iterations `
+      + `(${Math.round(latest.iterations_per_s ?? 0).toLocaleString()}/s), best score ${Number(latest.best_score ?? 0).toFixed(3)}, `
+      + `${state.levels.length} kept`
+    : 'No run yet.';
+  ui.scoreChart.replaceChildren(...chart({
+    title: 'Best score over time', yLabel: 'best score', value: (sample) => sample.best,
+    marks: state.levels.map((level) => ({ t: level.time_s, y: level.score })),
+  }));
+  ui.speedChart.replaceChildren(...chart({
+    title: 'Iterations per second over time', yLabel: 'iterations/s', value: (sample) => sample.ips, marks: [],
+  }));
+  renderCards();
+}
+
+function renderCards() {
+  const ui = state.ui;
+  const shown = ui.cards.children.length;
+  if (shown > state.levels.length) ui.cards.replaceChildren();
+  for (const level of state.levels.slice(ui.cards.children.length)) ui.cards.append(card(level));
+}
+
+function card(level) {
+  const headingId = `kept-level-${level.index}`;
+  const thumbnail = drawBoard(stateFromXsb(level.xsb), {
+    showDeadlocks: false, cellPixels: 14, label: `Level ${level.index}, ${level.boxes} boxes`,
+  });
+  const metric = (term, value) => [el('dt', {}, term), el('dd', {}, value)];
+  return el('li', { class: 'card' },
+    el('h3', { id: headingId }, `Level ${level.index}${level.new_best ? ' (new best)' : ''}`),
+    thumbnail,
+    el('dl', {},
+      metric('Score', Number(level.score).toFixed(3)),
+      metric('P_b', String(level.pb)),
+      metric('P_c', Number(level.pc).toFixed(2)),
+      metric('Boxes', String(level.boxes)),
+      metric('Found', `${Number(level.time_s).toFixed(1)} s, iteration ${level.iteration}`)),
+    el('button', { type: 'button', 'aria-describedby': headingId, onclick: () => playLevel(level) }, 'Play'));
+}
+
+/** A line chart (SVG) of a value over elapsed seconds, with labelled axes and ticks. */
+function chart({ title, yLabel, value, marks }) {
+  const size = { width: 460, height: 200, left: 62, right: 12, top: 12, bottom: 40 };
+  const plotWidth = size.width - size.left - size.right;
+  const plotHeight = size.height - size.top - size.bottom;
+  const samples = state.samples;
+  const tMax = 4 * niceCeiling(Math.max(1, ...samples.map((sample) => sample.t), ...marks.map((mark) => mark.t)) / 4);
+  const yMax = 4 * niceCeiling((Math.max(0, ...samples.map(value), ...marks.map((mark) => mark.y)) || 1) / 4);
+  const x = (t) => size.left + (t / tMax) * plotWidth;
+  const y = (v) => size.top + plotHeight - (v / yMax) * plotHeight;
+  const last = samples.at(-1);
+  const description = last
+    ? `${title}: ${formatTick(value(last))} ${yLabel} at ${last.t.toFixed(1)} s`
+    : `${title}: no data yet`;
+  const svg = svgNode('svg', {
+    viewBox: `0 0 ${size.width} ${size.height}`, class: 'chart-svg', role: 'img', 'aria-label': description,
+  });
+  svg.append(svgNode('rect', { x: size.left, y: size.top, width: plotWidth, height: plotHeight, class: 'chart-area' }));
+  for (let i = 0; i <= 4; i++) {
+    const tickY = (yMax * i) / 4;
+    const tickT = (tMax * i) / 4;
+    svg.append(svgNode('line', { x1: size.left, x2: size.left + plotWidth, y1: y(tickY), y2: y(tickY), class: 'chart-grid' }));
+    svg.append(svgText(formatTick(tickY), size.left - 6, y(tickY) + 4, 'end'));
+    svg.append(svgText(formatTick(tickT), x(tickT), size.top + plotHeight + 16, 'middle'));
+  }
+  svg.append(svgText('elapsed time (s)', size.left + plotWidth / 2, size.height - 4, 'middle', 'chart-axis-label'));
+  const yText = svgText(yLabel, 14, size.top + plotHeight / 2, 'middle', 'chart-axis-label');
+  yText.setAttribute('transform', `rotate(-90 14 ${size.top + plotHeight / 2})`);
+  svg.append(yText);
+  if (samples.length > 0) {
+    const points = samples.map((sample) => `${x(sample.t).toFixed(1)},${y(value(sample)).toFixed(1)}`).join(' ');
+    svg.append(svgNode('polyline', { points, class: 'chart-line' }));
+  }
+  for (const mark of marks) svg.append(svgNode('circle', { cx: x(mark.t), cy: y(mark.y), r: 3.5, class: 'chart-mark' }));
+  return [svg, el('figcaption', {}, title)];
+}
+
+function niceCeiling(value) {
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * magnitude >= value) ?? 10;
+  return step * magnitude;
+}
+
+function formatTick(value) {
+  if (value >= 10000) return `${Math.round(value / 1000)}k`;
+  if (value >= 100) return String(Math.round(value));
+  return String(Number(value.toPrecision(3)));
+}
+
+function svgNode(tag, attributes) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+function svgText(text, x, y, anchor, className = 'chart-tick') {
+  const node = svgNode('text', { x, y, 'text-anchor': anchor, class: className });
+  node.textContent = text;
+  return node;
+}
