@@ -195,9 +195,13 @@ function render() {
   const shown = shownState();
   const replaying = state.replay !== null;
 
-  ui.boardHolder.replaceChildren(shown
-    ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56 })
-    : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
+  if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || !shown) {
+    ui.drawnState = shown;
+    ui.drawnDeadlocks = state.showDeadlocks;
+    ui.boardHolder.replaceChildren(shown
+      ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56 })
+      : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
+  }
   ui.movesOutput.value = String(shown?.moves ?? 0);
   ui.pushesOutput.value = String(shown?.pushes ?? 0);
   ui.solvedStatus.textContent = shown?.solved ? 'Solved!' : '';
@@ -250,7 +254,7 @@ function renderLevelOptions() {
   if (ui.levelSelect.dataset.signature !== signature) {
     ui.levelSelect.dataset.signature = signature;
     ui.levelSelect.replaceChildren(...state.levels.map((level, position) => el('option', { value: String(position) },
-      level.title && level.title !== String(level.index) ? `${level.index}. ${level.title}` : String(level.index))));
+      levelTitle(level) !== String(level.index) ? `${level.index}. ${level.title}` : String(level.index))));
   }
   ui.levelSelect.value = String(state.levelPosition);
 }
@@ -277,6 +281,11 @@ function solveStatusText() {
 // ---------------------------------------------------------------------------------------------
 // Levels
 
+/** A level record's title: its own (`; title` comment) or its number in the set. */
+function levelTitle(level) {
+  return level.title ?? String(level.index);
+}
+
 async function chooseSet(setId) {
   if (setId === PASTED_SET) return;
   try {
@@ -296,8 +305,8 @@ async function chooseLevel(position) {
   const level = state.levels[position];
   if (!level) return;
   state.levelPosition = position;
-  replaceRoute('sokoban');
-  await openLevel({ title: level.title, xsb: level.xsb });
+  if (state.root) replaceRoute('sokoban');
+  await openLevel({ title: levelTitle(level), xsb: level.xsb });
 }
 
 async function loadPasted(text, { fromLink = false } = {}) {
@@ -308,8 +317,8 @@ async function loadPasted(text, { fromLink = false } = {}) {
     state.levels = levels;
     state.levelPosition = 0;
     renderSetOptions();
-    if (!fromLink) replaceRoute('sokoban');
-    await openLevel({ title: levels[0].title, xsb: levels[0].xsb });
+    if (!fromLink && state.root) replaceRoute('sokoban');
+    await openLevel({ title: levelTitle(levels[0]), xsb: levels[0].xsb });
   } catch (error) {
     state.levelError = error;
     render();
