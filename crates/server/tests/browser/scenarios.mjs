@@ -184,6 +184,9 @@ const scenarios = [
       const scrubber = page.getByLabel('Replay position');
       await eventually(async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')),
         'the replay position should be at the end');
+      const length = await scrubber.getAttribute('max');
+      const moves = (await counters(page)).split('/')[0];
+      if (moves !== length) throw new Error(`Moves should be the solution's length ${length}, is ${moves}`);
       await page.getByRole('button', { name: 'Step back' }).click();
       await eventually(async () => (await solvedStatus(page).count()) === 0, 'a step back should leave the solved position');
       await page.getByRole('button', { name: 'Step forward' }).click();

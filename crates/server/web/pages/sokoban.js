@@ -32,7 +32,7 @@ const state = {
   actionQueue: Promise.resolve(),
   playMessage: '',
   solve: { running: false, controller: null, startedAt: 0, elapsed: 0, progress: null, message: '', error: null, result: null },
-  replay: null,          // {solution, frames: [promise], shown: state|null, position, playing, speedMs, timer}
+  replay: null,          // {solution, level, frames: [promise], shown, shownPosition, position, playing, timer}
   speedMs: REPLAY_SPEEDS[1].ms,
   hint: { pending: false, message: '' },
   exportMessage: '',
@@ -385,7 +385,7 @@ function takeOverReplay() {
   const replay = state.replay;
   if (!replay) return;
   const frame = replay.shown;
-  const moves = replay.solution.slice(0, replay.position);
+  const moves = replay.solution.slice(0, replay.shownPosition);
   closeReplay();
   if (frame && moves !== currentMoves()) pushPosition(moves, frame);
 }
@@ -553,7 +553,7 @@ async function askHint() {
 /** A replay of `solution` from the level's start; frames are fetched from the server. */
 function openReplay(solution) {
   closeReplay();
-  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, position: 0, playing: false, timer: null, level: state.level };
+  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, shownPosition: 0, position: 0, playing: false, timer: null, level: state.level };
   state.replay = replay;
   prefetchFrames(replay);
   playReplay();
@@ -597,6 +597,7 @@ async function showFrame(position) {
     const frame = await frameAt(replay, target);
     if (state.replay === replay && replay.position === target) {
       replay.shown = frame;
+      replay.shownPosition = target;
       render();
     }
   } catch (error) {
@@ -611,19 +612,22 @@ function playReplay() {
   if (!replay) return;
   if (replay.position >= replay.solution.length) replay.position = 0;
   replay.playing = true;
+  clearTimeout(replay.timer);
+  const stillPlaying = () => state.replay === replay && replay.playing;
   const tick = async () => {
-    if (state.replay !== replay || !replay.playing) return;
-    await showFrame(replay.position);
-    if (state.replay !== replay || !replay.playing) return;
+    if (!stillPlaying()) return;
+    await showFrame(replay.position + 1);
+    if (!stillPlaying()) return;
     if (replay.position >= replay.solution.length) {
       replay.playing = false;
       render();
       return;
     }
-    replay.position += 1;
     replay.timer = setTimeout(tick, state.speedMs);
   };
-  tick();
+  if (replay.position === 0) showFrame(0);
+  replay.timer = setTimeout(tick, state.speedMs);
+  render();
 }
 
 function pauseReplay() {
