@@ -39,6 +39,8 @@ enum Command {
     Bench(BenchArgs),
     /// Draw a Sokoban level (XSB) as SVG and PNG.
     Render(cmd::sokogen::RenderArgs),
+    /// The workbench in the browser: play, solve and generate (prints its URL with a token).
+    Serve(cmd::serve::ServeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -137,6 +139,7 @@ fn main() -> ExitCode {
             game: Some(BenchCommand::Bait(a)),
         }) => cmd::bait::bench(a, &common),
         Command::Render(a) => cmd::sokogen::render(a, &common),
+        Command::Serve(a) => cmd::serve::serve(a, &common),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

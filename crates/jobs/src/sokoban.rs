@@ -477,3 +477,162 @@ pub fn signature() -> Result<Vec<Signature>> {
     });
     Ok(lines)
 }
+
+/// A hint: the next push of a solution from a position reached by playing.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hint {
+    /// The walk and the push (LURD from the current position), or `None`.
+    pub hint: Option<String>,
+    /// The whole solution from the current position (replayed before it is returned).
+    pub solution: Option<String>,
+    /// Why there is no hint (already solved, not found in time …).
+    pub reason: Option<String>,
+}
+
+/// Solve from the position after `moves` (LURD from the level's start) with the default
+/// solver and `limits`, and return the next push with the walk before it.
+pub fn hint(level: &Level, moves: &str, limits: &Limits, stop: &Arc<AtomicBool>) -> Result<Hint> {
+    limits.validate()?;
+    let play = puzzle_sokoban::Play::from_lurd(level, moves)
+        .map_err(|e| anyhow::anyhow!("the moves do not replay: {e}"))?;
+    if play.is_solved() {
+        return Ok(Hint {
+            hint: None,
+            solution: None,
+            reason: Some("the level is solved".into()),
+        });
+    }
+    let position = play.position();
+    let r = solve_one(
+        1,
+        &position,
+        Algorithm::Greedy,
+        &GaConfig::default(),
+        limits,
+        stop,
+    )?;
+    if !r.solved {
+        let reason = match r.stop.as_str() {
+            "exhausted" => {
+                "no solution from here: the position is a deadlock (undo some moves)".into()
+            }
+            other => format!("no solution found from here ({other})"),
+        };
+        return Ok(Hint {
+            hint: None,
+            solution: None,
+            reason: Some(reason),
+        });
+    }
+    let first_push = r
+        .solution
+        .find(|c: char| c.is_ascii_uppercase())
+        .map_or(r.solution.len(), |i| i + 1);
+    Ok(Hint {
+        hint: Some(r.solution[..first_push].to_string()),
+        solution: Some(r.solution),
+        reason: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(req: &SolveRequest) -> (Result<SolveSummary>, Vec<SolveEvent>) {
+        let mut events = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let r = solve(req, &stop, &mut |e| {
+            events.push(e);
+            Ok(())
+        });
+        (r, events)
+    }
+
+    #[test]
+    fn solve_emits_replayable_levels_and_a_matching_summary() {
+        let req = SolveRequest {
+            xsb: MICROBAN.to_string(),
+            level: Some(2),
+            ..SolveRequest::default()
+        };
+        let (summary, events) = collect(&req);
+        let summary = summary.unwrap();
+        let levels = parse_xsb(MICROBAN).unwrap();
+        let results: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                SolveEvent::Level(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results.len(), 1);
+        assert_eq!(summary.solved, 1);
+        assert!(replay(&levels[1], &results[0].solution).unwrap().solved);
+        assert!(matches!(events.last(), Some(SolveEvent::Summary(_))));
+    }
+
+    #[test]
+    fn bad_requests_are_refused_with_their_reason() {
+        let (r, _) = collect(&SolveRequest {
+            xsb: MICROBAN.into(),
+            algo: "magic".into(),
+            ..SolveRequest::default()
+        });
+        assert!(r
+            .unwrap_err()
+            .to_string()
+            .contains("unknown Sokoban algorithm 'magic'"));
+        let (r, _) = collect(&SolveRequest {
+            xsb: "#####\n#@x.#\n#####\n".into(),
+            source: "pasted".into(),
+            ..SolveRequest::default()
+        });
+        let e = r.unwrap_err();
+        let xsb = e
+            .chain()
+            .find_map(|c| c.downcast_ref::<puzzle_sokoban::XsbError>());
+        assert_eq!(xsb.map(|x| (x.line, x.column)), Some((2, 3)));
+        assert!(format!("{e:#}").starts_with("pasted: "));
+    }
+
+    #[test]
+    fn a_closed_receiver_stops_the_run() {
+        let req = SolveRequest {
+            xsb: MICROBAN.into(),
+            ..SolveRequest::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut seen = 0;
+        let r = solve(&req, &stop, &mut |_| {
+            seen += 1;
+            anyhow::bail!("the client is gone")
+        });
+        assert!(r.is_err());
+        assert_eq!(seen, 1, "nothing is solved after the output closed");
+    }
+
+    #[test]
+    fn hint_is_the_next_push_of_a_replayed_solution() {
+        let level = &parse_xsb(MICROBAN).unwrap()[0];
+        let stop = Arc::new(AtomicBool::new(false));
+        let h = hint(level, "", &Limits::default(), &stop).unwrap();
+        let (hint, solution) = (h.hint.unwrap(), h.solution.unwrap());
+        assert!(solution.starts_with(&hint));
+        assert_eq!(hint.chars().filter(char::is_ascii_uppercase).count(), 1);
+        assert!(hint.ends_with(|c: char| c.is_ascii_uppercase()));
+        assert!(replay(level, &solution).unwrap().solved);
+        let solved = hint_after(level, &solution);
+        assert_eq!(solved.reason.as_deref(), Some("the level is solved"));
+    }
+
+    fn hint_after(level: &Level, moves: &str) -> Hint {
+        hint(
+            level,
+            moves,
+            &Limits::default(),
+            &Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap()
+    }
+}

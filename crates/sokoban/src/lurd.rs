@@ -181,41 +181,10 @@ pub fn write_lurd(steps: &[(Dir, bool)]) -> String {
 ///
 /// Lower case must not push; upper case must push. Whitespace is ignored.
 pub fn replay(level: &Level, lurd: &str) -> Result<Replay, ReplayError> {
-    let mut boxes = level.boxes.clone();
-    let mut player = level.player;
-    let (w, h) = (level.width, level.height);
-    let mut moves = 0;
-    let mut pushes = 0;
-    for c in lurd.chars().filter(|c| !c.is_whitespace()) {
-        let step = moves + 1;
-        let Some((dir, push)) = Dir::from_letter(c) else {
-            return Err(ReplayError::UnknownLetter { step, letter: c });
-        };
-        let next = match dir.step(player, w, h) {
-            Some(n) if !level.walls[n] => n,
-            _ => return Err(ReplayError::IntoWall { step }),
-        };
-        if boxes[next] {
-            if !push {
-                return Err(ReplayError::MoveWouldPush { step });
-            }
-            let beyond = match dir.step(next, w, h) {
-                Some(b) if !level.walls[b] && !boxes[b] => b,
-                _ => return Err(ReplayError::BoxBlocked { step }),
-            };
-            boxes[next] = false;
-            boxes[beyond] = true;
-            pushes += 1;
-        } else if push {
-            return Err(ReplayError::PushWithoutBox { step });
-        }
-        player = next;
-        moves += 1;
-    }
-    let solved = boxes.iter().zip(&level.goals).all(|(&b, &g)| !b || g);
+    let play = crate::play::Play::from_lurd(level, lurd)?;
     Ok(Replay {
-        solved,
-        moves,
-        pushes,
+        solved: play.is_solved(),
+        moves: play.moves(),
+        pushes: play.pushes(),
     })
 }

@@ -3,6 +3,7 @@
 pub mod bait;
 pub mod engine;
 pub mod samegame;
+pub mod serve;
 pub mod sokoban;
 pub mod sokogen;
 pub mod sudoku;

@@ -1,0 +1,215 @@
+//! Running jobs for clients: admission under one shared limit, the time cap, stop on request
+//! or when the client goes away, and the events as a server-sent-event stream.
+
+use crate::body::JsonBody;
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use puzzle_jobs::{JobRequest, Limits};
+use serde_json::json;
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+/// The running jobs and their limits.
+#[derive(Debug)]
+pub struct Jobs {
+    running: Mutex<HashMap<u64, Arc<AtomicBool>>>,
+    next_id: AtomicU64,
+    /// At most this many searches at once (one more is refused with 429).
+    pub max_jobs: usize,
+    /// Every job is stopped after this long.
+    pub time_cap: Duration,
+    /// Threads one job may use.
+    pub max_threads: usize,
+}
+
+/// A job's place among the running ones; dropping it frees the place.
+#[derive(Debug)]
+pub struct Slot {
+    jobs: Arc<Jobs>,
+    /// The job's id.
+    pub id: u64,
+    /// The job's stop flag.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.jobs.lock().remove(&self.id);
+    }
+}
+
+impl Jobs {
+    /// No jobs yet.
+    pub fn new(max_jobs: usize, time_cap: Duration, max_threads: usize) -> Arc<Jobs> {
+        Arc::new(Jobs {
+            running: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            max_jobs,
+            time_cap,
+            max_threads,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<AtomicBool>>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Take a place, or refuse with 429 when every place is taken.
+    pub fn admit(self: &Arc<Self>) -> Result<Slot, ApiError> {
+        let mut running = self.lock();
+        if running.len() >= self.max_jobs {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} searches are running, the server's limit: try again when one ends",
+                    running.len()
+                ),
+            ));
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        running.insert(id, stop.clone());
+        Ok(Slot {
+            jobs: self.clone(),
+            id,
+            stop,
+        })
+    }
+
+    /// Jobs running now.
+    pub fn running(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Stop job `id`; false if there is none.
+    pub fn stop(&self, id: u64) -> bool {
+        match self.lock().get(&id) {
+            Some(flag) => {
+                flag.store(true, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Stop every job (shutdown).
+    pub fn stop_all(&self) {
+        for flag in self.lock().values() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// `limits` within the server's caps: the time cap and the thread limit.
+    pub fn capped(&self, mut limits: Limits) -> Limits {
+        let cap = self.time_cap.as_secs_f64();
+        limits.time_limit = Some(limits.time_limit.map_or(cap, |t| t.min(cap)));
+        limits.threads = Some(limits.threads.unwrap_or(1).clamp(1, self.max_threads));
+        limits
+    }
+}
+
+/// The event stream of one job; dropping it (the client went away) stops the job.
+struct JobStream {
+    events: ReceiverStream<Event>,
+    stop: Arc<AtomicBool>,
+}
+
+impl tokio_stream::Stream for JobStream {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        Pin::new(&mut self.events).poll_next(cx).map(|e| e.map(Ok))
+    }
+}
+
+impl Drop for JobStream {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn event(name: &str, data: &serde_json::Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// `POST /api/jobs`: start a job; the answer is its event stream.
+pub async fn start(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody<serde_json::Value>,
+) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let mut request: JobRequest = serde_json::from_value(body)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad job request: {e}")))?;
+    let limits = request.limits_mut();
+    limits.validate().map_err(|e| ApiError::bad_request(&e))?;
+    *limits = state.jobs.capped(limits.clone());
+    let slot = state.jobs.admit()?;
+    let (tx, rx) = mpsc::channel::<Event>(256);
+    let stop = slot.stop.clone();
+    let capped = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (stop, capped, cap) = (stop.clone(), capped.clone(), state.jobs.time_cap);
+        tokio::spawn(async move {
+            tokio::time::sleep(cap).await;
+            capped.store(true, Ordering::Relaxed);
+            stop.store(true, Ordering::Relaxed);
+        })
+        .abort_handle()
+    };
+    let name = request.name();
+    std::thread::spawn(move || {
+        let slot = slot;
+        let send = |e: Event| {
+            tx.blocking_send(e)
+                .map_err(|_| anyhow::anyhow!("the client is gone"))
+        };
+        let _ = send(event(
+            "started",
+            &json!({ "id": slot.id.to_string(), "job": name }),
+        ));
+        let mut emit =
+            |kind: puzzle_jobs::EventKind, data: serde_json::Value| send(event(kind.name(), &data));
+        let outcome = request.run(&slot.stop, &mut emit);
+        watchdog.abort();
+        let reason = match &outcome {
+            Err(e) => {
+                let _ = send(event("error", &ApiError::bad_request(e).body));
+                "error"
+            }
+            Ok(()) if capped.load(Ordering::Relaxed) => "time_cap",
+            Ok(()) if slot.stop.load(Ordering::Relaxed) => "stopped",
+            Ok(()) => "done",
+        };
+        let _ = send(event("end", &json!({ "reason": reason })));
+    });
+    let stream = JobStream {
+        events: ReceiverStream::new(rx),
+        stop,
+    };
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_millis(500))))
+}
+
+/// `DELETE /api/jobs/{id}`: stop a job.
+pub async fn stop(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let found = id.parse().is_ok_and(|id| state.jobs.stop(id));
+    if found {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no running job '{id}'"),
+        ))
+    }
+}

@@ -1,0 +1,210 @@
+//! Sokoban endpoints: the bundled sets, parsing pasted XSB, the state of a level being played
+//! (rules, walking and deadlocks from the sokoban crate), and hints.
+
+use crate::body::JsonBody;
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use puzzle_jobs::data::{sokoban_set, SOKOBAN_SETS};
+use puzzle_jobs::sokoban::{parse_levels, Hint};
+use puzzle_jobs::Limits;
+use puzzle_sokoban::{Dir, Level, Play};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// `[x, y]`: column and row from the top-left, 0-based.
+type Cell = [usize; 2];
+
+fn cells(level: &Level, pick: impl Fn(usize) -> bool) -> Vec<Cell> {
+    (0..level.width * level.height)
+        .filter(|&i| pick(i))
+        .map(|i| {
+            let (x, y) = level.xy(i);
+            [x, y]
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct LevelRecord {
+    index: usize,
+    title: Option<String>,
+    xsb: String,
+    width: usize,
+    height: usize,
+    boxes: usize,
+}
+
+fn records(levels: &[Level]) -> Vec<LevelRecord> {
+    levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LevelRecord {
+            index: i + 1,
+            title: l.title.clone(),
+            xsb: l.to_xsb(),
+            width: l.width,
+            height: l.height,
+            boxes: l.box_count(),
+        })
+        .collect()
+}
+
+/// `GET /api/sokoban/sets`.
+pub async fn sets() -> Json<Value> {
+    Json(Value::Array(
+        SOKOBAN_SETS
+            .iter()
+            .map(|s| {
+                let n = parse_levels(s.xsb, s.id).map_or(0, |l| l.len());
+                json!({ "id": s.id, "name": s.name, "levels": n })
+            })
+            .collect(),
+    ))
+}
+
+/// `GET /api/sokoban/sets/{id}`.
+pub async fn set(Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let set = sokoban_set(&id).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no bundled level set '{id}'"),
+        )
+    })?;
+    let levels = parse_levels(set.xsb, set.id)?;
+    Ok(Json(
+        json!({ "id": set.id, "name": set.name, "levels": records(&levels) }),
+    ))
+}
+
+/// A text of levels.
+#[derive(Deserialize)]
+pub struct XsbBody {
+    xsb: String,
+}
+
+/// `POST /api/sokoban/parse`.
+pub async fn parse(JsonBody(body): JsonBody<XsbBody>) -> Result<Json<Value>, ApiError> {
+    let levels = parse_levels(&body.xsb, "pasted level")?;
+    Ok(Json(json!({ "levels": records(&levels) })))
+}
+
+fn one_level(xsb: &str) -> Result<Level, ApiError> {
+    let mut levels = parse_levels(xsb, "level")?;
+    Ok(levels.swap_remove(0))
+}
+
+/// What the player does next.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// One step; pushes when a box is in the way.
+    Step(String),
+    /// Walk to a cell without pushing.
+    WalkTo(Cell),
+}
+
+/// The body of `POST /api/sokoban/play`.
+#[derive(Deserialize)]
+pub struct PlayBody {
+    xsb: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(default)]
+    action: Option<Action>,
+}
+
+fn state_json(play: &Play) -> Value {
+    let level = play.level();
+    let area = level.area();
+    let dead = play.deadlocks();
+    let xy = |i: usize| -> Cell {
+        let (x, y) = level.xy(i);
+        [x, y]
+    };
+    json!({
+        "width": level.width,
+        "height": level.height,
+        "walls": cells(level, |i| level.walls[i]),
+        "goals": cells(level, |i| level.goals[i]),
+        "boxes": cells(level, |i| play.boxes()[i]),
+        "floor": cells(level, |i| area[i]),
+        "player": xy(play.player()),
+        "moves": play.moves(),
+        "pushes": play.pushes(),
+        "solved": play.is_solved(),
+        "dead_squares": dead.dead_squares.into_iter().map(xy).collect::<Vec<_>>(),
+        "frozen_boxes": dead.frozen_boxes.into_iter().map(xy).collect::<Vec<_>>(),
+    })
+}
+
+/// `POST /api/sokoban/play`.
+pub async fn play(JsonBody(body): JsonBody<PlayBody>) -> Result<Json<Value>, ApiError> {
+    let level = one_level(&body.xsb)?;
+    let mut play = Play::from_lurd(&level, &body.moves).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the moves do not replay: {e}"),
+        )
+    })?;
+    let applied = match &body.action {
+        None => true,
+        Some(Action::Step(s)) => {
+            let dir = s
+                .chars()
+                .next()
+                .filter(|_| s.chars().count() == 1)
+                .and_then(|c| Dir::from_letter(c.to_ascii_lowercase()))
+                .map(|(d, _)| d)
+                .ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        format!("step '{s}' is not one of l, u, r, d"),
+                    )
+                })?;
+            play.step(dir)
+        }
+        Some(Action::WalkTo([x, y])) => {
+            *x < level.width && *y < level.height && play.walk_to(level.index(*x, *y))
+        }
+    };
+    Ok(Json(
+        json!({ "moves": play.lurd(), "applied": applied, "state": state_json(&play) }),
+    ))
+}
+
+/// The body of `POST /api/sokoban/hint`.
+#[derive(Deserialize)]
+pub struct HintBody {
+    xsb: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(default)]
+    time_limit: Option<f64>,
+}
+
+/// `POST /api/sokoban/hint`: a search, so it takes a job slot like any job.
+pub async fn hint(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody<HintBody>,
+) -> Result<Json<Hint>, ApiError> {
+    let level = one_level(&body.xsb)?;
+    let limits = Limits {
+        time_limit: Some(body.time_limit.unwrap_or(5.0)),
+        ..Limits::default()
+    };
+    limits.validate()?;
+    let limits = state.jobs.capped(limits);
+    let slot = state.jobs.admit()?;
+    let stop = slot.stop.clone();
+    let hint = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        puzzle_jobs::sokoban::hint(&level, &body.moves, &limits, &stop)
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    Ok(Json(hint))
+}

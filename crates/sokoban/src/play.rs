@@ -1,0 +1,275 @@
+//! Playing a level step by step, as a person does in the workbench: moves that push when they
+//! walk into a box, walking to a clicked cell, and the deadlocks of the current position (the
+//! solver's own dead squares and freeze test). [`crate::replay`] runs on the same step rule.
+
+use crate::board::{Board, CellSet, NONE};
+use crate::deadlock::FreezeCheck;
+use crate::level::Level;
+use crate::lurd::{write_lurd, Dir, ReplayError};
+use std::collections::VecDeque;
+
+/// A level being played: its walls and goals, the current boxes and player, and the steps
+/// taken (each with whether it pushed).
+#[derive(Clone, Debug)]
+pub struct Play {
+    level: Level,
+    boxes: Vec<bool>,
+    player: usize,
+    steps: Vec<(Dir, bool)>,
+    pushes: usize,
+}
+
+/// The deadlocks of a position, as grid indices (`y * width + x`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deadlocks {
+    /// Floor cells from which a box can never reach a goal (independent of the position).
+    pub dead_squares: Vec<usize>,
+    /// Boxes frozen off a goal (they and the boxes holding them can never all reach goals).
+    pub frozen_boxes: Vec<usize>,
+}
+
+impl Play {
+    /// The level's start position.
+    pub fn new(level: &Level) -> Play {
+        Play {
+            level: level.clone(),
+            boxes: level.boxes.clone(),
+            player: level.player,
+            steps: Vec::new(),
+            pushes: 0,
+        }
+    }
+
+    /// The position after playing `lurd` from the start (lower case must not push, upper case
+    /// must; whitespace is skipped).
+    pub fn from_lurd(level: &Level, lurd: &str) -> Result<Play, ReplayError> {
+        let mut play = Play::new(level);
+        for c in lurd.chars().filter(|c| !c.is_whitespace()) {
+            let step = play.steps.len() + 1;
+            let Some((dir, push)) = Dir::from_letter(c) else {
+                return Err(ReplayError::UnknownLetter { step, letter: c });
+            };
+            play.apply(dir, Some(push), step)?;
+        }
+        Ok(play)
+    }
+
+    /// One step in `dir`: `Some(push)` insists on a move or a push (LURD's case), `None` pushes
+    /// exactly when a box is in the way.
+    fn apply(&mut self, dir: Dir, push: Option<bool>, step: usize) -> Result<(), ReplayError> {
+        let (w, h) = (self.level.width, self.level.height);
+        let next = match dir.step(self.player, w, h) {
+            Some(n) if !self.level.walls[n] => n,
+            _ => return Err(ReplayError::IntoWall { step }),
+        };
+        let pushed = self.boxes[next];
+        if pushed {
+            if push == Some(false) {
+                return Err(ReplayError::MoveWouldPush { step });
+            }
+            let beyond = match dir.step(next, w, h) {
+                Some(b) if !self.level.walls[b] && !self.boxes[b] => b,
+                _ => return Err(ReplayError::BoxBlocked { step }),
+            };
+            self.boxes[next] = false;
+            self.boxes[beyond] = true;
+            self.pushes += 1;
+        } else if push == Some(true) {
+            return Err(ReplayError::PushWithoutBox { step });
+        }
+        self.player = next;
+        self.steps.push((dir, pushed));
+        Ok(())
+    }
+
+    /// Step in `dir`, pushing a box in the way; `false` (and nothing changes) when the step is
+    /// into a wall or the box is blocked.
+    pub fn step(&mut self, dir: Dir) -> bool {
+        let n = self.steps.len() + 1;
+        self.apply(dir, None, n).is_ok()
+    }
+
+    /// Walk to grid cell `target` along a shortest path that pushes nothing; `false` (and
+    /// nothing changes) when there is none. Walking to where the player stands is a no-op.
+    pub fn walk_to(&mut self, target: usize) -> bool {
+        let (w, h) = (self.level.width, self.level.height);
+        if target >= w * h || self.level.walls[target] || self.boxes[target] {
+            return false;
+        }
+        let mut came_from: Vec<Option<Dir>> = vec![None; w * h];
+        let mut seen = vec![false; w * h];
+        seen[self.player] = true;
+        let mut queue = VecDeque::from([self.player]);
+        while let Some(c) = queue.pop_front() {
+            if c == target {
+                break;
+            }
+            for d in Dir::ALL {
+                if let Some(n) = d.step(c, w, h) {
+                    if !seen[n] && !self.level.walls[n] && !self.boxes[n] {
+                        seen[n] = true;
+                        came_from[n] = Some(d);
+                        queue.push_back(n);
+                    }
+                }
+            }
+        }
+        if !seen[target] {
+            return false;
+        }
+        let mut path = Vec::new();
+        let mut c = target;
+        while let Some(d) = came_from[c] {
+            path.push(d);
+            c = d.opposite().step(c, w, h).unwrap_or(c);
+        }
+        for d in path.into_iter().rev() {
+            let n = self.steps.len() + 1;
+            if self.apply(d, Some(false), n).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The steps so far as LURD (upper case = push).
+    pub fn lurd(&self) -> String {
+        write_lurd(&self.steps)
+    }
+
+    /// Steps taken.
+    pub fn moves(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Steps that pushed.
+    pub fn pushes(&self) -> usize {
+        self.pushes
+    }
+
+    /// The player's grid cell.
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// `boxes()[i]`: a box stands on grid cell `i`.
+    pub fn boxes(&self) -> &[bool] {
+        &self.boxes
+    }
+
+    /// The level being played (its start position).
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// Every box is on a goal.
+    pub fn is_solved(&self) -> bool {
+        self.boxes
+            .iter()
+            .zip(&self.level.goals)
+            .all(|(&b, &g)| !b || g)
+    }
+
+    /// The current position as a level of its own (start = here), e.g. to solve from it.
+    pub fn position(&self) -> Level {
+        Level {
+            boxes: self.boxes.clone(),
+            player: self.player,
+            ..self.level.clone()
+        }
+    }
+
+    /// Dead squares and frozen boxes, from the solver's own tables ([`Board::dead`],
+    /// [`FreezeCheck`]). Empty when the level is too large for the solver.
+    pub fn deadlocks(&self) -> Deadlocks {
+        let Ok(board) = Board::new(&self.level) else {
+            return Deadlocks::default();
+        };
+        let dead_squares = (0..board.cells())
+            .filter(|&c| board.dead[c])
+            .map(|c| board.grid_of[c])
+            .collect();
+        let mut boxes = CellSet::new(board.cells());
+        for (i, _) in self.boxes.iter().enumerate().filter(|(_, &b)| b) {
+            if board.cell_of[i] != NONE {
+                boxes.insert(board.cell_of[i]);
+            }
+        }
+        let mut check = FreezeCheck::new();
+        let frozen_boxes = boxes
+            .iter()
+            .filter(|&c| !board.is_goal(c) && check.is_deadlock(&board, &boxes, c))
+            .map(|c| board.grid_of[c as usize])
+            .collect();
+        Deadlocks {
+            dead_squares,
+            frozen_boxes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_xsb;
+
+    const CORNER: &str = "#####\n#@$.#\n#   #\n#####\n";
+
+    #[test]
+    fn step_pushes_a_box_and_solves() {
+        let level = &parse_xsb(CORNER).unwrap()[0];
+        let mut play = Play::new(level);
+        assert!(!play.step(Dir::Up), "into a wall");
+        assert!(play.step(Dir::Right));
+        assert_eq!(play.lurd(), "R");
+        assert!(play.is_solved());
+        assert_eq!((play.moves(), play.pushes()), (1, 1));
+        assert!(crate::replay(level, &play.lurd()).unwrap().solved);
+    }
+
+    #[test]
+    fn blocked_push_changes_nothing() {
+        let level = &parse_xsb("######\n#@$$.#\n#  . #\n######\n").unwrap()[0];
+        let mut play = Play::new(level);
+        assert!(!play.step(Dir::Right));
+        assert_eq!(play.moves(), 0);
+    }
+
+    #[test]
+    fn walk_to_takes_a_shortest_path_around_boxes() {
+        let level = &parse_xsb("######\n#@$ .#\n#    #\n######\n").unwrap()[0];
+        let mut play = Play::new(level);
+        let target = level.index(3, 1);
+        assert!(play.walk_to(target));
+        assert_eq!(play.player(), target);
+        assert_eq!(play.moves(), 4, "down, right, right, up");
+        assert_eq!(play.pushes(), 0);
+        assert!(!play.walk_to(level.index(0, 0)), "a wall");
+        assert!(!play.walk_to(level.index(2, 1)), "a box");
+    }
+
+    #[test]
+    fn from_lurd_agrees_with_replay_and_rejects_what_replay_rejects() {
+        let level = &parse_xsb(CORNER).unwrap()[0];
+        assert!(
+            Play::from_lurd(level, "r").is_err(),
+            "a move that would push"
+        );
+        assert!(Play::from_lurd(level, "D").is_err(), "a push without a box");
+        let play = Play::from_lurd(level, "dr").unwrap();
+        assert_eq!(play.player(), level.index(2, 2));
+    }
+
+    #[test]
+    fn deadlocks_mark_corners_and_frozen_boxes() {
+        // The box in the top-left corner is frozen off its goal.
+        let level = &parse_xsb("#####\n#$  #\n# @.#\n#####\n").unwrap()[0];
+        let d = Play::new(level).deadlocks();
+        assert!(d.dead_squares.contains(&level.index(1, 1)));
+        assert!(
+            !d.dead_squares.contains(&level.index(3, 2)),
+            "a goal is never dead"
+        );
+        assert_eq!(d.frozen_boxes, vec![level.index(1, 1)]);
+    }
+}
