@@ -205,7 +205,11 @@ const scenarios = [
       const cards = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
       await cards.first().waitFor({ timeout: 15_000 });
       await cards.first().getByRole('img').waitFor();
-      await page.getByRole('img', { name: /^Best score over time: \d/ }).waitFor({ timeout: 5_000 });
+      const scoreChart = page.getByRole('img', { name: /^Best score over time: \d/ });
+      await scoreChart.waitFor({ timeout: 5_000 });
+      // Let the chart grow for a while (a better screenshot), then stop before the time limit.
+      await eventually(async () => Number(/at ([\d.]+) s/.exec(await scoreChart.getAttribute('aria-label'))?.[1]) >= 1.5,
+        'the chart should reach 1.5 s', 8_000).catch(() => {});
       const stop = page.getByRole('button', { name: 'Stop' });
       if (await stop.isEnabled()) await stop.click();
       await page.getByRole('status').filter({ hasText: /Finished \((stopped|done|time_cap)\)/ }).waitFor({ timeout: 10_000 });

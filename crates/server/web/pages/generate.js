@@ -228,7 +228,7 @@ function render() {
     : 'No run yet.';
   ui.scoreChart.replaceChildren(...chart({
     title: 'Best score over time', yLabel: 'best score', value: (sample) => sample.best,
-    marks: state.levels.map((level) => ({ t: level.time_s, y: level.score })),
+    marks: state.levels.filter((level) => level.new_best).map((level) => ({ t: level.time_s, y: level.score })),
   }));
   ui.speedChart.replaceChildren(...chart({
     title: 'Iterations per second over time', yLabel: 'iterations/s', value: (sample) => sample.ips, marks: [],
@@ -263,7 +263,7 @@ function card(level) {
 
 /** A line chart (SVG) of a value over elapsed seconds, with labelled axes and ticks. */
 function chart({ title, yLabel, value, marks }) {
-  const size = { width: 460, height: 200, left: 62, right: 12, top: 12, bottom: 40 };
+  const size = { width: 600, height: 220, left: 62, right: 16, top: 12, bottom: 40 };
   const plotWidth = size.width - size.left - size.right;
   const plotHeight = size.height - size.top - size.bottom;
   const samples = state.samples;
@@ -290,8 +290,10 @@ function chart({ title, yLabel, value, marks }) {
   const yText = svgText(yLabel, 14, size.top + plotHeight / 2, 'middle', 'chart-axis-label');
   yText.setAttribute('transform', `rotate(-90 14 ${size.top + plotHeight / 2})`);
   svg.append(yText);
-  if (samples.length > 0) {
-    const points = samples.map((sample) => `${x(sample.t).toFixed(1)},${y(value(sample)).toFixed(1)}`).join(' ');
+  // The line joins the progress samples and the marks (kept levels), in time order.
+  const series = [...samples.map((sample) => ({ t: sample.t, y: value(sample) })), ...marks].sort((a, b) => a.t - b.t);
+  if (series.length > 0) {
+    const points = series.map((point) => `${x(point.t).toFixed(1)},${y(point.y).toFixed(1)}`).join(' ');
     svg.append(svgNode('polyline', { points, class: 'chart-line' }));
   }
   for (const mark of marks) svg.append(svgNode('circle', { cx: x(mark.t), cy: y(mark.y), r: 3.5, class: 'chart-mark' }));
