@@ -887,6 +887,23 @@ impl Board {
         Some(self.flood_size(i, scratch))
     }
 
+    /// The stones of the group containing `mv`, as moves (None if the move is illegal): what
+    /// a player sees highlighted before removing it.
+    pub fn group_cells(&self, mv: Move, scratch: &mut Scratch) -> Option<Vec<Move>> {
+        let i = self.legal_cell(mv)?;
+        let (lo, hi) = self.flood(self.colour_at(i), i, &mut scratch.group);
+        let mut cells = Vec::new();
+        for (w, &word) in scratch.group[lo + 1..=hi + 1].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let cell = (lo + w) * 64 + bits.trailing_zeros() as usize;
+                cells.push(self.move_of(cell as u16));
+                bits &= bits - 1;
+            }
+        }
+        Some(cells)
+    }
+
     /// Remove the group containing internal cell `start` (which must have a same-coloured
     /// neighbour), apply gravity and column shifting, and score it. Returns the group size.
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {

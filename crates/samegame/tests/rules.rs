@@ -352,3 +352,44 @@ fn group_codes_name_colour_and_cells_across_positions() {
     }
     assert!(seen.len() > 1000);
 }
+
+#[test]
+fn group_cells_lists_the_stones_a_move_removes() {
+    let rows: &[&[u8]] = &[&[R, G, G], &[R, R, B], &[B, B, B]];
+    let b = board(rows, 3, Scoring::standard());
+    let mut scratch = Scratch::new();
+    let mut cells = b
+        .group_cells(b.move_from_top(2, 2).unwrap(), &mut scratch)
+        .unwrap();
+    cells.sort();
+    let expected: Vec<Move> = [(0, 0), (1, 0), (2, 0), (2, 1)]
+        .iter()
+        .map(|&(col, row)| Move { col, row })
+        .collect();
+    assert_eq!(cells, expected, "the four Bs, bottom-based rows");
+    let rs = b.group_cells(b.move_from_top(0, 0).unwrap(), &mut scratch);
+    assert_eq!(rs.map(|c| c.len()), Some(3), "the three Rs");
+    let lone = board(&[&[R, G], &[G, R]], 2, Scoring::standard());
+    assert!(lone
+        .group_cells(lone.move_from_top(0, 0).unwrap(), &mut scratch)
+        .is_none());
+}
+
+proptest! {
+    #[test]
+    fn group_cells_has_the_size_of_the_removed_group(seed in 0u64..500, col in 0usize..6, row in 0usize..6) {
+        let b = Board::random(6, 6, 3, seed, Scoring::standard()).unwrap();
+        let mut scratch = Scratch::new();
+        let mv = b.move_from_top(col, row).unwrap();
+        let cells = b.group_cells(mv, &mut scratch);
+        let mut after = b.clone();
+        let removed = after.try_play(mv, &mut scratch);
+        prop_assert_eq!(cells.as_ref().map(Vec::len), removed);
+        if let Some(cells) = cells {
+            let colour = b.get(mv.col as usize, mv.row as usize);
+            for c in cells {
+                prop_assert_eq!(b.get(c.col as usize, c.row as usize), colour);
+            }
+        }
+    }
+}
