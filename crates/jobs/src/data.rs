@@ -42,3 +42,58 @@ pub const SOKOBAN_SETS: [SokobanSet; 3] = [
 pub fn sokoban_set(id: &str) -> Option<SokobanSet> {
     SOKOBAN_SETS.iter().copied().find(|s| s.id == id)
 }
+
+/// Sudoku: the magictour "top95" list, 95 puzzles (the list of Peter Norvig's solver essay).
+pub const SUDOKU_TOP95: &str = include_str!("../../../data/sudoku/magictour_top95.txt");
+/// Sudoku: Peter Norvig's "hardest" list, 11 puzzles.
+pub const SUDOKU_HARDEST11: &str = include_str!("../../../data/sudoku/norvig_hardest11.txt");
+
+/// The Czech thesis's three test puzzles (chapter 4) are only pictures; these stand in for them,
+/// chosen so that the thesis's MCTS finds them easy, harder, and hard within its limits (its
+/// solvable range is about 28 clues and up). Easy: a classic 32-clue puzzle solved by singles
+/// (Project Euler 96, grid 01).
+pub const SUDOKU_EASY: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// Medium: 33 clues (a generated minimal puzzle, `generate --seed 7` #2, plus solution cells).
+pub const SUDOKU_MEDIUM: &str =
+    "....98.3.4.9.7..6..8.14.5..32..6.1.519..2...3..7.......7.9513.6...6....9..1...758";
+/// Hard: 28 clues (`generate --seed 7` #3 plus three solution cells).
+pub const SUDOKU_HARD: &str =
+    "..2..854...7...6125....137.2.9.........6...94.15.3....3..2.64....1..5..3........1";
+
+/// A bundled Sudoku puzzle set (one puzzle per line).
+#[derive(Clone, Copy, Debug)]
+pub struct SudokuSet {
+    /// The name used in the API (`top95`).
+    pub id: &'static str,
+    /// A display name.
+    pub name: &'static str,
+    /// The puzzles, one per line (81 symbols, `.` empty).
+    pub text: &'static str,
+}
+
+/// The bundled Sudoku sets, in the order the workbench lists them.
+pub const SUDOKU_SETS: [SudokuSet; 2] = [
+    SudokuSet {
+        id: "top95",
+        name: "magictour top95",
+        text: SUDOKU_TOP95,
+    },
+    SudokuSet {
+        id: "hardest11",
+        name: "Norvig's hardest 11",
+        text: SUDOKU_HARDEST11,
+    },
+];
+
+/// The bundled Sudoku set called `id`.
+pub fn sudoku_set(id: &str) -> Option<SudokuSet> {
+    SUDOKU_SETS.iter().copied().find(|s| s.id == id)
+}
+
+/// The thesis's test grid's puzzles by name (`easy`, `medium`, `hard`), in the report's order.
+pub const SUDOKU_GRID_PUZZLES: [(&str, &str); 3] = [
+    ("easy", SUDOKU_EASY),
+    ("medium", SUDOKU_MEDIUM),
+    ("hard", SUDOKU_HARD),
+];

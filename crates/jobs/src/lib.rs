@@ -19,6 +19,7 @@ pub mod limits;
 pub mod request;
 pub mod sokoban;
 pub mod sokogen;
+pub mod sudoku;
 
 pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 pub use limits::Limits;

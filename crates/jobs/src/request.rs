@@ -2,7 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
-use crate::{sokoban, sokogen};
+use crate::{sokoban, sokogen, sudoku};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,14 @@ pub enum JobRequest {
     SokobanGenerate(sokogen::GenerateRequest),
     /// The generation thesis's tables.
     SokobanGenExperiment(sokogen::ExperimentRequest),
+    /// Solve Sudoku puzzles (MCTS or exact).
+    SudokuSolve(sudoku::SolveRequest),
+    /// Generate unique-solution Sudoku puzzles.
+    SudokuGenerate(sudoku::GenerateRequest),
+    /// Time the exact Sudoku solver over puzzles.
+    SudokuBench(sudoku::BenchRequest),
+    /// The Sudoku thesis's MCTS test grid and top95 table.
+    SudokuExperiment(sudoku::ExperimentRequest),
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -40,6 +48,10 @@ impl JobRequest {
             JobRequest::SokobanBench(_) => "sokoban_bench",
             JobRequest::SokobanGenerate(_) => "sokoban_generate",
             JobRequest::SokobanGenExperiment(_) => "sokoban_gen_experiment",
+            JobRequest::SudokuSolve(_) => "sudoku_solve",
+            JobRequest::SudokuGenerate(_) => "sudoku_generate",
+            JobRequest::SudokuBench(_) => "sudoku_bench",
+            JobRequest::SudokuExperiment(_) => "sudoku_experiment",
         }
     }
 
@@ -50,6 +62,10 @@ impl JobRequest {
             JobRequest::SokobanBench(r) => &mut r.limits,
             JobRequest::SokobanGenerate(r) => &mut r.limits,
             JobRequest::SokobanGenExperiment(r) => &mut r.limits,
+            JobRequest::SudokuSolve(r) => &mut r.limits,
+            JobRequest::SudokuGenerate(r) => &mut r.limits,
+            JobRequest::SudokuBench(r) => &mut r.limits,
+            JobRequest::SudokuExperiment(r) => &mut r.limits,
         }
     }
 
@@ -64,6 +80,15 @@ impl JobRequest {
             }
             JobRequest::SokobanGenExperiment(r) => {
                 let report = sokogen::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+            JobRequest::SudokuSolve(r) => sudoku::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SudokuGenerate(r) => {
+                sudoku::generate(r, stop, &mut forward(emit)).map(drop)
+            }
+            JobRequest::SudokuBench(r) => sudoku::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SudokuExperiment(r) => {
+                let report = sudoku::experiment(r, stop, &mut forward(&mut *emit))?;
                 emit(EventKind::Summary, serde_json::json!({ "report": report }))
             }
         }

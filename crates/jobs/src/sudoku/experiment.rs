@@ -1,0 +1,535 @@
+//! `puzzle experiment sudoku`: the Czech thesis's MCTS test grid (chapter 4.4: playouts ×
+//! selection × AMAF, several runs each, on an easy, a medium and a hard puzzle with a simulation
+//! limit per puzzle) and the success rate on magictour top95 against the simulation budget, as
+//! a Markdown report.
+
+use crate::data::{SUDOKU_GRID_PUZZLES, SUDOKU_TOP95};
+use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
+use crate::limits::Limits;
+use anyhow::{bail, Result};
+use puzzle_engine::Rng;
+use puzzle_sudoku::mcts::{solve_mcts, CellChoice, MctsSudokuConfig, PlayoutKind, Selection};
+use puzzle_sudoku::{parse_puzzle, parse_puzzles};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::check_simulations;
+
+/// The test grid's puzzles (the thesis's easy, medium and hard; see
+/// [`crate::data::SUDOKU_EASY`]).
+pub const GRID_PUZZLES: [&str; 3] = ["easy", "medium", "hard"];
+
+/// The thesis's test grid and the top95 budget table (`puzzle experiment sudoku`); the defaults
+/// are the CLI's short ones (the thesis's in brackets).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExperimentRequest {
+    /// Runs per configuration, 1 to 1000 (default 3) [10].
+    pub runs: u64,
+    /// Simulation limit for the easy puzzle (default 10,000) [10000].
+    pub easy_limit: u64,
+    /// Simulation limit for the medium puzzle (default 50,000) [200000].
+    pub medium_limit: u64,
+    /// Simulation limit for the hard puzzle (default 100,000) [700000].
+    pub hard_limit: u64,
+    /// Also run α-AMAF on the hard puzzle (the thesis left it out there).
+    pub amaf_on_hard: bool,
+    /// Puzzles of top95 for the success-against-budget table, 0 to 95 (default all 95).
+    pub top95: u64,
+    /// Largest simulation budget of the top95 table (default 100,000; restarts every 10% of
+    /// it).
+    pub top95_budget: u64,
+    /// Which of the grid's puzzles to run ([`GRID_PUZZLES`]; default all three).
+    pub puzzles: Vec<String>,
+    /// Seed (default 1; run r uses the stream seed (seed, r)) and a time limit per run; the
+    /// other settings are not used.
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for ExperimentRequest {
+    fn default() -> Self {
+        ExperimentRequest {
+            runs: 3,
+            easy_limit: 10_000,
+            medium_limit: 50_000,
+            hard_limit: 100_000,
+            amaf_on_hard: false,
+            top95: 95,
+            top95_budget: 100_000,
+            puzzles: GRID_PUZZLES.map(String::from).to_vec(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One row of the test grid: a configuration's runs on one puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct GridRow {
+    /// Always `grid`.
+    pub table: String,
+    /// The puzzle (`easy`, `medium` or `hard`).
+    pub puzzle: String,
+    /// Playout / selection / AMAF, as in the report.
+    pub configuration: String,
+    /// The simulation limit of a run.
+    pub limit: u64,
+    /// Runs asked for.
+    pub runs: u64,
+    /// Runs that solved the puzzle within the limit.
+    pub solved: u64,
+    /// Mean simulations of the solved runs (`None` when none solved it).
+    pub mean_simulations: Option<f64>,
+    /// Mean seconds per run.
+    pub mean_time_s: f64,
+    /// The Markdown report up to this row (not serialized; the CLI saves it as it goes).
+    #[serde(skip)]
+    pub report: String,
+}
+
+/// One row of the top95 table: a configuration's success against the simulation budget.
+#[derive(Clone, Debug, Serialize)]
+pub struct BudgetRow {
+    /// Always `top95`.
+    pub table: String,
+    /// The configuration, as in the report.
+    pub configuration: String,
+    /// Puzzles of top95 run.
+    pub puzzles: u64,
+    /// The budgets of the table's columns.
+    pub budgets: Vec<u64>,
+    /// Puzzles solved within each budget.
+    pub solved_within: Vec<u64>,
+    /// Mean simulations of the solved puzzles (`None` when none was solved).
+    pub mean_simulations: Option<f64>,
+    /// The Markdown report up to this row (not serialized; the CLI saves it as it goes).
+    #[serde(skip)]
+    pub report: String,
+}
+
+/// The events of the experiment.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExperimentEvent {
+    /// Runs done (`done` of `total`; `solved`: runs that solved their puzzle).
+    Progress(ItemProgress),
+    /// A row of the test grid.
+    Grid(GridRow),
+    /// A row of the top95 table.
+    Budget(BudgetRow),
+}
+
+impl ExperimentEvent {
+    /// The Markdown report so far, after a row.
+    pub fn report_so_far(&self) -> Option<&str> {
+        match self {
+            ExperimentEvent::Progress(_) => None,
+            ExperimentEvent::Grid(r) => Some(&r.report),
+            ExperimentEvent::Budget(r) => Some(&r.report),
+        }
+    }
+}
+
+impl JobEvent for ExperimentEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            ExperimentEvent::Progress(_) => EventKind::Progress,
+            ExperimentEvent::Grid(_) | ExperimentEvent::Budget(_) => EventKind::Result,
+        }
+    }
+}
+
+/// A configuration of the test grid.
+struct GridConfig {
+    name: String,
+    playout: PlayoutKind,
+    selection: Selection,
+    amaf: Option<f64>,
+}
+
+/// The grid's configurations (thesis 4.4): playouts × selection formulas, then the same with
+/// α-AMAF 0.5 when `with_amaf`.
+fn grid_configs(with_amaf: bool) -> Vec<GridConfig> {
+    let mut out = Vec::new();
+    for amaf in [None, Some(0.5)] {
+        if amaf.is_some() && !with_amaf {
+            continue;
+        }
+        for (pname, playout) in [
+            ("random", PlayoutKind::Random),
+            ("pseudo", PlayoutKind::PseudoRandom),
+        ] {
+            for (sname, selection) in [
+                ("UCB-Tuned", Selection::Ucb1Tuned),
+                ("UCB1 0.1", Selection::Ucb1 { uctk: 0.1 }),
+                ("UCB1 0.2", Selection::Ucb1 { uctk: 0.2 }),
+                ("UCB1 0.4", Selection::Ucb1 { uctk: 0.4 }),
+            ] {
+                out.push(GridConfig {
+                    name: format!(
+                        "{pname} / {sname}{}",
+                        if amaf.is_some() { " / α-AMAF 0.5" } else { "" }
+                    ),
+                    playout,
+                    selection,
+                    amaf,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Check every field of the request.
+fn validate(req: &ExperimentRequest) -> Result<()> {
+    req.limits.validate()?;
+    if !(1..=1000).contains(&req.runs) {
+        bail!("runs must be 1 to 1000, not {}", req.runs);
+    }
+    check_simulations("easy_limit", req.easy_limit)?;
+    check_simulations("medium_limit", req.medium_limit)?;
+    check_simulations("hard_limit", req.hard_limit)?;
+    if req.top95 > 95 {
+        bail!("top95 must be 0 to 95 puzzles, not {}", req.top95);
+    }
+    check_simulations("top95_budget", req.top95_budget)?;
+    for p in &req.puzzles {
+        if !GRID_PUZZLES.contains(&p.as_str()) {
+            bail!(
+                "unknown puzzle '{p}' in puzzles (choose from {})",
+                GRID_PUZZLES.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Run an [`ExperimentRequest`]: `Progress` per run, a `Grid` or `Budget` event per table row;
+/// returns the Markdown report (a stopped run keeps the finished rows).
+pub fn experiment(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<String> {
+    validate(req)?;
+    let seed = req.limits.seed_or(1);
+    let time_limit = req.limits.time_limit.map(Duration::from_secs_f64);
+    let started = Instant::now();
+    let mut md = String::new();
+    writeln!(
+        md,
+        "# Sudoku: the Czech thesis's MCTS test grid (reproduction)\n"
+    )?;
+    writeln!(
+        md,
+        "Settings: {} runs per configuration, 10 visits before expansion, one-cell expansion \
+         (random cell; α-AMAF: a whole unit), reward movecount/(movecount+unsolved), no restarts \
+         inside a run; a run succeeds if it solves the puzzle within the limit. Seed {seed}.\n",
+        req.runs
+    )?;
+    let puzzles: Vec<_> = SUDOKU_GRID_PUZZLES
+        .into_iter()
+        .zip([
+            (req.easy_limit, true),
+            (req.medium_limit, true),
+            (req.hard_limit, req.amaf_on_hard),
+        ])
+        .filter(|((label, _), _)| req.puzzles.iter().any(|p| p == label))
+        .map(|((label, text), (limit, with_amaf))| (label, text, limit, with_amaf))
+        .collect();
+    let total: u64 = puzzles
+        .iter()
+        .map(|p| grid_configs(p.3).len() as u64 * req.runs)
+        .sum::<u64>()
+        + req.top95 * 4;
+    let (mut done, mut solved_runs) = (0u64, 0u64);
+    let mut progress = |label: &str, solved: bool| -> ExperimentEvent {
+        done += 1;
+        solved_runs += u64::from(solved);
+        ExperimentEvent::Progress(ItemProgress {
+            done,
+            total,
+            solved: solved_runs,
+            label: label.to_string(),
+            elapsed_s: started.elapsed().as_secs_f64(),
+        })
+    };
+    for (label, text, limit, with_amaf) in puzzles {
+        let grid = parse_puzzle(text).map_err(|e| anyhow::anyhow!("{label} puzzle: {e}"))?;
+        writeln!(
+            md,
+            "## {label} puzzle ({} clues, limit {limit} simulations)\n\n`{text}`\n",
+            grid.clue_count()
+        )?;
+        writeln!(md, "| playout / selection / AMAF | solved | mean simulations (solved runs) | mean time (s) |")?;
+        writeln!(md, "|---|---|---|---|")?;
+        for cfg in grid_configs(with_amaf) {
+            let (mut solved, mut sims, mut time) = (0u64, 0u64, 0.0);
+            let run_label = format!("{label} {}", cfg.name);
+            for run in 0..req.runs {
+                let c = MctsSudokuConfig {
+                    playout: cfg.playout,
+                    selection: cfg.selection,
+                    amaf: cfg.amaf,
+                    restart_after: None,
+                    max_simulations: limit,
+                    seed: Rng::stream_seed(seed, run),
+                    stop: Some(stop.clone()),
+                    time_limit,
+                    ..MctsSudokuConfig::default()
+                };
+                let r = solve_mcts(&grid, &c).map_err(|e| anyhow::anyhow!(e))?;
+                time += r.elapsed.as_secs_f64();
+                if r.solution.is_some() {
+                    solved += 1;
+                    sims += r.simulations;
+                }
+                emit(progress(&run_label, r.solution.is_some()))?;
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            let mean_simulations = (solved > 0).then(|| sims as f64 / solved as f64);
+            let mean_time_s = time / req.runs as f64;
+            writeln!(
+                md,
+                "| {} | {solved}/{} | {} | {:.2} |",
+                cfg.name,
+                req.runs,
+                mean_simulations.map_or_else(|| "–".into(), |m| format!("{m:.0}")),
+                mean_time_s
+            )?;
+            emit(ExperimentEvent::Grid(GridRow {
+                table: "grid".into(),
+                puzzle: label.to_string(),
+                configuration: cfg.name,
+                limit,
+                runs: req.runs,
+                solved,
+                mean_simulations,
+                mean_time_s,
+                report: md.clone(),
+            }))?;
+        }
+        writeln!(md)?;
+    }
+    // Success against budget on top95.
+    if req.top95 > 0 {
+        let top = parse_puzzles(SUDOKU_TOP95).map_err(|e| anyhow::anyhow!("bundled top95: {e}"))?;
+        let budgets: Vec<u64> = [1u64, 3, 10, 30, 100]
+            .iter()
+            .map(|f| req.top95_budget * f / 100)
+            .filter(|&b| b > 0)
+            .collect();
+        writeln!(
+            md,
+            "## Success rate against the simulation budget on magictour top95 (first {} puzzles)\n",
+            req.top95
+        )?;
+        writeln!(
+            md,
+            "One run per puzzle with the largest budget ({}), restarting every {} simulations; a \
+             puzzle counts as solved within budget B if that run solved it within B simulations \
+             (a run with budget B is the same run cut at B).\n",
+            req.top95_budget,
+            (req.top95_budget / 10).max(1)
+        )?;
+        write!(md, "| configuration |")?;
+        for b in &budgets {
+            write!(md, " ≤ {b} |")?;
+        }
+        writeln!(md, " mean simulations (solved) |")?;
+        writeln!(md, "|---|{}---|", "---|".repeat(budgets.len()))?;
+        let configs = [
+            (
+                "random / UCB1 0.2 (thesis)",
+                PlayoutKind::Random,
+                CellChoice::Random,
+            ),
+            (
+                "pseudo / UCB1 0.2 (thesis)",
+                PlayoutKind::PseudoRandom,
+                CellChoice::Random,
+            ),
+            (
+                "pseudo / UCB1 0.2, MRV tree cell",
+                PlayoutKind::PseudoRandom,
+                CellChoice::MostConstrained,
+            ),
+            (
+                "MRV playout / UCB1 0.2, MRV tree cell",
+                PlayoutKind::MostConstrained,
+                CellChoice::MostConstrained,
+            ),
+        ];
+        for (name, playout, tree_cell) in configs {
+            let mut sims_to_solve = Vec::new();
+            let run_label = format!("top95 {name}");
+            for (i, p) in top.iter().take(req.top95 as usize).enumerate() {
+                let c = MctsSudokuConfig {
+                    playout,
+                    tree_cell,
+                    restart_after: Some((req.top95_budget / 10).max(1)),
+                    max_simulations: req.top95_budget,
+                    seed: Rng::stream_seed(seed, i as u64),
+                    stop: Some(stop.clone()),
+                    time_limit,
+                    ..MctsSudokuConfig::default()
+                };
+                let r = solve_mcts(&p.grid, &c).map_err(|e| anyhow::anyhow!(e))?;
+                if r.solution.is_some() {
+                    sims_to_solve.push(r.simulations);
+                }
+                emit(progress(&run_label, r.solution.is_some()))?;
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            write!(md, "| {name} |")?;
+            let mut solved_within = Vec::new();
+            for &b in &budgets {
+                let k = sims_to_solve.iter().filter(|&&s| s <= b).count();
+                solved_within.push(k as u64);
+                write!(md, " {:.0} % |", 100.0 * k as f64 / req.top95 as f64)?;
+            }
+            let mean_simulations = (!sims_to_solve.is_empty())
+                .then(|| sims_to_solve.iter().sum::<u64>() as f64 / sims_to_solve.len() as f64);
+            writeln!(
+                md,
+                " {} |",
+                mean_simulations.map_or_else(|| "–".to_string(), |m| format!("{m:.0}"))
+            )?;
+            emit(ExperimentEvent::Budget(BudgetRow {
+                table: "top95".into(),
+                configuration: name.to_string(),
+                puzzles: req.top95,
+                budgets: budgets.clone(),
+                solved_within,
+                mean_simulations,
+                report: md.clone(),
+            }))?;
+        }
+        writeln!(md)?;
+    }
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(req: &ExperimentRequest) -> Result<(Vec<ExperimentEvent>, String)> {
+        let mut events = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let md = experiment(req, &stop, &mut |e| {
+            events.push(e);
+            Ok(())
+        })?;
+        Ok((events, md))
+    }
+
+    #[test]
+    fn a_tiny_grid_reports_every_row_and_counts_its_runs() {
+        let req = ExperimentRequest {
+            runs: 2,
+            easy_limit: 300,
+            top95: 2,
+            top95_budget: 200,
+            puzzles: vec!["easy".into()],
+            ..ExperimentRequest::default()
+        };
+        let (events, md) = run(&req).unwrap();
+        let grid: Vec<&GridRow> = events
+            .iter()
+            .filter_map(|e| match e {
+                ExperimentEvent::Grid(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let budget: Vec<&BudgetRow> = events
+            .iter()
+            .filter_map(|e| match e {
+                ExperimentEvent::Budget(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        // 16 configurations on the easy puzzle (α-AMAF included), 4 on top95.
+        assert_eq!((grid.len(), budget.len()), (16, 4));
+        for r in &grid {
+            assert_eq!((r.puzzle.as_str(), r.runs, r.limit), ("easy", 2, 300));
+            assert!(r.solved <= 2);
+            assert_eq!(r.mean_simulations.is_some(), r.solved > 0);
+            assert!(md.contains(&format!("| {} | {}/2 |", r.configuration, r.solved)));
+            assert!(md.starts_with(&r.report));
+        }
+        for r in &budget {
+            assert_eq!(r.budgets, [2, 6, 20, 60, 200]);
+            assert!(r.solved_within.windows(2).all(|w| w[0] <= w[1]));
+            assert!(*r.solved_within.last().unwrap() <= 2);
+        }
+        // Progress: one event per run, ending at the total.
+        let progress: Vec<&ItemProgress> = events
+            .iter()
+            .filter_map(|e| match e {
+                ExperimentEvent::Progress(p) => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(progress.len() as u64, 16 * 2 + 2 * 4);
+        let last = progress.last().unwrap();
+        assert_eq!((last.done, last.total), (40, 40));
+        assert!(md.contains("## easy puzzle") && !md.contains("## hard puzzle"));
+        assert!(md.contains("magictour top95 (first 2 puzzles)"));
+        let json = serde_json::to_value(ExperimentEvent::Grid(grid[0].clone())).unwrap();
+        assert!(json.get("report").is_none(), "{json}");
+        assert_eq!(json["table"], "grid");
+    }
+
+    #[test]
+    fn bad_experiment_requests_are_refused_naming_the_field() {
+        let cases: Vec<(ExperimentRequest, &str)> = vec![
+            (
+                ExperimentRequest {
+                    puzzles: vec!["hardest".into()],
+                    ..ExperimentRequest::default()
+                },
+                "puzzles",
+            ),
+            (
+                ExperimentRequest {
+                    runs: 0,
+                    ..ExperimentRequest::default()
+                },
+                "runs",
+            ),
+            (
+                ExperimentRequest {
+                    hard_limit: 0,
+                    ..ExperimentRequest::default()
+                },
+                "hard_limit",
+            ),
+            (
+                ExperimentRequest {
+                    top95: 96,
+                    ..ExperimentRequest::default()
+                },
+                "top95",
+            ),
+            (
+                ExperimentRequest {
+                    top95_budget: 20_000_000_000,
+                    ..ExperimentRequest::default()
+                },
+                "top95_budget",
+            ),
+        ];
+        for (req, field) in cases {
+            let err = run(&req).unwrap_err().to_string();
+            assert!(err.contains(field), "{field}: {err}");
+        }
+    }
+}
