@@ -2,7 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
-use crate::{sokoban, sokogen};
+use crate::{samegame, sokoban, sokogen};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,12 @@ pub enum JobRequest {
     SokobanGenerate(sokogen::GenerateRequest),
     /// The generation thesis's tables.
     SokobanGenExperiment(sokogen::ExperimentRequest),
+    /// Solve SameGame boards.
+    SamegameSolve(samegame::SolveRequest),
+    /// The Czech thesis's SameGame comparison (§3.4).
+    SamegameExperiment(samegame::ExperimentRequest),
+    /// SameGame playout and SP-MCTS speeds.
+    SamegameBench(samegame::BenchRequest),
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -40,6 +46,9 @@ impl JobRequest {
             JobRequest::SokobanBench(_) => "sokoban_bench",
             JobRequest::SokobanGenerate(_) => "sokoban_generate",
             JobRequest::SokobanGenExperiment(_) => "sokoban_gen_experiment",
+            JobRequest::SamegameSolve(_) => "samegame_solve",
+            JobRequest::SamegameExperiment(_) => "samegame_experiment",
+            JobRequest::SamegameBench(_) => "samegame_bench",
         }
     }
 
@@ -50,6 +59,9 @@ impl JobRequest {
             JobRequest::SokobanBench(r) => &mut r.limits,
             JobRequest::SokobanGenerate(r) => &mut r.limits,
             JobRequest::SokobanGenExperiment(r) => &mut r.limits,
+            JobRequest::SamegameSolve(r) => &mut r.limits,
+            JobRequest::SamegameExperiment(r) => &mut r.limits,
+            JobRequest::SamegameBench(r) => &mut r.limits,
         }
     }
 
@@ -66,6 +78,12 @@ impl JobRequest {
                 let report = sokogen::experiment(r, stop, &mut forward(&mut *emit))?;
                 emit(EventKind::Summary, serde_json::json!({ "report": report }))
             }
+            JobRequest::SamegameSolve(r) => samegame::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SamegameExperiment(r) => {
+                let report = samegame::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+            JobRequest::SamegameBench(r) => samegame::bench(r, stop, &mut forward(emit)).map(drop),
         }
     }
 }
