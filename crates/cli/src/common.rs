@@ -43,14 +43,6 @@ impl CommonArgs {
     pub fn seed_or(&self, default: u64) -> u64 {
         self.seed.unwrap_or(default)
     }
-    /// The time limit, or `default` seconds.
-    pub fn time_or(&self, default: f64) -> Duration {
-        Duration::from_secs_f64(self.time_limit.unwrap_or(default))
-    }
-    /// The thread count, or `default`.
-    pub fn threads_or(&self, default: usize) -> usize {
-        self.threads.unwrap_or(default)
-    }
     /// The budget settings for a job request.
     pub fn limits(&self) -> puzzle_jobs::Limits {
         puzzle_jobs::Limits {

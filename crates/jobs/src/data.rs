@@ -97,3 +97,32 @@ pub const SUDOKU_GRID_PUZZLES: [(&str, &str); 3] = [
     ("medium", SUDOKU_MEDIUM),
     ("hard", SUDOKU_HARD),
 ];
+/// The 20 standard 15×15, 5-colour SameGame boards (js-games.de; Schadd et al., Cazenave,
+/// the Czech thesis chapter 3), as the digits file (`# problem NN` blocks).
+pub const SAMEGAME_STANDARD20: &str = include_str!("../../../data/samegame/standard20_digits.txt");
+
+/// A bundled SameGame board set.
+#[derive(Clone, Copy, Debug)]
+pub struct SameGameSet {
+    /// The name used in the API (`standard20`).
+    pub id: &'static str,
+    /// A display name.
+    pub name: &'static str,
+    /// The file the text comes from, named in parse errors.
+    pub file: &'static str,
+    /// The boards' text (any format `puzzle_samegame::format::parse_any` reads).
+    pub text: &'static str,
+}
+
+/// The bundled SameGame sets, in the order the workbench lists them.
+pub const SAMEGAME_SETS: [SameGameSet; 1] = [SameGameSet {
+    id: "standard20",
+    name: "The 20 standard boards",
+    file: "standard20_digits.txt",
+    text: SAMEGAME_STANDARD20,
+}];
+
+/// The bundled SameGame set called `id`.
+pub fn samegame_set(id: &str) -> Option<SameGameSet> {
+    SAMEGAME_SETS.iter().copied().find(|s| s.id == id)
+}

@@ -17,6 +17,7 @@ pub mod data;
 pub mod event;
 pub mod limits;
 pub mod request;
+pub mod samegame;
 pub mod sokoban;
 pub mod sokogen;
 pub mod sudoku;

@@ -2,7 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
-use crate::{sokoban, sokogen, sudoku};
+use crate::{samegame, sokoban, sokogen, sudoku};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -28,6 +28,12 @@ pub enum JobRequest {
     SudokuBench(sudoku::BenchRequest),
     /// The Sudoku thesis's MCTS test grid and top95 table.
     SudokuExperiment(sudoku::ExperimentRequest),
+    /// Solve SameGame boards.
+    SamegameSolve(samegame::SolveRequest),
+    /// The Czech thesis's SameGame comparison (§3.4).
+    SamegameExperiment(samegame::ExperimentRequest),
+    /// SameGame playout and SP-MCTS speeds.
+    SamegameBench(samegame::BenchRequest),
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -52,6 +58,9 @@ impl JobRequest {
             JobRequest::SudokuGenerate(_) => "sudoku_generate",
             JobRequest::SudokuBench(_) => "sudoku_bench",
             JobRequest::SudokuExperiment(_) => "sudoku_experiment",
+            JobRequest::SamegameSolve(_) => "samegame_solve",
+            JobRequest::SamegameExperiment(_) => "samegame_experiment",
+            JobRequest::SamegameBench(_) => "samegame_bench",
         }
     }
 
@@ -66,6 +75,9 @@ impl JobRequest {
             JobRequest::SudokuGenerate(r) => &mut r.limits,
             JobRequest::SudokuBench(r) => &mut r.limits,
             JobRequest::SudokuExperiment(r) => &mut r.limits,
+            JobRequest::SamegameSolve(r) => &mut r.limits,
+            JobRequest::SamegameExperiment(r) => &mut r.limits,
+            JobRequest::SamegameBench(r) => &mut r.limits,
         }
     }
 
@@ -91,6 +103,12 @@ impl JobRequest {
                 let report = sudoku::experiment(r, stop, &mut forward(&mut *emit))?;
                 emit(EventKind::Summary, serde_json::json!({ "report": report }))
             }
+            JobRequest::SamegameSolve(r) => samegame::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SamegameExperiment(r) => {
+                let report = samegame::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+            JobRequest::SamegameBench(r) => samegame::bench(r, stop, &mut forward(emit)).map(drop),
         }
     }
 }

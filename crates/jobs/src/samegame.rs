@@ -1,0 +1,901 @@
+//! SameGame jobs (issue 5; SPEC §C): solve boards with SP-MCTS, NMCS, NRPA, DBS, A*, IDA* or
+//! random playouts ([`solve`]), the Czech thesis's comparison of playout policies and
+//! selection formulas (§3.4, [`experiment()`]), playout and SP-MCTS speeds ([`bench()`]), and
+//! this game's part of the `puzzle bench` signature ([`signature`]).
+//!
+//! Every answer in a [`BoardResult`] was replayed on the game's rules (by
+//! [`puzzle_samegame::search::solve`], then once more here) before it was emitted. Moves are
+//! reported as `{col, row}`: the column from the left, the row from the top of the board
+//! before the move.
+
+mod bench;
+mod experiment;
+
+pub use self::bench::{bench, BenchEvent, BenchRequest, RateRecord, BENCH_PLAYOUTS};
+pub use self::experiment::{
+    experiment, paper_total, parse_formula, ExperimentEvent, ExperimentRequest, TotalRecord,
+};
+
+use crate::data::{samegame_set, SAMEGAME_SETS};
+use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
+use crate::limits::Limits;
+use anyhow::{anyhow, bail, Result};
+use puzzle_engine::mcts::SelectionPolicy;
+use puzzle_engine::{Budget, WorkCounter};
+use puzzle_samegame::format::{self, NamedBoard};
+use puzzle_samegame::playout::AnyChooser;
+use puzzle_samegame::search::{
+    self, Algorithm, Solution, SolveConfig, SpMctsSettings, TabuSchedule,
+};
+use puzzle_samegame::{Board, Move, Penalty, Scoring};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Default time per board, seconds, when neither a time limit nor an iteration budget is given.
+pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
+/// Default node budget (search-tree nodes held at once).
+pub const DEFAULT_MAX_NODES: usize = 4_000_000;
+/// Default node budget of A* (its nodes are whole boards).
+pub const ASTAR_MAX_NODES: usize = 300_000;
+/// How often a running search reports its progress.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+/// The searches, in CLI order (`spmcts` is the default).
+pub const ALGORITHMS: [&str; 7] = [
+    "spmcts", "nmcs", "nrpa", "dbs", "astar", "idastar", "random",
+];
+/// The scoring conventions: `standard` ((n−2)² per group, +1000 for clearing the board) and
+/// `hungarian` (the Hungarian paper's (n−1)², no bonus).
+pub const SCORINGS: [&str; 2] = ["standard", "hungarian"];
+/// The end penalties: `none` (Cazenave, CodinGame), `total` ((m−2)² for the m stones left,
+/// js-games.de), `per-colour` (Σ(m_c−2)² over the colours left, Schadd).
+pub const PENALTIES: [&str; 3] = ["none", "total", "per-colour"];
+/// Selective NRPA's tabu schedules (see [`TabuSchedule`]).
+pub const TABU_SCHEDULES: [&str; 2] = ["round-robin", "best-first"];
+
+/// Solve SameGame boards (`puzzle solve samegame`); every field's default is the CLI's.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolveRequest {
+    /// The boards' text: a standard-set file (`rows cols colours` + letter rows), the digits
+    /// file (`# problem NN` blocks) or a Hungarian CSV (`columns;rows`). `None` with `random`.
+    pub text: Option<String>,
+    /// Where the text came from, named in parse errors and board names (a file path; `input`
+    /// by default).
+    pub source: String,
+    /// Only board N (1-based) of a multi-board text.
+    pub board: Option<usize>,
+    /// A random board instead of a text: `COLSxROWSxCOLOURS`, e.g. `15x15x5` (seed: `seed`).
+    pub random: Option<String>,
+    /// The search: one of [`ALGORITHMS`].
+    pub algo: String,
+    /// Playout policy: `random`, `tabu`, `tabu-colour`, `pseudo[-K]`, `pseudo-tabu[-K]`,
+    /// `double-tabu`, `roulette`, `eps<E>-<policy>`.
+    pub playout: String,
+    /// Points per group: one of [`SCORINGS`].
+    pub scoring: String,
+    /// End penalty for stones left: one of [`PENALTIES`].
+    pub penalty: String,
+    /// SP-MCTS exploration constant C (rewards are normalized to about [0, 1]).
+    pub c: Option<f64>,
+    /// SP-MCTS variance constant D.
+    pub d: Option<f64>,
+    /// SP-MCTS weight W of the best result below a node.
+    pub w: Option<f64>,
+    /// UCB1 with this UCTK instead of the SP-MCTS formula (the Czech thesis's best: 0.1–0.2).
+    pub uctk: Option<f64>,
+    /// Playouts through a leaf before it is expanded (0 to 1,000,000).
+    pub visits_before_expand: u32,
+    /// Expand one child per playout (Coulom) instead of all children at once.
+    pub one_child: bool,
+    /// Random restarts: a fresh tree after this many playouts per thread (default 20000).
+    pub restart_after: Option<u64>,
+    /// One tree per thread for the whole run (no random restarts).
+    pub no_restarts: bool,
+    /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
+    pub no_solved_marking: bool,
+    /// SP-MCTS per-move mode: search, commit the next move of the best game so far, search
+    /// again from there (the budget shared out over the moves).
+    pub per_move: bool,
+    /// NRPA with the selective policy (Cazenave 2016): the most frequent colour of the board
+    /// is not played while another group exists.
+    pub selective: bool,
+    /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): playouts per level-1 step
+    /// before each policy adaptation (1 to 1000; 1 = plain NRPA).
+    pub stabilized: u32,
+    /// Selective NRPA: restarts rotate the tabu colour through the K most frequent colours
+    /// (1 to 20; 1 = always the most frequent, as Cazenave).
+    pub tabu_colours: u32,
+    /// With `tabu_colours` > 1: one of [`TABU_SCHEDULES`].
+    pub tabu_schedule: String,
+    /// NMCS / NRPA nesting level, 1 to 5 (default: NMCS 2, NRPA 3).
+    pub level: Option<u32>,
+    /// DBS depth, 1 to 6.
+    pub depth: u32,
+    /// Budget per board (default 10 s unless only `iterations` is given; 4,000,000 nodes,
+    /// A* 300,000; one thread; seed 1).
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for SolveRequest {
+    fn default() -> Self {
+        SolveRequest {
+            text: None,
+            source: "input".into(),
+            board: None,
+            random: None,
+            algo: "spmcts".into(),
+            playout: "tabu".into(),
+            scoring: "standard".into(),
+            penalty: "none".into(),
+            c: None,
+            d: None,
+            w: None,
+            uctk: None,
+            visits_before_expand: 20,
+            one_child: false,
+            restart_after: None,
+            no_restarts: false,
+            no_solved_marking: false,
+            per_move: false,
+            selective: false,
+            stabilized: 1,
+            tabu_colours: 1,
+            tabu_schedule: "round-robin".into(),
+            level: None,
+            depth: 2,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One move of a result: column from the left, row from the top of the board before the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Column, 0-based from the left.
+    pub col: usize,
+    /// Row, 0-based from the top of the board before the move.
+    pub row: usize,
+}
+
+/// One board's answer: the `puzzle solve samegame --json` line (the issue's contract
+/// `board, score, cleared, moves[{col,row}], time_s, iterations`, plus more).
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardResult {
+    /// 1-based position of the board in its text.
+    pub board: usize,
+    /// The board's name (`problem 01`, the file's stem, `random 15x15x5 seed 1`).
+    pub name: String,
+    /// The final score, end penalty included.
+    pub score: i64,
+    /// The board was cleared.
+    pub cleared: bool,
+    /// The game, replayed before it was emitted.
+    pub moves: Vec<MoveRecord>,
+    /// Seconds of search.
+    pub time_s: f64,
+    /// When the printed score was first found, if the search reports its improvements
+    /// (SP-MCTS, NMCS, NRPA, random) and the last one reported is the printed score.
+    pub time_to_best_s: Option<f64>,
+    /// Iterations (playouts, expansions) done.
+    pub iterations: u64,
+    /// The scoring convention.
+    pub scoring: String,
+    /// The end penalty.
+    pub penalty: String,
+    /// The search.
+    pub algo: String,
+    /// The playout policy.
+    pub playout: String,
+    /// The score is proved optimal (A*, IDA* that finished).
+    pub optimal: bool,
+    /// Why the search ended (`Iterations`, `Time`, `Exhausted`, `Interrupted` …).
+    pub stop: String,
+}
+
+/// Live progress of one board's search: at its start, at each improvement and every
+/// [`PROGRESS_EVERY`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchProgress {
+    /// The board (1-based position in its text).
+    pub board: usize,
+    /// The board's name.
+    pub name: String,
+    /// The search.
+    pub algo: String,
+    /// The best score found so far (`None` before the first report).
+    pub best_score: Option<i64>,
+    /// Iterations so far (SP-MCTS reports them as it runs; the other searches report 0).
+    pub iterations: u64,
+    /// Seconds since this board's search started.
+    pub elapsed_s: f64,
+    /// The time limit per board, if any.
+    pub time_limit_s: Option<f64>,
+}
+
+/// The closing record of a solve run.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveSummary {
+    /// Boards in the run.
+    pub boards: usize,
+    /// Boards searched (fewer when interrupted).
+    pub searched: usize,
+    /// Boards cleared.
+    pub cleared: usize,
+    /// The sum of the searched boards' scores.
+    pub total_score: i64,
+    /// The run was stopped before every board was searched.
+    pub interrupted: bool,
+}
+
+/// The events of a solve run.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SolveEvent {
+    /// Boards done so far (`solved`: boards cleared).
+    Progress(ItemProgress),
+    /// One board's search as it runs.
+    Search(SearchProgress),
+    /// One board's answer.
+    Board(BoardResult),
+    /// The end of the run.
+    Summary(SolveSummary),
+}
+
+impl JobEvent for SolveEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            SolveEvent::Progress(_) | SolveEvent::Search(_) => EventKind::Progress,
+            SolveEvent::Board(_) => EventKind::Result,
+            SolveEvent::Summary(_) => EventKind::Summary,
+        }
+    }
+}
+
+/// The scoring convention `scoring` (one of [`SCORINGS`]) with the end penalty `penalty` (one
+/// of [`PENALTIES`]).
+pub fn scoring(scoring: &str, penalty: &str) -> Result<Scoring> {
+    let base = match scoring {
+        "standard" => Scoring::standard(),
+        "hungarian" => Scoring::hungarian(),
+        other => bail!(
+            "unknown scoring '{other}' (choose from {})",
+            SCORINGS.join(", ")
+        ),
+    };
+    Ok(base.with_penalty(match penalty {
+        "none" => Penalty::None,
+        "total" => Penalty::Total,
+        "per-colour" => Penalty::PerColour,
+        other => bail!(
+            "unknown penalty '{other}' (choose from {})",
+            PENALTIES.join(", ")
+        ),
+    }))
+}
+
+/// The search called `name` (one of [`ALGORITHMS`]).
+pub fn algorithm(name: &str) -> Result<Algorithm> {
+    name.parse().map_err(anyhow::Error::msg)
+}
+
+/// The playout policy called `name`.
+pub fn playout(name: &str) -> Result<AnyChooser> {
+    name.parse().map_err(anyhow::Error::msg)
+}
+
+/// Parse the boards of `text` (any format [`format::parse_any`] reads), naming `source` in
+/// errors and board names. The error is the typed [`puzzle_samegame::FormatError`] (downcast
+/// it for the line and column); its message already starts with `source:line:column`.
+pub fn parse_boards(text: &str, source: &str, scoring: Scoring) -> Result<Vec<NamedBoard>> {
+    format::parse_any(text, source, scoring).map_err(anyhow::Error::new)
+}
+
+/// Parse a random-board spec `COLSxROWSxCOLOURS`.
+pub fn parse_random_spec(spec: &str) -> Result<(usize, usize, usize)> {
+    let parts: Vec<&str> = spec.split(['x', 'X']).collect();
+    let nums: Option<Vec<usize>> = parts.iter().map(|p| p.trim().parse().ok()).collect();
+    match nums.as_deref() {
+        Some([w, h, k]) => Ok((*w, *h, *k)),
+        _ => bail!("--random {spec}: expected COLSxROWSxCOLOURS, e.g. 15x15x5"),
+    }
+}
+
+/// The boards a [`SolveRequest`] works on: a random board, or the boards of its text (only
+/// `board` if given).
+pub fn load_boards(req: &SolveRequest, scoring: Scoring) -> Result<Vec<NamedBoard>> {
+    let boards = if let Some(spec) = &req.random {
+        if req.text.is_some() {
+            bail!("give either FILE or --random, not both");
+        }
+        let (w, h, k) = parse_random_spec(spec)?;
+        let seed = req.limits.seed_or(1);
+        let board =
+            Board::random(w, h, k, seed, scoring).map_err(|e| anyhow!("--random {spec}: {e}"))?;
+        vec![NamedBoard {
+            name: format!("random {w}x{h}x{k} seed {seed}"),
+            index: 1,
+            board,
+        }]
+    } else {
+        let text = req
+            .text
+            .as_deref()
+            .ok_or_else(|| anyhow!("no boards given: send the boards' text or `random`"))?;
+        parse_boards(text, &req.source, scoring)?
+    };
+    match req.board {
+        None => Ok(boards),
+        Some(n) if n >= 1 && n <= boards.len() => {
+            Ok(boards.into_iter().filter(|b| b.index == n).collect())
+        }
+        Some(n) => bail!(
+            "--board {n}: the file has {} board(s) (numbered from 1)",
+            boards.len()
+        ),
+    }
+}
+
+fn check_nonnegative(name: &str, value: Option<f64>) -> Result<()> {
+    match value {
+        Some(v) if !(v.is_finite() && v >= 0.0) => {
+            bail!("{name} must be a non-negative number, not {v}")
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_range(name: &str, value: u32, lo: u32, hi: u32) -> Result<()> {
+    if !(lo..=hi).contains(&value) {
+        bail!("{name} must be {lo} to {hi}, not {value}");
+    }
+    Ok(())
+}
+
+/// The budget of a solve: the time limit (default [`DEFAULT_TIME_LIMIT`], none when only an
+/// iteration budget is given), iterations, nodes and the stop flag.
+pub fn budget(limits: &Limits, default_nodes: usize, stop: &Arc<AtomicBool>) -> Budget {
+    let time = if limits.iterations.is_some() && limits.time_limit.is_none() {
+        None
+    } else {
+        Some(limits.time_or(DEFAULT_TIME_LIMIT))
+    };
+    Budget {
+        max_iterations: limits.iterations,
+        max_time: time,
+        max_nodes: limits.max_nodes.unwrap_or(default_nodes),
+        stop: Some(stop.clone()),
+        progress: None,
+    }
+}
+
+/// The scoring and the search configuration of a [`SolveRequest`], after checking every field.
+pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scoring, SolveConfig)> {
+    req.limits.validate()?;
+    let scoring = scoring(&req.scoring, &req.penalty)?;
+    let algo = algorithm(&req.algo)?;
+    let playout = playout(&req.playout)?;
+    for (name, value) in [("c", req.c), ("d", req.d), ("w", req.w), ("uctk", req.uctk)] {
+        check_nonnegative(name, value)?;
+    }
+    check_range(
+        "visits_before_expand",
+        req.visits_before_expand,
+        0,
+        1_000_000,
+    )?;
+    check_range("stabilized", req.stabilized, 1, 1000)?;
+    check_range("tabu_colours", req.tabu_colours, 1, 20)?;
+    if let Some(level) = req.level {
+        check_range("level", level, 1, 5)?;
+    }
+    check_range("depth", req.depth, 1, 6)?;
+    if req.restart_after == Some(0) {
+        bail!("restart_after must be at least 1");
+    }
+    if req.no_restarts && req.restart_after.is_some() {
+        bail!("no_restarts and restart_after exclude each other");
+    }
+    let tabu_schedule = match req.tabu_schedule.as_str() {
+        "round-robin" => TabuSchedule::RoundRobin,
+        "best-first" => TabuSchedule::BestFirst,
+        other => bail!(
+            "unknown tabu_schedule '{other}' (choose from {})",
+            TABU_SCHEDULES.join(", ")
+        ),
+    };
+    let defaults = SpMctsSettings::default();
+    let selection = match (req.uctk, defaults.selection) {
+        (Some(c), _) => SelectionPolicy::Ucb1 { c },
+        (None, SelectionPolicy::SpMcts { c, d, w }) => SelectionPolicy::SpMcts {
+            c: req.c.unwrap_or(c),
+            d: req.d.unwrap_or(d),
+            w: req.w.unwrap_or(w),
+        },
+        (None, other) => other,
+    };
+    let default_nodes = match algo {
+        Algorithm::AStar => ASTAR_MAX_NODES,
+        _ => DEFAULT_MAX_NODES,
+    };
+    let config = SolveConfig {
+        algorithm: algo,
+        playout,
+        budget: budget(&req.limits, default_nodes, stop),
+        seed: req.limits.seed_or(1),
+        threads: req.limits.threads_or(1),
+        spmcts: SpMctsSettings {
+            selection,
+            visits_before_expand: req.visits_before_expand,
+            all_children: !req.one_child,
+            restart_after: if req.no_restarts {
+                None
+            } else {
+                req.restart_after.or(defaults.restart_after)
+            },
+            mark_solved: !req.no_solved_marking,
+            per_move: req.per_move,
+            ..defaults
+        },
+        nmcs_level: req.level.map_or(2, |l| l as usize),
+        nrpa_level: req.level.map_or(3, |l| l as usize),
+        nrpa_selective: req.selective,
+        nrpa_stabilization: req.stabilized as usize,
+        nrpa_tabu_colours: req.tabu_colours as usize,
+        nrpa_tabu_schedule: tabu_schedule,
+        dbs_depth: req.depth as usize,
+    };
+    Ok((scoring, config))
+}
+
+/// The moves with rows counted from the top of the board before each move.
+pub fn move_records(board: &Board, solution: &Solution) -> Vec<MoveRecord> {
+    solution
+        .moves
+        .iter()
+        .map(|m| MoveRecord {
+            col: m.col as usize,
+            row: board.top_row(m.row as usize),
+        })
+        .collect()
+}
+
+/// Search one board, reporting `Search` progress through `send`; the answer is replayed
+/// (twice: by the search and here) before it is returned.
+fn solve_board(
+    nb: &NamedBoard,
+    scoring: Scoring,
+    cfg: &SolveConfig,
+    stop: &Arc<AtomicBool>,
+    send: &(dyn Fn(SolveEvent) -> Result<()> + Sync),
+) -> Result<BoardResult> {
+    let counter = Arc::new(WorkCounter::new());
+    let mut cfg = cfg.clone();
+    cfg.budget = cfg.budget.clone().with_progress(counter.clone());
+    let algo = cfg.algorithm.to_string();
+    let time_limit_s = cfg.budget.max_time.map(|t| t.as_secs_f64());
+    let started = Instant::now();
+    // (score, seconds) of the last improvement the search reported.
+    let last_best = Mutex::new(None::<(i64, f64)>);
+    // The first error of the receiver (it stops the search).
+    let failed = Mutex::new(None::<anyhow::Error>);
+    let progress = |best: Option<i64>| SearchProgress {
+        board: nb.index,
+        name: nb.name.clone(),
+        algo: algo.clone(),
+        best_score: best,
+        iterations: counter.iterations(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+        time_limit_s,
+    };
+    let report = |event: SolveEvent| {
+        if let Err(e) = send(event) {
+            // The receiver is gone: stop the run as a closed output would.
+            stop.store(true, Ordering::Relaxed);
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    report(SolveEvent::Search(progress(None)));
+    let on_best = |score: i64, _moves: &[Move]| {
+        *last_best.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((score, started.elapsed().as_secs_f64()));
+        report(SolveEvent::Search(progress(Some(score))));
+    };
+    let finished = AtomicBool::new(false);
+    let solution = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                let next = Instant::now() + PROGRESS_EVERY;
+                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                if finished.load(Ordering::Relaxed) {
+                    break;
+                }
+                let best = last_best
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .map(|(s, _)| s);
+                report(SolveEvent::Search(progress(best)));
+            }
+        });
+        let solution = search::solve(&nb.board, &cfg, Some(&on_best));
+        finished.store(true, Ordering::Relaxed);
+        solution
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let solution =
+        solution.map_err(|e| anyhow!("{}: the search returned an invalid game: {e}", nb.name))?;
+    // The answer has been replayed by `search::solve`; check once more what we emit.
+    search::verify(&nb.board, &solution.moves, solution.score)
+        .map_err(|e| anyhow!("{}: replay failed: {e}", nb.name))?;
+    Ok(BoardResult {
+        board: nb.index,
+        name: nb.name.clone(),
+        score: solution.score,
+        cleared: solution.cleared,
+        moves: move_records(&nb.board, &solution),
+        time_s: solution.elapsed.as_secs_f64(),
+        time_to_best_s: last_best
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .and_then(|(score, t)| (score == solution.score).then_some(t)),
+        iterations: solution.iterations,
+        scoring: scoring.name().to_string(),
+        penalty: scoring.penalty.to_string(),
+        algo,
+        playout: cfg.playout.to_string(),
+        optimal: solution.optimal,
+        stop: format!("{:?}", solution.stop_reason),
+    })
+}
+
+/// Run a [`SolveRequest`]: per board `Search` progress while it runs, its `Board` result and
+/// an `ItemProgress`; then the `Summary`. A stop ends the run after the board being searched
+/// (which keeps the best game found so far).
+pub fn solve(
+    req: &SolveRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, SolveEvent>,
+) -> Result<SolveSummary> {
+    let (scoring, cfg) = solve_config(req, stop)?;
+    let boards = load_boards(req, scoring)?;
+    let emit = Mutex::new(emit);
+    let send = |event: SolveEvent| -> Result<()> {
+        let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
+        (*guard)(event)
+    };
+    let started = Instant::now();
+    let (mut total, mut searched, mut cleared) = (0i64, 0usize, 0usize);
+    for nb in &boards {
+        let r = solve_board(nb, scoring, &cfg, stop, &send)?;
+        total += r.score;
+        searched += 1;
+        cleared += usize::from(r.cleared);
+        send(SolveEvent::Board(r))?;
+        send(SolveEvent::Progress(ItemProgress {
+            done: searched as u64,
+            total: boards.len() as u64,
+            solved: cleared as u64,
+            label: format!("samegame {}", cfg.algorithm),
+            elapsed_s: started.elapsed().as_secs_f64(),
+        }))?;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let summary = SolveSummary {
+        boards: boards.len(),
+        searched,
+        cleared,
+        total_score: total,
+        interrupted: searched < boards.len(),
+    };
+    send(SolveEvent::Summary(summary.clone()))?;
+    Ok(summary)
+}
+
+/// The boards of the bundled set `id` (see [`crate::data::SAMEGAME_SETS`]), scored with
+/// `scoring`.
+pub fn bundled_boards(id: &str, scoring: Scoring) -> Result<Vec<NamedBoard>> {
+    let set = samegame_set(id).ok_or_else(|| {
+        anyhow!(
+            "unknown board set '{id}' (bundled: {})",
+            SAMEGAME_SETS.map(|s| s.id).join(", ")
+        )
+    })?;
+    parse_boards(set.text, set.file, scoring)
+}
+
+/// This game's part of the `puzzle bench` signature: fixed-seed, iteration-budgeted runs on
+/// standard board 1 (deterministic `work` and `result`).
+pub fn signature() -> Result<Vec<Signature>> {
+    let boards = bundled_boards("standard20", Scoring::standard())?;
+    let board = &boards[0].board;
+    let mut out = Vec::new();
+    for (name, algorithm, iterations) in [
+        ("samegame/spmcts-tabu", Algorithm::SpMcts, 3_000),
+        ("samegame/random-tabu", Algorithm::Random, 2_000),
+        ("samegame/idastar", Algorithm::IdaStar, 2_000),
+    ] {
+        let cfg = SolveConfig {
+            algorithm,
+            budget: Budget::iterations(iterations),
+            seed: 1,
+            threads: 1,
+            ..SolveConfig::default()
+        };
+        let s = search::solve(board, &cfg, None).map_err(|e| anyhow!("{name}: {e}"))?;
+        out.push(Signature {
+            name: name.to_string(),
+            work: s.iterations,
+            result: s.score as f64,
+            time_s: s.elapsed.as_secs_f64(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzle_samegame::Scratch;
+
+    /// Run a solve, collecting its events.
+    fn run(req: &SolveRequest) -> Result<(SolveSummary, Vec<SolveEvent>)> {
+        let mut events = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let summary = solve(req, &stop, &mut |e| {
+            events.push(e);
+            Ok(())
+        })?;
+        Ok((summary, events))
+    }
+
+    /// Replay `moves` (top-based rows) on `board`: the final score and whether it cleared.
+    fn replay(board: &Board, moves: &[MoveRecord]) -> (i64, bool) {
+        let mut b = board.clone();
+        let mut scratch = Scratch::new();
+        for m in moves {
+            let mv = b.move_from_top(m.col, m.row).expect("move on the board");
+            b.try_play(mv, &mut scratch).expect("legal move");
+        }
+        assert!(!b.has_move(), "the game is not over");
+        (b.final_score(), b.is_cleared())
+    }
+
+    fn standard20_text() -> String {
+        crate::data::SAMEGAME_STANDARD20.to_string()
+    }
+
+    #[test]
+    fn solved_boards_replay_and_the_summary_counts_them() {
+        let req = SolveRequest {
+            text: Some(standard20_text()),
+            source: "standard20_digits.txt".into(),
+            limits: Limits {
+                iterations: Some(300),
+                seed: Some(2),
+                ..Limits::default()
+            },
+            ..SolveRequest::default()
+        };
+        let mut req_one = req.clone();
+        req_one.board = Some(4);
+        let boards = parse_boards(&standard20_text(), "d", Scoring::standard()).unwrap();
+        for algo in ALGORITHMS {
+            req_one.algo = algo.into();
+            let (summary, events) = run(&req_one).unwrap();
+            let results: Vec<&BoardResult> = events
+                .iter()
+                .filter_map(|e| match e {
+                    SolveEvent::Board(r) => Some(r),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(results.len(), 1, "{algo}");
+            let r = results[0];
+            assert_eq!((r.board, r.algo.as_str()), (4, algo));
+            assert_eq!(replay(&boards[3].board, &r.moves), (r.score, r.cleared));
+            assert_eq!(summary.total_score, r.score);
+            assert!(matches!(events[0], SolveEvent::Search(_)), "{algo}");
+            assert!(matches!(events.last(), Some(SolveEvent::Summary(_))));
+            // The result serializes to the CLI's JSON line.
+            let v = serde_json::to_value(&events[events.len() - 3]).unwrap();
+            assert_eq!(v["board"], 4);
+            assert!(v["moves"][0]["col"].is_u64() && v["stop"] == "Iterations");
+        }
+        // Three boards: three results, and the summary adds them up.
+        let mut req3 = req;
+        req3.text = Some(
+            standard20_text()
+                .split("# problem 04")
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+        let (summary, events) = run(&req3).unwrap();
+        let scores: Vec<i64> = events
+            .iter()
+            .filter_map(|e| match e {
+                SolveEvent::Board(r) => Some(r.score),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(scores.len(), 3);
+        assert_eq!(summary.boards, 3);
+        assert_eq!(summary.searched, 3);
+        assert_eq!(summary.total_score, scores.iter().sum::<i64>());
+        assert!(!summary.interrupted);
+    }
+
+    #[test]
+    fn a_random_board_is_reproducible() {
+        let req = SolveRequest {
+            random: Some("10x8x4".into()),
+            algo: "nrpa".into(),
+            level: Some(2),
+            limits: Limits {
+                iterations: Some(500),
+                seed: Some(3),
+                ..Limits::default()
+            },
+            ..SolveRequest::default()
+        };
+        let moves = |events: Vec<SolveEvent>| {
+            events.into_iter().find_map(|e| match e {
+                SolveEvent::Board(r) => Some((r.name, r.moves)),
+                _ => None,
+            })
+        };
+        let (_, a) = run(&req).unwrap();
+        let (_, b) = run(&req).unwrap();
+        let a = moves(a).unwrap();
+        assert_eq!(a.0, "random 10x8x4 seed 3");
+        assert_eq!(Some(a), moves(b));
+    }
+
+    #[test]
+    fn bad_requests_are_refused_naming_the_field() {
+        let base = SolveRequest {
+            text: Some(standard20_text()),
+            ..SolveRequest::default()
+        };
+        let cases: Vec<(SolveRequest, &str)> = vec![
+            (
+                SolveRequest {
+                    algo: "magic".into(),
+                    ..base.clone()
+                },
+                "unknown algorithm 'magic'",
+            ),
+            (
+                SolveRequest {
+                    playout: "pseudo-0".into(),
+                    ..base.clone()
+                },
+                "playout",
+            ),
+            (
+                SolveRequest {
+                    penalty: "some".into(),
+                    ..base.clone()
+                },
+                "unknown penalty 'some'",
+            ),
+            (
+                SolveRequest {
+                    c: Some(-1.0),
+                    ..base.clone()
+                },
+                "c must be a non-negative number",
+            ),
+            (
+                SolveRequest {
+                    depth: 9,
+                    ..base.clone()
+                },
+                "depth must be 1 to 6",
+            ),
+            (
+                SolveRequest {
+                    tabu_colours: 0,
+                    ..base.clone()
+                },
+                "tabu_colours must be 1 to 20",
+            ),
+            (
+                SolveRequest {
+                    board: Some(21),
+                    ..base.clone()
+                },
+                "--board 21: the file has 20 board(s)",
+            ),
+            (
+                SolveRequest {
+                    random: Some("0x5x3".into()),
+                    text: None,
+                    ..base.clone()
+                },
+                "--random 0x5x3",
+            ),
+            (
+                SolveRequest {
+                    random: Some("5x5x3".into()),
+                    ..base.clone()
+                },
+                "not both",
+            ),
+            (
+                SolveRequest {
+                    limits: Limits {
+                        threads: Some(0),
+                        ..Limits::default()
+                    },
+                    ..base.clone()
+                },
+                "threads must be 1 to 256",
+            ),
+        ];
+        for (req, message) in cases {
+            let err = run(&req).map(drop).unwrap_err();
+            assert!(format!("{err:#}").contains(message), "{err:#} / {message}");
+        }
+        // A parse error keeps its line and column.
+        let req = SolveRequest {
+            text: Some("2 3 2\nRGR\nRGX\n".into()),
+            source: "bad.txt".into(),
+            ..SolveRequest::default()
+        };
+        let err = run(&req).map(drop).unwrap_err();
+        let e = err
+            .downcast_ref::<puzzle_samegame::FormatError>()
+            .expect("a typed parse error");
+        assert_eq!((e.file.as_str(), e.line, e.column), ("bad.txt", 3, Some(3)));
+        assert!(format!("{err:#}").starts_with("bad.txt:3:3: unknown colour 'X'"));
+    }
+
+    #[test]
+    fn a_request_parses_from_json_with_the_cli_defaults() {
+        let req: crate::JobRequest = serde_json::from_value(serde_json::json!({
+            "job": "samegame_solve",
+            "random": "6x5x3",
+            "iterations": 200,
+        }))
+        .unwrap();
+        let crate::JobRequest::SamegameSolve(r) = &req else {
+            panic!("{req:?}")
+        };
+        assert_eq!((r.algo.as_str(), r.playout.as_str()), ("spmcts", "tabu"));
+        assert_eq!((r.visits_before_expand, r.depth), (20, 2));
+        assert_eq!(r.limits.iterations, Some(200));
+        let mut kinds = Vec::new();
+        req.run(&Arc::new(AtomicBool::new(false)), &mut |kind, value| {
+            if kind == EventKind::Result {
+                assert_eq!(value["name"], "random 6x5x3 seed 1");
+            }
+            kinds.push(kind);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(kinds.iter().filter(|k| **k == EventKind::Result).count(), 1);
+        assert_eq!(kinds.last(), Some(&EventKind::Summary));
+    }
+
+    #[test]
+    fn the_signature_is_deterministic() {
+        let a = signature().unwrap();
+        let b = signature().unwrap();
+        assert_eq!(a.len(), 3);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!((x.work, x.result), (y.work, y.result));
+        }
+    }
+}

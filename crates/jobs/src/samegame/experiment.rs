@@ -1,0 +1,442 @@
+//! The Czech thesis's SameGame comparison (§3.4): playout policies × selection formulas with
+//! SP-MCTS on the standard boards, totals beside the paper's, as a Markdown report
+//! (`puzzle experiment samegame`).
+
+use super::{bundled_boards, parse_boards};
+use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
+use crate::limits::Limits;
+use anyhow::{bail, Result};
+use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
+use puzzle_engine::{Budget, Rng};
+use puzzle_samegame::playout::AnyChooser;
+use puzzle_samegame::search::{self, Algorithm, SolveConfig, SpMctsSettings};
+use puzzle_samegame::Scoring;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The thesis's comparison (`puzzle experiment samegame`); every field's default is the CLI's.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExperimentRequest {
+    /// The boards' text (any format the solve job reads); `None`: the bundled set `set`.
+    pub boards: Option<String>,
+    /// Where `boards` came from, named in parse errors (a file path; `input` by default).
+    pub source: String,
+    /// The bundled set used without `boards` (see [`crate::data::SAMEGAME_SETS`]).
+    pub set: String,
+    /// Only the first N boards.
+    pub count: Option<usize>,
+    /// The playout policies compared.
+    pub playouts: Vec<String>,
+    /// The selection formulas compared: `ucb-tuned`, `uctk<C>` (UCB1), `spmcts`.
+    pub formulas: Vec<String>,
+    /// Budget per run (default 2,000 simulations when no time limit is given; 4,000,000
+    /// nodes; seed 1); `threads` runs in parallel (one tree each).
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+impl Default for ExperimentRequest {
+    fn default() -> Self {
+        ExperimentRequest {
+            boards: None,
+            source: "input".into(),
+            set: "standard20".into(),
+            count: None,
+            playouts: ["tabu", "pseudo-tabu", "double-tabu"]
+                .map(String::from)
+                .to_vec(),
+            formulas: ["ucb-tuned", "uctk0.1", "uctk0.2", "uctk0.4"]
+                .map(String::from)
+                .to_vec(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One cell of the totals table: the `puzzle experiment samegame --json` line.
+#[derive(Clone, Debug, Serialize)]
+pub struct TotalRecord {
+    /// The playout policy.
+    pub playout: String,
+    /// The selection formula.
+    pub formula: String,
+    /// The total over the boards (`None` when a run failed or was not run).
+    pub total: Option<i64>,
+    /// The thesis's total over the 20 boards, where it has one.
+    pub paper: Option<u32>,
+}
+
+/// The events of the experiment.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExperimentEvent {
+    /// Runs done (one run: one playout, formula and board; `solved`: runs with a score).
+    Progress(ItemProgress),
+    /// One cell of the totals table (all sent at the end).
+    Total(TotalRecord),
+}
+
+impl JobEvent for ExperimentEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            ExperimentEvent::Progress(_) => EventKind::Progress,
+            ExperimentEvent::Total(_) => EventKind::Result,
+        }
+    }
+}
+
+/// The thesis's totals over the 20 boards (§3.4, 700,000 simulations, 20 before expansion).
+pub fn paper_total(playout: &str, formula: &str) -> Option<u32> {
+    let row = match playout {
+        "tabu" => [63_606, 66_091, 67_409, 62_624],
+        "pseudo-tabu-3" => [55_228, 64_136, 62_566, 56_244],
+        "double-tabu" => [61_739, 60_988, 62_910, 62_443],
+        _ => return None,
+    };
+    let col = match formula {
+        "ucb-tuned" => 0,
+        "uctk0.1" => 1,
+        "uctk0.2" => 2,
+        "uctk0.4" => 3,
+        _ => return None,
+    };
+    Some(row[col])
+}
+
+/// A selection formula: `ucb-tuned`, `uctk<C>` (UCB1 with C ≥ 0) or `spmcts`.
+pub fn parse_formula(s: &str) -> Result<SelectionPolicy> {
+    if s == "ucb-tuned" {
+        return Ok(SelectionPolicy::Ucb1Tuned { c: 1.0 });
+    }
+    if s == "spmcts" {
+        return Ok(SpMctsSettings::default().selection);
+    }
+    if let Some(c) = s.strip_prefix("uctk") {
+        if let Ok(c) = c.parse::<f64>() {
+            if c.is_finite() && c >= 0.0 {
+                return Ok(SelectionPolicy::Ucb1 { c });
+            }
+        }
+    }
+    bail!("unknown formula '{s}' (expected ucb-tuned, uctk<C> or spmcts)")
+}
+
+/// Run the comparison: `Progress` per run (spread over `threads` workers), then a `Total`
+/// per playout and formula; returns the Markdown report.
+pub fn experiment(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<String> {
+    req.limits.validate()?;
+    if req.count == Some(0) {
+        bail!("count must be at least 1");
+    }
+    if req.playouts.is_empty() {
+        bail!("playouts: give at least one playout policy");
+    }
+    if req.formulas.is_empty() {
+        bail!("formulas: give at least one selection formula");
+    }
+    let scoring = Scoring::standard();
+    let mut boards = match &req.boards {
+        Some(text) => parse_boards(text, &req.source, scoring)?,
+        None => bundled_boards(&req.set, scoring)?,
+    };
+    if let Some(n) = req.count {
+        boards.truncate(n);
+    }
+    let playouts: Vec<AnyChooser> = req
+        .playouts
+        .iter()
+        .map(|s| s.trim().parse().map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    let formulas: Vec<(String, SelectionPolicy)> = req
+        .formulas
+        .iter()
+        .map(|s| parse_formula(s.trim()).map(|f| (s.trim().to_string(), f)))
+        .collect::<Result<_>>()?;
+    let time_limit = req.limits.time_limit;
+    let iterations = req.limits.iterations.or(if time_limit.is_none() {
+        Some(2_000)
+    } else {
+        None
+    });
+    let budget = Budget {
+        max_iterations: iterations,
+        max_time: time_limit.map(Duration::from_secs_f64),
+        max_nodes: req.limits.max_nodes.unwrap_or(super::DEFAULT_MAX_NODES),
+        stop: Some(stop.clone()),
+        progress: None,
+    };
+    let seed = req.limits.seed_or(1);
+    // Runs: playout × formula × board, spread over the workers (one tree each).
+    let mut jobs = Vec::new();
+    for p in 0..playouts.len() {
+        for f in 0..formulas.len() {
+            for b in 0..boards.len() {
+                jobs.push((p, f, b));
+            }
+        }
+    }
+    let results: Mutex<Vec<Option<i64>>> = Mutex::new(vec![None; jobs.len()]);
+    let next = Mutex::new(0usize);
+    let workers = req.limits.threads_or(1).min(jobs.len()).max(1);
+    let emit = Mutex::new(emit);
+    let failed = Mutex::new(None::<anyhow::Error>);
+    let finished = AtomicUsize::new(0);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let j = {
+                    let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
+                    if *n >= jobs.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    *n += 1;
+                    *n - 1
+                };
+                let (p, f, b) = jobs[j];
+                let cfg = SolveConfig {
+                    algorithm: Algorithm::SpMcts,
+                    playout: playouts[p].clone(),
+                    budget: budget.clone(),
+                    seed: Rng::stream_seed(seed, b as u64),
+                    threads: 1,
+                    spmcts: SpMctsSettings {
+                        selection: formulas[f].1,
+                        // The thesis: (score + 1500) / max_score (§3.3.4), max_score ≈ 6000 on 15×15.
+                        reward: Some(RewardTransform {
+                            offset: 1500.0,
+                            scale: 1.0 / 6000.0,
+                        }),
+                        // The thesis ran one tree per board.
+                        restart_after: None,
+                        ..SpMctsSettings::default()
+                    },
+                    ..SolveConfig::default()
+                };
+                let r = search::solve(&boards[b].board, &cfg, None)
+                    .ok()
+                    .map(|s| s.score);
+                results.lock().unwrap_or_else(|e| e.into_inner())[j] = r;
+                let sent = {
+                    // Counted under the receiver's lock, so progress never goes backwards.
+                    let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
+                    let scored = results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .iter()
+                        .filter(|r| r.is_some())
+                        .count();
+                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    (*guard)(ExperimentEvent::Progress(ItemProgress {
+                        done: done as u64,
+                        total: jobs.len() as u64,
+                        solved: scored as u64,
+                        label: "runs".into(),
+                        elapsed_s: start.elapsed().as_secs_f64(),
+                    }))
+                };
+                if let Err(e) = sent {
+                    // The receiver is gone: stop the run as a closed output would.
+                    stop.store(true, Ordering::Relaxed);
+                    failed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let emit = emit.into_inner().unwrap_or_else(|e| e.into_inner());
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let budget_text = match (iterations, time_limit) {
+        (Some(n), None) => format!("{n} simulations per board"),
+        (None, Some(t)) => format!("{t} s per board"),
+        (Some(n), Some(t)) => format!("{n} simulations or {t} s per board"),
+        (None, None) => unreachable!("a budget is always set"),
+    };
+    let mut md = String::new();
+    md.push_str("# SameGame: playout policies × selection formulas (Czech thesis §3.4)\n\n");
+    md.push_str(&format!(
+        "{} boards, {budget_text}, 20 playouts before expansion (all children), rewards \
+         (score + 1500) / 6000, standard scoring (no penalty), seed {seed}, one tree per run. \
+         Paper: 700,000 simulations per board. Wall time {:.0} s.\n\n",
+        boards.len(),
+        start.elapsed().as_secs_f64()
+    ));
+    md.push_str("Totals (ours / paper):\n\n| formula |");
+    for p in &playouts {
+        md.push_str(&format!(" {p} |"));
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---|".repeat(playouts.len()));
+    md.push('\n');
+    let total_of = |p: usize, f: usize| -> Option<i64> {
+        jobs.iter()
+            .zip(&results)
+            .filter(|((jp, jf, _), _)| *jp == p && *jf == f)
+            .map(|(_, r)| *r)
+            .sum()
+    };
+    for (f, (fname, _)) in formulas.iter().enumerate() {
+        md.push_str(&format!("| {fname} |"));
+        for (p, pol) in playouts.iter().enumerate() {
+            let ours = total_of(p, f).map_or("–".to_string(), |t| t.to_string());
+            let paper =
+                paper_total(&pol.to_string(), fname).map_or("–".to_string(), |t| t.to_string());
+            md.push_str(&format!(" {ours} / {paper} |"));
+        }
+        md.push('\n');
+    }
+    md.push_str("\nPer board:\n\n| board |");
+    for p in &playouts {
+        for (fname, _) in &formulas {
+            md.push_str(&format!(" {p} {fname} |"));
+        }
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---|".repeat(playouts.len() * formulas.len()));
+    md.push('\n');
+    for (b, nb) in boards.iter().enumerate() {
+        md.push_str(&format!("| {} |", nb.index));
+        for p in 0..playouts.len() {
+            for f in 0..formulas.len() {
+                let j = jobs
+                    .iter()
+                    .position(|&x| x == (p, f, b))
+                    .expect("job exists");
+                md.push_str(&format!(
+                    " {} |",
+                    results[j].map_or("–".to_string(), |s| s.to_string())
+                ));
+            }
+        }
+        md.push('\n');
+    }
+    for (p, pol) in playouts.iter().enumerate() {
+        for (f, (fname, _)) in formulas.iter().enumerate() {
+            emit(ExperimentEvent::Total(TotalRecord {
+                playout: pol.to_string(),
+                formula: fname.clone(),
+                total: total_of(p, f),
+                paper: paper_total(&pol.to_string(), fname),
+            }))?;
+        }
+    }
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_add_up_and_the_report_cites_the_paper() {
+        let req = ExperimentRequest {
+            count: Some(2),
+            playouts: vec!["tabu".into(), "double-tabu".into()],
+            formulas: vec!["uctk0.1".into(), "ucb-tuned".into()],
+            limits: Limits {
+                iterations: Some(100),
+                threads: Some(2),
+                ..Limits::default()
+            },
+            ..ExperimentRequest::default()
+        };
+        let mut events = Vec::new();
+        let md = experiment(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {
+            events.push(e);
+            Ok(())
+        })
+        .unwrap();
+        let progress = events
+            .iter()
+            .filter(|e| matches!(e, ExperimentEvent::Progress(_)))
+            .count();
+        assert_eq!(progress, 2 * 2 * 2);
+        let totals: Vec<&TotalRecord> = events
+            .iter()
+            .filter_map(|e| match e {
+                ExperimentEvent::Total(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(totals.len(), 4);
+        assert!(totals.iter().all(|t| t.total.is_some_and(|s| s > 0)));
+        let t = totals
+            .iter()
+            .find(|t| t.playout == "tabu" && t.formula == "uctk0.1")
+            .unwrap();
+        assert_eq!(t.paper, Some(66_091));
+        // The report's totals row shows the same numbers.
+        let row = md.lines().find(|l| l.starts_with("| uctk0.1 |")).unwrap();
+        assert!(
+            row.contains(&format!(" {} / 66091 |", t.total.unwrap())),
+            "{row}"
+        );
+        // The same seed and iteration budget give the same totals on one thread.
+        let mut again = Vec::new();
+        let one = ExperimentRequest {
+            limits: Limits {
+                threads: Some(1),
+                ..req.limits.clone()
+            },
+            ..req.clone()
+        };
+        experiment(&one, &Arc::new(AtomicBool::new(false)), &mut |e| {
+            if let ExperimentEvent::Total(t) = e {
+                again.push(t.total);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(again, totals.iter().map(|t| t.total).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn bad_requests_are_refused() {
+        let run = |req: ExperimentRequest| {
+            experiment(&req, &Arc::new(AtomicBool::new(false)), &mut |_| Ok(()))
+                .map(drop)
+                .unwrap_err()
+                .to_string()
+        };
+        let base = ExperimentRequest {
+            count: Some(1),
+            limits: Limits {
+                iterations: Some(10),
+                ..Limits::default()
+            },
+            ..ExperimentRequest::default()
+        };
+        let err = run(ExperimentRequest {
+            formulas: vec!["uctk-1".into()],
+            ..base.clone()
+        });
+        assert!(err.contains("unknown formula 'uctk-1'"), "{err}");
+        let err = run(ExperimentRequest {
+            playouts: vec![],
+            ..base.clone()
+        });
+        assert!(err.contains("playouts"), "{err}");
+        let err = run(ExperimentRequest {
+            set: "nope".into(),
+            ..base.clone()
+        });
+        assert!(err.contains("unknown board set 'nope'"), "{err}");
+        let err = run(ExperimentRequest {
+            count: Some(0),
+            ..base
+        });
+        assert!(err.contains("count"), "{err}");
+    }
+}
