@@ -2,7 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
-use crate::{sokoban, sokogen};
+use crate::{bait, engine, sokoban, sokogen};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,14 @@ pub enum JobRequest {
     SokobanGenerate(sokogen::GenerateRequest),
     /// The generation thesis's tables.
     SokobanGenExperiment(sokogen::ExperimentRequest),
+    /// Play one game of Bait with an agent, tick by tick.
+    BaitPlay(bait::PlayRequest),
+    /// Every Bait agent on every level (the paper's comparison).
+    BaitExperiment(bait::ExperimentRequest),
+    /// The move times of every Bait agent on one level.
+    BaitBench(bait::BenchRequest),
+    /// MCTS iterations per second on the engine's toy game.
+    EngineBench(engine::BenchRequest),
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -40,6 +48,10 @@ impl JobRequest {
             JobRequest::SokobanBench(_) => "sokoban_bench",
             JobRequest::SokobanGenerate(_) => "sokoban_generate",
             JobRequest::SokobanGenExperiment(_) => "sokoban_gen_experiment",
+            JobRequest::BaitPlay(_) => "bait_play",
+            JobRequest::BaitExperiment(_) => "bait_experiment",
+            JobRequest::BaitBench(_) => "bait_bench",
+            JobRequest::EngineBench(_) => "engine_bench",
         }
     }
 
@@ -50,6 +62,10 @@ impl JobRequest {
             JobRequest::SokobanBench(r) => &mut r.limits,
             JobRequest::SokobanGenerate(r) => &mut r.limits,
             JobRequest::SokobanGenExperiment(r) => &mut r.limits,
+            JobRequest::BaitPlay(r) => &mut r.limits,
+            JobRequest::BaitExperiment(r) => &mut r.limits,
+            JobRequest::BaitBench(r) => &mut r.limits,
+            JobRequest::EngineBench(r) => &mut r.limits,
         }
     }
 
@@ -66,6 +82,13 @@ impl JobRequest {
                 let report = sokogen::experiment(r, stop, &mut forward(&mut *emit))?;
                 emit(EventKind::Summary, serde_json::json!({ "report": report }))
             }
+            JobRequest::BaitPlay(r) => bait::play(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::BaitExperiment(r) => {
+                let report = bait::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+            JobRequest::BaitBench(r) => bait::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::EngineBench(r) => engine::bench(r, stop, &mut forward(emit)).map(drop),
         }
     }
 }
