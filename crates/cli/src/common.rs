@@ -39,10 +39,6 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The seed, or `default`.
-    pub fn seed_or(&self, default: u64) -> u64 {
-        self.seed.unwrap_or(default)
-    }
     /// The budget settings for a job request.
     pub fn limits(&self) -> puzzle_jobs::Limits {
         puzzle_jobs::Limits {
@@ -153,11 +149,6 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// Has Ctrl-C been pressed?
-pub fn interrupted() -> bool {
-    interrupt_flag().load(Ordering::Relaxed)
-}
-
 /// A progress bar over `len` items on stderr (hidden when stderr is not a terminal or with
 /// `--quiet`).
 pub fn progress_bar(common: &CommonArgs, len: u64, what: &str) -> ProgressBar {
@@ -206,6 +197,3 @@ pub fn read_text(path: &Path) -> Result<String> {
         ),
     }
 }
-
-/// One line of the deterministic `puzzle bench` signature (defined by the job layer).
-pub use puzzle_jobs::Signature;

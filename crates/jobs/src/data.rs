@@ -126,3 +126,49 @@ pub const SAMEGAME_SETS: [SameGameSet; 1] = [SameGameSet {
 pub fn samegame_set(id: &str) -> Option<SameGameSet> {
     SAMEGAME_SETS.iter().copied().find(|s| s.id == id)
 }
+
+/// One of GVGAI's five Bait levels (`data/bait/bait_lvl0.txt` … `bait_lvl4.txt`, embedded by
+/// the bait crate as [`puzzle_bait::BUILTIN_LEVELS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BaitLevel {
+    /// The level's number (0 to 4), used on the command line (`--level`) and in the API.
+    pub id: usize,
+    /// A display name.
+    pub name: &'static str,
+    /// The level in GVGAI's text format.
+    pub text: &'static str,
+}
+
+/// GVGAI's five Bait levels, in order.
+pub const BAIT_LEVELS: [BaitLevel; 5] = [
+    BaitLevel {
+        id: 0,
+        name: "Bait level 0",
+        text: puzzle_bait::BUILTIN_LEVELS[0],
+    },
+    BaitLevel {
+        id: 1,
+        name: "Bait level 1",
+        text: puzzle_bait::BUILTIN_LEVELS[1],
+    },
+    BaitLevel {
+        id: 2,
+        name: "Bait level 2",
+        text: puzzle_bait::BUILTIN_LEVELS[2],
+    },
+    BaitLevel {
+        id: 3,
+        name: "Bait level 3",
+        text: puzzle_bait::BUILTIN_LEVELS[3],
+    },
+    BaitLevel {
+        id: 4,
+        name: "Bait level 4",
+        text: puzzle_bait::BUILTIN_LEVELS[4],
+    },
+];
+
+/// The bundled Bait level numbered `id` (0 to 4).
+pub fn bait_level(id: usize) -> Option<BaitLevel> {
+    BAIT_LEVELS.get(id).copied()
+}

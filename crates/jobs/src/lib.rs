@@ -13,7 +13,9 @@
 
 #![warn(missing_docs)]
 
+pub mod bait;
 pub mod data;
+pub mod engine;
 pub mod event;
 pub mod limits;
 pub mod request;

@@ -2,7 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
-use crate::{samegame, sokoban, sokogen, sudoku};
+use crate::{bait, engine, samegame, sokoban, sokogen, sudoku};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -34,6 +34,14 @@ pub enum JobRequest {
     SamegameExperiment(samegame::ExperimentRequest),
     /// SameGame playout and SP-MCTS speeds.
     SamegameBench(samegame::BenchRequest),
+    /// Play one game of Bait with an agent, tick by tick.
+    BaitPlay(bait::PlayRequest),
+    /// Every Bait agent on every level (the paper's comparison).
+    BaitExperiment(bait::ExperimentRequest),
+    /// The move times of every Bait agent on one level.
+    BaitBench(bait::BenchRequest),
+    /// MCTS iterations per second on the engine's toy game.
+    EngineBench(engine::BenchRequest),
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -61,6 +69,10 @@ impl JobRequest {
             JobRequest::SamegameSolve(_) => "samegame_solve",
             JobRequest::SamegameExperiment(_) => "samegame_experiment",
             JobRequest::SamegameBench(_) => "samegame_bench",
+            JobRequest::BaitPlay(_) => "bait_play",
+            JobRequest::BaitExperiment(_) => "bait_experiment",
+            JobRequest::BaitBench(_) => "bait_bench",
+            JobRequest::EngineBench(_) => "engine_bench",
         }
     }
 
@@ -78,6 +90,10 @@ impl JobRequest {
             JobRequest::SamegameSolve(r) => &mut r.limits,
             JobRequest::SamegameExperiment(r) => &mut r.limits,
             JobRequest::SamegameBench(r) => &mut r.limits,
+            JobRequest::BaitPlay(r) => &mut r.limits,
+            JobRequest::BaitExperiment(r) => &mut r.limits,
+            JobRequest::BaitBench(r) => &mut r.limits,
+            JobRequest::EngineBench(r) => &mut r.limits,
         }
     }
 
@@ -109,6 +125,13 @@ impl JobRequest {
                 emit(EventKind::Summary, serde_json::json!({ "report": report }))
             }
             JobRequest::SamegameBench(r) => samegame::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::BaitPlay(r) => bait::play(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::BaitExperiment(r) => {
+                let report = bait::experiment(r, stop, &mut forward(&mut *emit))?;
+                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+            }
+            JobRequest::BaitBench(r) => bait::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::EngineBench(r) => engine::bench(r, stop, &mut forward(emit)).map(drop),
         }
     }
 }

@@ -10,7 +10,7 @@
 //!   the 20 standard boards, totals beside the paper's, as Markdown.
 //! - `bench`: playouts per second on a fresh board and SP-MCTS iterations per second.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs, Signature};
+use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs};
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use indicatif::ProgressBar;
@@ -352,9 +352,4 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         Ok(())
     };
     job::bench(&req, &interrupt_flag(), &mut print).map(drop)
-}
-
-/// This game's part of the `puzzle bench` signature (see [`job::signature`]).
-pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
-    job::signature()
 }

@@ -4,7 +4,6 @@
 use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs};
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
-use puzzle_jobs::Signature;
 use std::path::PathBuf;
 
 /// Arguments of `puzzle solve sokoban`.
@@ -213,9 +212,4 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     let result = job::bench(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
     result.map(drop)
-}
-
-/// Sokoban's part of the `puzzle bench` signature.
-pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
-    job::signature()
 }

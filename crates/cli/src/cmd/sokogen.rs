@@ -5,7 +5,7 @@
 //! `--out` XSB file, flushed), each verified by replaying its solution first; Ctrl-C ends the run
 //! and keeps everything found.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs, Signature};
+use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs};
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
     self as job, ExperimentEvent, ExperimentRequest, GenEvent, GenerateRequest,
@@ -281,9 +281,4 @@ pub fn render(args: RenderArgs, common: &CommonArgs) -> Result<()> {
         png_path.display()
     ))?;
     Ok(())
-}
-
-/// This game's part of `puzzle bench`: fixed-seed generation runs with iteration budgets.
-pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
-    job::signature()
 }

@@ -2,7 +2,7 @@
 //! SPEC §D), the exact bitboard solver, the generator, and the thesis's test grid as a report:
 //! argument parsing and printing over [`puzzle_jobs::sudoku`].
 
-use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs, Signature};
+use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs};
 use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 use puzzle_jobs::sudoku::{self as job, BenchEvent, ExperimentEvent, GenerateEvent, SolveEvent};
@@ -386,10 +386,4 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         None => print!("{md}"),
     }
     Ok(())
-}
-
-/// This game's part of the `puzzle bench` signature: the exact solver on Norvig's hardest 11
-/// (work: guesses) and a fixed-seed MCTS solve of the easy puzzle (work: simulations).
-pub fn signature(_common: &CommonArgs) -> Result<Vec<Signature>> {
-    job::signature()
 }
