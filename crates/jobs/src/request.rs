@@ -135,3 +135,34 @@ impl JobRequest {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_the_json_tag() {
+        for job in [
+            "sokoban_solve",
+            "sokoban_bench",
+            "sokoban_generate",
+            "sokoban_gen_experiment",
+            "sudoku_solve",
+            "sudoku_generate",
+            "sudoku_bench",
+            "sudoku_experiment",
+            "samegame_solve",
+            "samegame_experiment",
+            "samegame_bench",
+            "bait_play",
+            "bait_experiment",
+            "bait_bench",
+            "engine_bench",
+        ] {
+            let request: JobRequest = serde_json::from_value(serde_json::json!({ "job": job }))
+                .unwrap_or_else(|e| panic!("{job}: {e}"));
+            assert_eq!(request.name(), job);
+            assert_eq!(serde_json::to_value(&request).unwrap()["job"], job);
+        }
+    }
+}

@@ -109,11 +109,13 @@ impl Jobs {
         }
     }
 
-    /// `limits` within the server's caps: the time cap and the thread limit.
+    /// `limits` within the server's caps: a time limit above the time cap is lowered to it,
+    /// and threads to the cores. An absent value keeps the job's own default (the CLI's); the
+    /// watchdog stops any job at the cap whatever its budget.
     pub fn capped(&self, mut limits: Limits) -> Limits {
         let cap = self.time_cap.as_secs_f64();
-        limits.time_limit = Some(limits.time_limit.map_or(cap, |t| t.min(cap)));
-        limits.threads = Some(limits.threads.unwrap_or(1).clamp(1, self.max_threads));
+        limits.time_limit = limits.time_limit.map(|t| t.min(cap));
+        limits.threads = limits.threads.map(|t| t.clamp(1, self.max_threads));
         limits
     }
 }
@@ -211,5 +213,29 @@ pub async fn stop(
             StatusCode::NOT_FOUND,
             format!("no running job '{id}'"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_lower_what_is_above_them_and_keep_defaults() {
+        let jobs = Jobs::new(2, Duration::from_secs(60), 2);
+        let asked = Limits {
+            time_limit: Some(1000.0),
+            threads: Some(64),
+            ..Limits::default()
+        };
+        let capped = jobs.capped(asked);
+        assert_eq!((capped.time_limit, capped.threads), (Some(60.0), Some(2)));
+        let defaults = jobs.capped(Limits::default());
+        assert_eq!(defaults, Limits::default(), "the job's own defaults stay");
+        let small = jobs.capped(Limits {
+            time_limit: Some(3.0),
+            ..Limits::default()
+        });
+        assert_eq!(small.time_limit, Some(3.0));
     }
 }
