@@ -75,7 +75,9 @@ pub fn replay(start: &Board, moves: &[TopCell]) -> Result<Board, PlayError> {
             outside,
         };
         let mv = board.move_from_top(col, row).ok_or_else(|| error(true))?;
-        board.try_play(mv, &mut scratch).ok_or_else(|| error(false))?;
+        board
+            .try_play(mv, &mut scratch)
+            .ok_or_else(|| error(false))?;
     }
     Ok(board)
 }
@@ -126,12 +128,7 @@ mod tests {
     /// B R G
     /// ```
     fn small(scoring: Scoring) -> Board {
-        Board::from_rows(
-            &[vec![1, 2, 2], vec![1, 1, 3], vec![3, 1, 2]],
-            3,
-            scoring,
-        )
-        .unwrap()
+        Board::from_rows(&[vec![1, 2, 2], vec![1, 1, 3], vec![3, 1, 2]], 3, scoring).unwrap()
     }
 
     #[test]

@@ -57,7 +57,10 @@ pub async fn sets() -> Json<Value> {
 /// `GET /api/samegame/sets/{id}`.
 pub async fn set(Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let set = samegame_set(&id).ok_or_else(|| {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no bundled board set '{id}'"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no bundled board set '{id}'"),
+        )
     })?;
     let boards = bundled_boards(set.id, Scoring::standard())?;
     let records: Vec<BoardRecord> = boards.iter().map(record).collect();

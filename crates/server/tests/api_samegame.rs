@@ -71,7 +71,9 @@ async fn standard_board(app: &axum::Router, n: usize) -> String {
 }
 
 fn error_text(body: &Value) -> &str {
-    body["error"].as_str().unwrap_or_else(|| panic!("no error in {body}"))
+    body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {body}"))
 }
 
 #[tokio::test]
@@ -88,7 +90,10 @@ async fn the_standard_boards_are_listed_and_served() {
     assert_eq!(boards[0]["name"], "problem 01");
     assert_eq!(boards[19]["index"], 20);
     for b in boards {
-        assert_eq!((b["width"].as_u64(), b["height"].as_u64()), (Some(15), Some(15)));
+        assert_eq!(
+            (b["width"].as_u64(), b["height"].as_u64()),
+            (Some(15), Some(15))
+        );
         assert_eq!(b["colours"], 5);
     }
     // The text is the standard format: a header and the rows top first (digit d is colour
@@ -118,7 +123,11 @@ async fn every_format_parses_and_errors_carry_line_and_column() {
     let (status, body) = call(&app, parse("3;2\n0;1;0\n0;1;1\n")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["boards"][0]["text"], "2 3 2\nRGR\nRGG\n");
-    let (status, body) = call(&app, parse("# problem 01\n010\n011\n# problem 02\n00\n11\n")).await;
+    let (status, body) = call(
+        &app,
+        parse("# problem 01\n010\n011\n# problem 02\n00\n11\n"),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let boards = body["boards"].as_array().unwrap();
     assert_eq!(boards.len(), 2);
@@ -127,8 +136,14 @@ async fn every_format_parses_and_errors_carry_line_and_column() {
     // An unknown colour: line and column.
     let (status, body) = call(&app, parse("2 3 2\nRGR\nRGX\n")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!((body["line"].as_u64(), body["column"].as_u64()), (Some(3), Some(3)));
-    assert!(error_text(&body).starts_with("pasted board:3:3: unknown colour 'X'"), "{body}");
+    assert_eq!(
+        (body["line"].as_u64(), body["column"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert!(
+        error_text(&body).starts_with("pasted board:3:3: unknown colour 'X'"),
+        "{body}"
+    );
     // A short row: the line, no column.
     let (status, body) = call(&app, parse("2 3 2\nRGR\nRG\n")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -161,17 +176,25 @@ async fn random_boards_follow_size_colours_and_seed() {
     let (status, a) = call(&app, random(10, 8, 4, 7)).await;
     assert_eq!(status, StatusCode::OK);
     let board = &a["board"];
-    assert_eq!((board["width"].as_u64(), board["height"].as_u64()), (Some(10), Some(8)));
+    assert_eq!(
+        (board["width"].as_u64(), board["height"].as_u64()),
+        (Some(10), Some(8))
+    );
     assert_eq!(board["colours"], 4);
     assert_eq!(board["name"], "random 10x8x4 seed 7");
     let text = board["text"].as_str().unwrap();
     assert!(text.starts_with("8 10 4\n"));
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(rows.len(), 8);
-    assert!(rows.iter().all(|r| r.len() == 10 && r.chars().all(|c| "RGBY".contains(c))));
+    assert!(rows
+        .iter()
+        .all(|r| r.len() == 10 && r.chars().all(|c| "RGBY".contains(c))));
     // The same seed gives the same board, another seed another one.
     assert_eq!(call(&app, random(10, 8, 4, 7)).await.1, a);
-    assert_ne!(call(&app, random(10, 8, 4, 8)).await.1["board"]["text"], board["text"]);
+    assert_ne!(
+        call(&app, random(10, 8, 4, 8)).await.1["board"]["text"],
+        board["text"]
+    );
 
     for (w, h, k, message) in [
         (0, 5, 3, "0 columns"),
@@ -194,8 +217,14 @@ async fn a_removed_group_earns_the_points_the_server_listed() {
     let text = standard_board(&app, 1).await;
     let (status, start) = play(&app, json!({ "board": text, "moves": [] })).await;
     assert_eq!(status, StatusCode::OK, "{start}");
-    assert_eq!((start["width"].as_u64(), start["height"].as_u64()), (Some(15), Some(15)));
-    assert_eq!((start["points"].as_i64(), start["stones"].as_u64()), (Some(0), Some(225)));
+    assert_eq!(
+        (start["width"].as_u64(), start["height"].as_u64()),
+        (Some(15), Some(15))
+    );
+    assert_eq!(
+        (start["points"].as_i64(), start["stones"].as_u64()),
+        (Some(0), Some(225))
+    );
     assert_eq!(start["over"], false);
     assert!(start["final_score"].is_null() && start["end_adjustment"].is_null());
     let groups = start["groups"].as_array().unwrap();
@@ -207,7 +236,11 @@ async fn a_removed_group_earns_the_points_the_server_listed() {
         let size = g["size"].as_u64().unwrap();
         assert_eq!(g["cells"].as_array().unwrap().len() as u64, size);
         assert!(size >= 2);
-        assert_eq!(g["points"].as_i64().unwrap(), (size as i64 - 2).pow(2), "standard (n-2)²");
+        assert_eq!(
+            g["points"].as_i64().unwrap(),
+            (size as i64 - 2).pow(2),
+            "standard (n-2)²"
+        );
         for cell in g["cells"].as_array().unwrap() {
             let (c, r) = (cell[0].as_u64().unwrap(), cell[1].as_u64().unwrap());
             assert_eq!(start["rows"][r as usize][c as usize], g["colour"]);
@@ -227,7 +260,11 @@ async fn a_removed_group_earns_the_points_the_server_listed() {
     }
     // The same group under the Hungarian scoring: (n − 1)².
     let cell = &biggest["cells"][0];
-    let (_, h) = play(&app, json!({ "board": text, "scoring": "hungarian", "moves": [] })).await;
+    let (_, h) = play(
+        &app,
+        json!({ "board": text, "scoring": "hungarian", "moves": [] }),
+    )
+    .await;
     let same = h["groups"]
         .as_array()
         .unwrap()
@@ -250,12 +287,25 @@ async fn the_end_of_the_game_adds_the_bonus_or_subtracts_the_penalty() {
     // R R on top of G G: two moves clear the board.
     let two = "2 2 2\nRR\nGG\n";
     let (_, over) = play(&app, json!({ "board": two, "moves": [[0, 0], [0, 1]] })).await;
-    assert_eq!((over["over"].as_bool(), over["cleared"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(
+        (over["over"].as_bool(), over["cleared"].as_bool()),
+        (Some(true), Some(true))
+    );
     assert_eq!(over["moves_left"], 0);
-    assert_eq!((over["points"].as_i64(), over["end_adjustment"].as_i64()), (Some(0), Some(1000)));
+    assert_eq!(
+        (over["points"].as_i64(), over["end_adjustment"].as_i64()),
+        (Some(0), Some(1000))
+    );
     assert_eq!(over["final_score"], 1000);
-    let (_, h) = play(&app, json!({ "board": two, "scoring": "hungarian", "moves": [[0, 0], [0, 1]] })).await;
-    assert_eq!((h["points"].as_i64(), h["end_adjustment"].as_i64()), (Some(2), Some(0)));
+    let (_, h) = play(
+        &app,
+        json!({ "board": two, "scoring": "hungarian", "moves": [[0, 0], [0, 1]] }),
+    )
+    .await;
+    assert_eq!(
+        (h["points"].as_i64(), h["end_adjustment"].as_i64()),
+        (Some(2), Some(0))
+    );
     assert_eq!(h["final_score"], 2);
     // R R R G G B B B R: greens, blues, then all four reds clear the row.
     let row = "1 9 3\nRRRGGBBBR\n";
@@ -263,11 +313,17 @@ async fn the_end_of_the_game_adds_the_bonus_or_subtracts_the_penalty() {
     let moves = json!([[3, 0], [3, 0], [0, 0]]);
     let (_, done) = play(&app, json!({ "board": row, "moves": moves })).await;
     assert_eq!(done["over"], true, "{done}");
-    assert_eq!((done["points"].as_i64(), done["cleared"].as_bool()), (Some(5), Some(true)));
+    assert_eq!(
+        (done["points"].as_i64(), done["cleared"].as_bool()),
+        (Some(5), Some(true))
+    );
     assert_eq!(done["final_score"], 1005);
     let moves = json!([[3, 0], [3, 0]]);
     let (_, partway) = play(&app, json!({ "board": row, "moves": moves })).await;
-    assert_eq!((partway["over"].as_bool(), partway["moves_left"].as_u64()), (Some(false), Some(1)));
+    assert_eq!(
+        (partway["over"].as_bool(), partway["moves_left"].as_u64()),
+        (Some(false), Some(1))
+    );
     // Reds, then greens: B R B R B is left (5 stones; 3 blue, 2 red).
     let left = "1 9 3\nRRGGBRBRB\n";
     for (penalty, adjustment) in [("none", 0), ("total", -9), ("per-colour", -1)] {
@@ -277,10 +333,20 @@ async fn the_end_of_the_game_adds_the_bonus_or_subtracts_the_penalty() {
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{end}");
-        assert_eq!((end["over"].as_bool(), end["cleared"].as_bool()), (Some(true), Some(false)));
-        assert_eq!((end["stones"].as_u64(), end["points"].as_i64()), (Some(5), Some(0)));
+        assert_eq!(
+            (end["over"].as_bool(), end["cleared"].as_bool()),
+            (Some(true), Some(false))
+        );
+        assert_eq!(
+            (end["stones"].as_u64(), end["points"].as_i64()),
+            (Some(5), Some(0))
+        );
         // total: (5 − 2)²; per colour: (3 − 2)² + (2 − 2)².
-        assert_eq!(end["end_adjustment"].as_i64(), Some(adjustment), "{penalty}");
+        assert_eq!(
+            end["end_adjustment"].as_i64(),
+            Some(adjustment),
+            "{penalty}"
+        );
         assert_eq!(end["final_score"].as_i64(), Some(adjustment), "{penalty}");
         assert_eq!(end["penalty"], penalty);
     }
@@ -291,26 +357,64 @@ async fn bad_plays_are_refused_with_a_clear_message() {
     let app = app();
     let board = "2 3 2\nRGR\nRGG\n";
     let cases = [
-        (json!({ "board": board, "moves": [[1, 1], [2, 1]] }), "move 2 (column 2, row 1) does not name a removable group", Some(2)),
-        (json!({ "board": board, "moves": [[2, 0]] }), "move 1 (column 2, row 0) does not name a removable group", Some(1)),
-        (json!({ "board": board, "moves": [[3, 0]] }), "move 1 (column 3, row 0) is outside the board", Some(1)),
-        (json!({ "board": board, "scoring": "fancy" }), "unknown scoring 'fancy'", None),
-        (json!({ "board": board, "penalty": "some" }), "unknown penalty 'some'", None),
-        (json!({ "board": "# problem 01\n01\n10\n# problem 02\n00\n11\n" }), "the board text holds 2 boards; send one", None),
-        (json!({ "board": board, "moves": [[0]] }), "bad request body", None),
-        (json!({ "board": board, "move": [] }), "unknown field `move`", None),
+        (
+            json!({ "board": board, "moves": [[1, 1], [2, 1]] }),
+            "move 2 (column 2, row 1) does not name a removable group",
+            Some(2),
+        ),
+        (
+            json!({ "board": board, "moves": [[2, 0]] }),
+            "move 1 (column 2, row 0) does not name a removable group",
+            Some(1),
+        ),
+        (
+            json!({ "board": board, "moves": [[3, 0]] }),
+            "move 1 (column 3, row 0) is outside the board",
+            Some(1),
+        ),
+        (
+            json!({ "board": board, "scoring": "fancy" }),
+            "unknown scoring 'fancy'",
+            None,
+        ),
+        (
+            json!({ "board": board, "penalty": "some" }),
+            "unknown penalty 'some'",
+            None,
+        ),
+        (
+            json!({ "board": "# problem 01\n01\n10\n# problem 02\n00\n11\n" }),
+            "the board text holds 2 boards; send one",
+            None,
+        ),
+        (
+            json!({ "board": board, "moves": [[0]] }),
+            "bad request body",
+            None,
+        ),
+        (
+            json!({ "board": board, "move": [] }),
+            "unknown field `move`",
+            None,
+        ),
         (json!({ "moves": [] }), "missing field `board`", None),
     ];
     for (body, message, step) in cases {
         let (status, answer) = play(&app, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-        assert!(error_text(&answer).contains(message), "{answer} / {message}");
+        assert!(
+            error_text(&answer).contains(message),
+            "{answer} / {message}"
+        );
         assert_eq!(answer["step"].as_u64(), step.map(|s| s as u64), "{answer}");
     }
     // A malformed board: line and column, as from the parse endpoint.
     let (status, answer) = play(&app, json!({ "board": "2 3 2\nRGR\nRGQ\n" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!((answer["line"].as_u64(), answer["column"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(
+        (answer["line"].as_u64(), answer["column"].as_u64()),
+        (Some(3), Some(3))
+    );
     assert!(error_text(&answer).starts_with("board:3:3: unknown colour 'Q'"));
 }
 
@@ -339,15 +443,30 @@ async fn a_solved_game_replays_to_its_reported_score() {
     let standard = standard_board(&app, 1).await;
     let (_, random) = call(
         &app,
-        post("/api/samegame/random", &json!({ "width": 8, "height": 8, "colours": 3, "seed": 5 })),
+        post(
+            "/api/samegame/random",
+            &json!({ "width": 8, "height": 8, "colours": 3, "seed": 5 }),
+        ),
     )
     .await;
     let small = random["board"]["text"].as_str().unwrap().to_string();
     let runs = [
-        (json!({ "job": "samegame_solve", "text": standard, "algo": "spmcts", "iterations": 400, "seed": 3 }), "standard"),
-        (json!({ "job": "samegame_solve", "text": small, "algo": "nmcs", "level": 1, "playout": "pseudo-tabu", "time_limit": 0.5 }), "standard"),
-        (json!({ "job": "samegame_solve", "text": small, "algo": "nrpa", "level": 2, "selective": true, "tabu_colours": 2, "iterations": 300, "scoring": "hungarian", "penalty": "per-colour" }), "hungarian"),
-        (json!({ "job": "samegame_solve", "text": small, "algo": "spmcts", "uctk": 0.15, "playout": "tabu-colour", "time_limit": 0.4, "threads": 2, "penalty": "total" }), "standard"),
+        (
+            json!({ "job": "samegame_solve", "text": standard, "algo": "spmcts", "iterations": 400, "seed": 3 }),
+            "standard",
+        ),
+        (
+            json!({ "job": "samegame_solve", "text": small, "algo": "nmcs", "level": 1, "playout": "pseudo-tabu", "time_limit": 0.5 }),
+            "standard",
+        ),
+        (
+            json!({ "job": "samegame_solve", "text": small, "algo": "nrpa", "level": 2, "selective": true, "tabu_colours": 2, "iterations": 300, "scoring": "hungarian", "penalty": "per-colour" }),
+            "hungarian",
+        ),
+        (
+            json!({ "job": "samegame_solve", "text": small, "algo": "spmcts", "uctk": 0.15, "playout": "tabu-colour", "time_limit": 0.4, "threads": 2, "penalty": "total" }),
+            "standard",
+        ),
     ];
     for (request, scoring) in runs {
         let (result, best) = solve(&app, request.clone()).await;
@@ -376,10 +495,14 @@ async fn a_solved_game_replays_to_its_reported_score() {
 #[tokio::test]
 async fn a_solve_of_a_malformed_board_ends_with_its_line_and_column() {
     let app = app();
-    let request = json!({ "job": "samegame_solve", "text": "2 3 2\nRGR\nRGX\n", "source": "mine.txt" });
+    let request =
+        json!({ "job": "samegame_solve", "text": "2 3 2\nRGR\nRGX\n", "source": "mine.txt" });
     let stream = events(&app, post("/api/jobs", &request)).await;
     let error = &stream.iter().find(|(name, _)| name == "error").unwrap().1;
-    assert_eq!((error["line"].as_u64(), error["column"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(
+        (error["line"].as_u64(), error["column"].as_u64()),
+        (Some(3), Some(3))
+    );
     assert!(error_text(error).starts_with("mine.txt:3:3: unknown colour 'X'"));
     assert_eq!(stream.last().unwrap().1["reason"], "error");
     // A setting out of range is refused before the search starts.
