@@ -897,13 +897,16 @@ function bestScoreChart() {
   const samples = state.solve.samples;
   const timeLimit = Number(state.solve.latest?.time_limit_s) || 0;
   // Four grid steps of a round size on each axis.
-  const tMax = 4 * niceCeiling(Math.max(1, timeLimit, ...samples.map((sample) => sample.t)) / 4);
+  // The axis ends at the time limit (a search may overrun it by a few milliseconds).
+  const latestT = Math.max(0, ...samples.map((sample) => sample.t));
+  const tEnd = timeLimit > 0 && latestT <= timeLimit * 1.05 ? timeLimit : Math.max(1, latestT);
+  const tMax = 4 * niceCeiling(tEnd / 4);
   const values = samples.map((sample) => sample.best);
   const lowest = Math.min(0, ...values);
   const yStep = niceCeiling(Math.max(1, Math.max(1, ...values) - lowest) / 4);
   const yBottom = lowest < 0 ? -yStep * Math.ceil(-lowest / yStep) : 0;
   const yTop = yBottom + 4 * yStep < Math.max(1, ...values) ? yBottom + 5 * yStep : yBottom + 4 * yStep;
-  const x = (t) => size.left + (t / tMax) * plotWidth;
+  const x = (t) => size.left + (Math.min(t, tMax) / tMax) * plotWidth;
   const y = (v) => size.top + plotHeight - ((v - yBottom) / (yTop - yBottom)) * plotHeight;
   const last = samples.at(-1);
   const description = last
