@@ -19,6 +19,7 @@
 pub mod board;
 pub mod bounded;
 pub mod format;
+pub mod play;
 pub mod playout;
 pub mod scoring;
 pub mod search;
@@ -26,4 +27,5 @@ pub mod selective;
 
 pub use board::{Board, BoardError, Group, Move, Scratch, MAX_COLOURS, MAX_SIDE};
 pub use format::{FormatError, NamedBoard};
+pub use play::{PlayError, RemovableGroup};
 pub use scoring::{GroupScore, Penalty, Scoring};

@@ -4,6 +4,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use puzzle_samegame::FormatError;
 use puzzle_sokoban::XsbError;
 use serde_json::json;
 
@@ -32,6 +33,14 @@ impl ApiError {
             body["line"] = json!(x.line);
             body["column"] = json!(x.column);
             body["level"] = json!(x.level);
+        }
+        if let Some(x) = e.chain().find_map(|c| c.downcast_ref::<FormatError>()) {
+            if x.line > 0 {
+                body["line"] = json!(x.line);
+            }
+            if let Some(column) = x.column {
+                body["column"] = json!(column);
+            }
         }
         ApiError {
             status: StatusCode::BAD_REQUEST,

@@ -10,6 +10,7 @@ pub mod body;
 pub mod error;
 pub mod guard;
 pub mod jobs;
+pub mod samegame;
 pub mod sokoban;
 
 use anyhow::{Context, Result};
@@ -106,6 +107,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/sokoban/parse", post(sokoban::parse))
         .route("/api/sokoban/play", post(sokoban::play))
         .route("/api/sokoban/hint", post(sokoban::hint))
+        .route("/api/samegame/sets", get(samegame::sets))
+        .route("/api/samegame/sets/{id}", get(samegame::set))
+        .route("/api/samegame/parse", post(samegame::parse))
+        .route("/api/samegame/random", post(samegame::random))
+        .route("/api/samegame/play", post(samegame::play))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))

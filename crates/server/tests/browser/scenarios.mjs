@@ -106,6 +106,23 @@ async function saveScreenshot(page, name) {
   await page.screenshot({ path: path.join(options.screenshots, name), fullPage: true });
 }
 
+/** Opens the SameGame page and waits until standard board 1 is drawn. */
+async function openSameGame(page) {
+  await page.goto(`${options.base}#/samegame`);
+  await page.getByRole('heading', { name: 'SameGame', level: 1 }).waitFor();
+  await page.getByRole('img', { name: /^SameGame board 15 by 15: 225 stones/ }).waitFor();
+}
+
+async function sameGameScore(page) {
+  return Number((await page.getByLabel('Score', { exact: true }).textContent()).trim());
+}
+
+/** The page coordinates of the centre of cell [col, row] of the SameGame board. */
+async function sameGameCellCentre(page, [col, row], width, height) {
+  const box = await page.getByRole('img', { name: /^SameGame board/ }).boundingBox();
+  return { x: box.x + ((col + 0.5) * box.width) / width, y: box.y + ((row + 0.5) * box.height) / height };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
@@ -218,6 +235,63 @@ const scenarios = [
       await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
       await eventually(async () => (await page.getByLabel('Level set').inputValue()) === 'pasted',
         'Play on a card should open the level on the Sokoban page');
+    },
+  },
+  {
+    name: 'SameGame: a click scores the hovered group, undo restores the score',
+    limitMs: 25_000,
+    async run(page) {
+      // The server's groups of standard board 1 (the page's first board) tell where to click.
+      const set = await (await apiCall('samegame/sets/standard20')).json();
+      const start = await (await apiCall('samegame/play', { board: set.boards[0].text, moves: [] })).json();
+      const group = start.groups.reduce((best, g) => (g.points > best.points ? g : best));
+      if (group.points <= 0) throw new Error('board 1 should have a group worth points');
+      await openSameGame(page);
+      const before = await sameGameScore(page);
+      const centre = await sameGameCellCentre(page, group.cells[0], start.width, start.height);
+      await page.mouse.move(centre.x, centre.y);
+      const shown = page.getByLabel('Group', { exact: true });
+      await eventually(async () => (await shown.textContent()).includes(`${group.size}`) && /(-?\d+) points/.test(await shown.textContent()),
+        'hovering should show the group and its points');
+      const points = Number(/(-?\d+) points/.exec(await shown.textContent())[1]);
+      if (points !== group.points) throw new Error(`the page says ${points} points, the server ${group.points}`);
+      await page.mouse.click(centre.x, centre.y);
+      await eventually(async () => (await sameGameScore(page)) === before + points,
+        `after the click the score should be ${before + points}, is ${await sameGameScore(page).catch(() => '?')}`);
+      await eventually(async () => (await page.getByLabel('Moves', { exact: true }).textContent()).trim() === '1', 'one move played');
+      await saveScreenshot(page, 'samegame-play.png');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await eventually(async () => (await sameGameScore(page)) === before,
+        `undo should restore the score ${before}, is ${await sameGameScore(page).catch(() => '?')}`);
+      // The keyboard reaches the board too: Enter removes the group under the cursor.
+      await page.getByRole('application', { name: 'Board' }).focus();
+      await page.keyboard.press('Control+y');
+      await eventually(async () => (await sameGameScore(page)) === before + points, 'Ctrl+Y should redo the move');
+    },
+  },
+  {
+    name: 'SameGame: a short solve replays its best game to the reported score',
+    limitMs: 30_000,
+    async run(page) {
+      await openSameGame(page);
+      await page.getByLabel('Time limit (s)').fill('1.5');
+      await page.getByLabel('Speed').selectOption({ label: 'Very fast (30 moves/s)' });
+      await page.getByRole('button', { name: 'Solve' }).click();
+      const status = page.getByRole('status').filter({ hasText: /^Best score -?\d+ in \d+ moves/ });
+      await status.waitFor({ timeout: 10_000 });
+      const reported = Number(/^Best score (-?\d+)/.exec(await status.textContent())[1]);
+      await page.getByRole('img', { name: /^Best score over time: -?\d+ points at/ }).waitFor();
+      const scrubber = page.getByLabel('Replay position');
+      await eventually(async () => Number(await scrubber.getAttribute('max')) > 0
+        && (await scrubber.inputValue()) === (await scrubber.getAttribute('max')),
+      'the replay should reach its last move', 15_000);
+      await page.getByRole('status').filter({ hasText: /^Game over/ }).waitFor({ timeout: 5_000 });
+      await eventually(async () => (await sameGameScore(page)) === reported,
+        `the replay should end at the reported score ${reported}, shows ${await sameGameScore(page).catch(() => '?')}`);
+      await saveScreenshot(page, 'samegame-replay.png');
+      await page.getByRole('button', { name: 'Step back' }).click();
+      await eventually(async () => (await page.getByLabel('Moves left', { exact: true }).textContent()).trim() !== 'game over',
+        'a step back should leave the end of the game');
     },
   },
 ];

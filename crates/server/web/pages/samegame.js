@@ -1,0 +1,968 @@
+// The SameGame page: choose a standard board, make a random one or paste one; play it (hover
+// shows a group and its points, click removes it, undo/redo); solve it with SP-MCTS, NMCS or
+// NRPA as a job with a live best-score chart, and replay the best game move by move. Every
+// state drawn (groups, points, the end of the game) comes from the server
+// (`/api/samegame/play`); the page keeps only view state in `state`.
+
+import { api, streamJob } from '../app.js';
+import { drawBoard, cellAt, COLOUR_NAMES } from '../board/samegame.js';
+import { el, field } from '../ui.js';
+
+const PASTED_SET = 'pasted';
+const RANDOM_SET = 'random';
+const REPLAY_SPEEDS = [
+  { label: 'Slow (2 moves/s)', ms: 500 },
+  { label: 'Normal (4 moves/s)', ms: 250 },
+  { label: 'Fast (10 moves/s)', ms: 100 },
+  { label: 'Very fast (30 moves/s)', ms: 33 },
+];
+const SCORINGS = [
+  { value: 'standard', label: 'Standard: (n − 2)², +1000 for clearing' },
+  { value: 'hungarian', label: 'Hungarian: (n − 1)², no bonus' },
+];
+const PENALTIES = [
+  { value: 'none', label: 'None (Cazenave, CodinGame)' },
+  { value: 'total', label: 'Total: −(m − 2)² for m stones left (js-games.de)' },
+  { value: 'per-colour', label: 'Per colour: −Σ(m_c − 2)² (Schadd)' },
+];
+const ALGORITHMS = [
+  { value: 'spmcts', label: 'SP-MCTS (Schadd et al.)' },
+  { value: 'nmcs', label: 'NMCS, nested Monte-Carlo search (Cazenave)' },
+  { value: 'nrpa', label: 'NRPA, nested rollout policy adaptation (Rosin)' },
+];
+const PLAYOUTS = [
+  { value: 'tabu', label: 'Random Tabu (Czech thesis; default)' },
+  { value: 'tabu-colour', label: 'TabuColorRandom (Schadd)' },
+  { value: 'random', label: 'Random' },
+  { value: 'pseudo', label: 'Pseudo Random, k = 3 (Czech thesis)' },
+  { value: 'pseudo-tabu', label: 'Pseudo Random Tabu, k = 3 (Czech thesis)' },
+  { value: 'double-tabu', label: 'Random Double Tabu (Czech thesis)' },
+  { value: 'roulette', label: 'Roulette wheel, (n − 1)² (Hungarian paper)' },
+  { value: 'eps0.1-tabu', label: 'ε-greedy 0.1 around Random Tabu (Hungarian paper)' },
+];
+const SELECTIONS = [
+  { value: 'spmcts', label: 'SP-MCTS: UCT, variance, best (C, D, W)' },
+  { value: 'ucb1', label: 'UCB1 with UCTK (Czech thesis)' },
+];
+
+/** The solve form's fields: request name, label, kind, default, the algorithms showing it. */
+const SOLVE_OPTIONS = [
+  { name: 'playout', label: 'Playout policy', kind: 'select', choices: PLAYOUTS, value: 'tabu', algos: ['spmcts', 'nmcs'] },
+  { name: 'selection', label: 'Selection formula', kind: 'select', choices: SELECTIONS, value: 'spmcts', algos: ['spmcts'], local: true },
+  { name: 'c', label: 'C (exploration)', kind: 'number', value: '0.05', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
+  { name: 'd', label: 'D (variance)', kind: 'number', value: '0.0004', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
+  { name: 'w', label: 'W (best result)', kind: 'number', value: '0.02', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
+  { name: 'uctk', label: 'UCTK', kind: 'number', value: '0.15', algos: ['spmcts'], when: (v) => v.selection === 'ucb1' },
+  { name: 'visits_before_expand', label: 'Playouts before expansion', kind: 'int', value: '20', min: 0, algos: ['spmcts'] },
+  { name: 'restart_after', label: 'Restart after (playouts per thread)', kind: 'int', value: '20000', min: 1, algos: ['spmcts'], when: (v) => !v.no_restarts },
+  { name: 'no_restarts', label: 'No random restarts', kind: 'check', value: false, algos: ['spmcts'] },
+  { name: 'one_child', label: 'Expand one child per playout', kind: 'check', value: false, algos: ['spmcts'] },
+  { name: 'per_move', label: 'Per-move mode (commit a move, search again)', kind: 'check', value: false, algos: ['spmcts'] },
+  { name: 'level', label: 'Nesting level', kind: 'int', value: '', min: 1, max: 5, algos: ['nmcs', 'nrpa'], placeholder: (v) => (v.algo === 'nmcs' ? '2' : '3') },
+  { name: 'selective', label: 'Selective policy (tabu colour, Cazenave 2016)', kind: 'check', value: false, algos: ['nrpa'] },
+  { name: 'tabu_colours', label: 'Tabu colours (rotate through the k most frequent)', kind: 'int', value: '1', min: 1, max: 20, algos: ['nrpa'], when: (v) => v.selective },
+  { name: 'tabu_schedule', label: 'Tabu schedule', kind: 'select', choices: [{ value: 'round-robin', label: 'Round robin' }, { value: 'best-first', label: 'Best first' }], value: 'round-robin', algos: ['nrpa'], when: (v) => v.selective },
+  { name: 'stabilized', label: 'Stabilized NRPA: playouts per step (1 = plain)', kind: 'int', value: '1', min: 1, max: 1000, algos: ['nrpa'] },
+];
+
+/** The page's only mutable state; it outlives a visit to another page. */
+const state = {
+  sets: [],              // [{id, name, boards}]
+  setId: 'standard20',
+  boards: [],            // board records of the chosen set ({index, name, text, width, height, colours})
+  boardPosition: 0,
+  board: null,           // {name, text} being played
+  boardError: null,      // Error (with line/column for a malformed paste)
+  random: { width: '15', height: '15', colours: '5', seed: '1' },
+  scoring: 'standard',
+  penalty: 'none',
+  history: [],           // undo stack: [{moves: [[col, row], …], state}] as the server gave them
+  cursor: 0,             // history[cursor] is on screen (unless a replay is)
+  pointer: null,         // [col, row] under the mouse or the keyboard cursor
+  keyCursor: null,       // [col, row] of the keyboard cursor (drawn while the board has focus)
+  actionQueue: Promise.resolve(),
+  playMessage: '',
+  cores: 1,
+  algo: 'spmcts',
+  solveValues: Object.fromEntries(SOLVE_OPTIONS.map((option) => [option.name, option.value])),
+  timeLimit: '5',
+  threads: '1',
+  seed: '1',
+  solve: { running: false, controller: null, samples: [], latest: null, message: '', error: null, result: null, board: null, scoring: null },
+  replay: null,          // {moves, score, board, scoring, frames, shown, shownPosition, position, playing, timer}
+  speedMs: REPLAY_SPEEDS[2].ms,
+  root: null,
+  ui: null,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Mounting and the static skeleton
+
+export function mount(main) {
+  state.root = buildPage();
+  main.append(state.root);
+  startPage();
+  render();
+  return () => {
+    pauseReplay();
+    state.root = null;
+    state.ui = null;
+  };
+}
+
+async function startPage() {
+  try {
+    if (state.sets.length === 0) {
+      const [sets, info] = await Promise.all([api('samegame/sets'), api('info')]);
+      state.sets = sets;
+      state.cores = Math.max(1, Number(info.cores) || 1);
+      renderSetOptions();
+      renderThreadOptions();
+    }
+    if (!state.board) await chooseSet(state.setId);
+  } catch (error) {
+    state.boardError = error;
+  }
+  render();
+}
+
+function buildPage() {
+  const ui = {};
+  state.ui = ui;
+  const options = (choices, selected) => choices.map((choice) => el('option', { value: choice.value, selected: choice.value === selected }, choice.label));
+
+  // Boards
+  ui.setSelect = el('select', { id: 'sg-set', onchange: () => chooseSet(ui.setSelect.value) });
+  ui.boardSelect = el('select', { id: 'sg-board', onchange: () => chooseBoard(Number(ui.boardSelect.value)) });
+  ui.boardTitle = el('p', { class: 'level-title' });
+  ui.randomInputs = {};
+  const randomField = (name, label, min, max) => {
+    const input = el('input', {
+      id: `sg-random-${name}`, type: 'number', min, max, step: 1, value: state.random[name],
+      oninput: () => { state.random[name] = input.value; },
+    });
+    ui.randomInputs[name] = input;
+    return field(label, input);
+  };
+  ui.randomButton = el('button', { type: 'button', onclick: newRandomBoard }, 'New random board');
+  ui.pasteArea = el('textarea', {
+    id: 'sg-paste', rows: 6, cols: 20, spellcheck: 'false', class: 'xsb-input', 'aria-describedby': 'sg-paste-error sg-paste-help',
+  });
+  ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load');
+  ui.fileInput = el('input', { id: 'sg-file', type: 'file', accept: '.txt,.csv,text/plain', onchange: onFileChosen });
+  ui.boardError = el('p', { id: 'sg-paste-error', class: 'error', role: 'alert' });
+  ui.scoringSelect = el('select', { id: 'sg-scoring', onchange: () => changeScoring(ui.scoringSelect.value, state.penalty) }, options(SCORINGS, state.scoring));
+  ui.penaltySelect = el('select', { id: 'sg-penalty', onchange: () => changeScoring(state.scoring, ui.penaltySelect.value) }, options(PENALTIES, state.penalty));
+
+  const boardsSection = el('section', { class: 'panel', 'aria-labelledby': 'sg-boards-heading' },
+    el('h2', { id: 'sg-boards-heading' }, 'Boards'),
+    field('Board set', ui.setSelect),
+    field('Board', ui.boardSelect),
+    ui.boardTitle,
+    el('fieldset', {},
+      el('legend', {}, 'Random board'),
+      el('div', { class: 'row sg-random' },
+        randomField('width', 'Columns', 1, 128), randomField('height', 'Rows', 1, 128),
+        randomField('colours', 'Colours', 1, 20), randomField('seed', 'Seed', 0)),
+      el('div', { class: 'buttons' }, ui.randomButton)),
+    el('fieldset', {},
+      el('legend', {}, 'Your own board'),
+      field('Paste a board', ui.pasteArea),
+      el('p', { id: 'sg-paste-help', class: 'help' },
+        'Any supported format: "rows cols colours" then letter rows (RGBYV…), "# problem NN" digit blocks, or the Hungarian CSV "columns;rows".'),
+      ui.boardError,
+      field('Open a board file', ui.fileInput),
+      el('div', { class: 'buttons' }, ui.loadButton)),
+    field('Scoring', ui.scoringSelect),
+    field('End penalty (stones left)', ui.penaltySelect),
+  );
+
+  // Play
+  ui.boardHolder = el('div', {
+    class: 'board-holder', tabindex: 0, role: 'application', 'aria-label': 'Board',
+    'aria-describedby': 'sg-board-help', onclick: onBoardClick, onmousemove: onBoardHover,
+    onmouseleave: () => setPointer(null), onkeydown: onBoardKey, onfocus: () => render(), onblur: () => render(),
+  });
+  ui.scoreOutput = el('output', { id: 'sg-score' }, '0');
+  ui.movesLeftOutput = el('output', { id: 'sg-moves-left' }, '');
+  ui.groupOutput = el('output', { id: 'sg-group', 'aria-live': 'polite' }, '—');
+  ui.movesOutput = el('output', { id: 'sg-moves' }, '0');
+  ui.overStatus = el('p', { class: 'solved sg-over', role: 'status' });
+  ui.playMessage = el('p', { class: 'note', 'aria-live': 'polite' });
+  ui.undoButton = el('button', { type: 'button', onclick: () => queueAction(undo), 'aria-keyshortcuts': 'Control+Z' }, 'Undo');
+  ui.redoButton = el('button', { type: 'button', onclick: () => queueAction(redo), 'aria-keyshortcuts': 'Control+Y' }, 'Redo');
+  ui.restartButton = el('button', { type: 'button', onclick: () => queueAction(restart) }, 'Restart');
+  const counter = (label, output) => el('span', { class: 'counter' }, el('label', { for: output.id }, label), ' ', output);
+
+  const playSection = el('section', { class: 'panel play', 'aria-labelledby': 'sg-play-heading' },
+    el('h2', { id: 'sg-play-heading' }, 'Play'),
+    el('div', { class: 'counters' },
+      counter('Score', ui.scoreOutput), counter('Moves left', ui.movesLeftOutput), counter('Moves', ui.movesOutput)),
+    el('div', { class: 'counters sg-group-line' }, counter('Group', ui.groupOutput)),
+    ui.boardHolder,
+    el('p', { id: 'sg-board-help', class: 'help' },
+      'Point at a group to see its points; click removes it. Keys: arrows move the cursor, Enter or Space removes the group under it, Ctrl+Z undoes, Ctrl+Y redoes.'),
+    ui.overStatus,
+    el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
+    ui.playMessage,
+  );
+
+  // Solve
+  ui.algoSelect = el('select', { id: 'sg-algo', onchange: () => { state.algo = ui.algoSelect.value; render(); } }, options(ALGORITHMS, state.algo));
+  ui.solveControls = {};
+  ui.solveFields = SOLVE_OPTIONS.map((option) => buildSolveControl(option, ui.solveControls, options));
+  ui.timeInput = el('input', { id: 'sg-time', type: 'number', min: 0.1, max: 600, step: 'any', value: state.timeLimit, oninput: () => { state.timeLimit = ui.timeInput.value; } });
+  ui.threadsSelect = el('select', { id: 'sg-threads', onchange: () => { state.threads = ui.threadsSelect.value; } });
+  ui.seedInput = el('input', { id: 'sg-seed', type: 'number', min: 0, step: 1, value: state.seed, oninput: () => { state.seed = ui.seedInput.value; } });
+  ui.solveButton = el('button', { type: 'submit' }, 'Solve');
+  ui.stopButton = el('button', { type: 'button', onclick: stopSolve }, 'Stop');
+  ui.solveStatus = el('p', { class: 'note', role: 'status' });
+  ui.solveError = el('p', { class: 'error', role: 'alert' });
+  ui.chart = el('figure', { class: 'chart' });
+  ui.replayPlay = el('button', { type: 'button', onclick: toggleReplay }, 'Play');
+  ui.replayBack = el('button', { type: 'button', onclick: () => stepReplay(-1) }, 'Step back');
+  ui.replayForward = el('button', { type: 'button', onclick: () => stepReplay(1) }, 'Step forward');
+  ui.replayClose = el('button', { type: 'button', onclick: () => { closeReplay(); render(); } }, 'Back to my game');
+  ui.speedSelect = el('select', { id: 'sg-replay-speed', onchange: () => { state.speedMs = Number(ui.speedSelect.value); } },
+    REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.speedMs }, speed.label)));
+  ui.scrubber = el('input', { id: 'sg-replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0', oninput: onScrub });
+  ui.replayPosition = el('p', { class: 'note' });
+
+  const solveForm = el('form', {
+    class: 'sg-solve-form', 'aria-labelledby': 'sg-solve-heading',
+    onsubmit: (event) => { event.preventDefault(); startSolve(); },
+    oninput: readSolveForm, onchange: readSolveForm,
+  },
+  el('h2', { id: 'sg-solve-heading' }, 'Solve'),
+  field('Algorithm', ui.algoSelect),
+  el('div', { class: 'option-grid' }, ui.solveFields),
+  el('div', { class: 'row' }, field('Time limit (s)', ui.timeInput), field('Threads', ui.threadsSelect), field('Seed', ui.seedInput)),
+  el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton));
+
+  const solveSection = el('section', { class: 'panel solve' },
+    solveForm, ui.solveStatus, ui.solveError);
+  const progressSection = el('section', { class: 'panel', 'aria-labelledby': 'sg-best-heading' },
+    el('h2', { id: 'sg-best-heading' }, 'Best game'),
+    ui.chart,
+    el('fieldset', { class: 'replay' },
+      el('legend', {}, 'Replay of the best game'),
+      el('div', { class: 'buttons' }, ui.replayBack, ui.replayPlay, ui.replayForward, ui.replayClose),
+      el('div', { class: 'row' }, field('Speed', ui.speedSelect), field('Replay position', ui.scrubber)),
+      ui.replayPosition));
+
+  renderSetOptions();
+  renderThreadOptions();
+  return el('div', { class: 'page samegame-page' },
+    el('h1', {}, 'SameGame'),
+    el('div', { class: 'columns' },
+      el('div', { class: 'column-main' }, playSection, progressSection),
+      el('div', { class: 'column-side' }, boardsSection, solveSection)));
+}
+
+function buildSolveControl(option, controls, options) {
+  const id = `sg-${option.name.replace(/_/g, '-')}`;
+  const value = state.solveValues[option.name];
+  let wrapper;
+  if (option.kind === 'select') {
+    controls[option.name] = el('select', { id, name: option.name }, options(option.choices, value));
+    wrapper = field(option.label, controls[option.name]);
+  } else if (option.kind === 'check') {
+    controls[option.name] = el('input', { id, name: option.name, type: 'checkbox', checked: Boolean(value) });
+    wrapper = el('div', { class: 'check' }, controls[option.name], el('label', { for: id }, option.label));
+  } else {
+    controls[option.name] = el('input', {
+      id, name: option.name, type: 'number', value: String(value), min: option.min, max: option.max,
+      step: option.kind === 'int' ? 1 : 'any',
+    });
+    wrapper = field(option.label, controls[option.name]);
+  }
+  wrapper.dataset.option = option.name;
+  if (option.kind === 'select' || option.kind === 'check') wrapper.classList.add('wide');
+  return wrapper;
+}
+
+function readSolveForm() {
+  const controls = state.ui?.solveControls;
+  if (!controls) return;
+  for (const option of SOLVE_OPTIONS) {
+    const control = controls[option.name];
+    state.solveValues[option.name] = option.kind === 'check' ? control.checked : control.value.trim();
+  }
+  renderSolveFields();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering: the skeleton stays, render() updates it from `state`
+
+function render() {
+  const ui = state.ui;
+  if (!ui) return;
+  const shown = shownState();
+  const replay = state.replay;
+
+  const highlight = highlightedGroup(shown);
+  const focused = document.activeElement === ui.boardHolder;
+  const cursor = focused && !replay ? state.keyCursor : null;
+  const drawKey = [shown, highlight?.group, cursor?.join(',')];
+  if (!ui.drawn || ui.drawn.some((part, i) => part !== drawKey[i])) {
+    ui.drawn = drawKey;
+    ui.boardHolder.replaceChildren(shown
+      ? drawBoard(shown, {
+        highlight: highlight?.group.cells ?? [], highlightKind: highlight?.kind ?? 'hover', cursor,
+        cellPixels: boardCellPixels(shown),
+      })
+      : el('p', { class: 'note' }, state.boardError ? 'No board loaded.' : 'Loading…'));
+  }
+
+  ui.scoreOutput.value = shown ? String(shown.over ? shown.final_score : shown.points) : '0';
+  ui.movesLeftOutput.value = shown ? (shown.over ? 'game over' : String(shown.moves_left)) : '';
+  ui.movesOutput.value = String(shown?.moves ?? 0);
+  const hovered = highlight?.kind === 'hover' || highlight?.kind === 'next' ? highlight.group : null;
+  ui.groupOutput.value = hovered
+    ? `${hovered.size} ${colourName(hovered.colour)} stones, ${hovered.points} ${hovered.points === 1 ? 'point' : 'points'}`
+    : '—';
+  ui.overStatus.textContent = shown?.over ? gameOverText(shown) : '';
+  ui.playMessage.textContent = state.playMessage;
+
+  ui.boardTitle.textContent = state.board ? `Board: ${state.board.name}` : '';
+  ui.boardError.textContent = state.boardError ? state.boardError.message : '';
+  ui.pasteArea.toggleAttribute('aria-invalid', Boolean(state.boardError?.line));
+  if (ui.setSelect.value !== state.setId) ui.setSelect.value = state.setId;
+  renderBoardOptions();
+  ui.scoringSelect.value = state.scoring;
+  ui.penaltySelect.value = state.penalty;
+
+  ui.undoButton.disabled = !replay && state.cursor === 0;
+  ui.redoButton.disabled = Boolean(replay) || state.cursor >= state.history.length - 1;
+  ui.restartButton.disabled = !state.board;
+
+  const solve = state.solve;
+  ui.solveButton.disabled = solve.running || !state.board;
+  ui.stopButton.disabled = !solve.running;
+  ui.solveStatus.textContent = solveStatusText();
+  ui.solveError.textContent = solve.error ? solve.error.message : '';
+  renderSolveFields();
+  ui.chart.replaceChildren(...bestScoreChart());
+
+  const length = replay ? replay.moves.length : 0;
+  for (const control of [ui.replayPlay, ui.replayBack, ui.replayForward, ui.scrubber, ui.replayClose]) control.disabled = !replay;
+  ui.replayPlay.textContent = replay?.playing ? 'Pause' : 'Play';
+  ui.scrubber.max = String(length);
+  ui.scrubber.value = String(replay ? replay.position : 0);
+  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${replay.position} of ${length}` : 'no best game yet');
+  ui.replayPosition.textContent = replay
+    ? `Move ${replay.position} of ${length}${replay.position < length ? ': the outlined group goes next.' : '.'}`
+    : 'Solve the board to replay its best game.';
+}
+
+function renderSolveFields() {
+  const ui = state.ui;
+  if (!ui) return;
+  const values = { ...state.solveValues, algo: state.algo };
+  for (const option of SOLVE_OPTIONS) {
+    const wrapper = ui.solveFields.find((node) => node.dataset.option === option.name);
+    wrapper.hidden = !option.algos.includes(state.algo) || (option.when ? !option.when(values) : false);
+    if (option.placeholder) ui.solveControls[option.name].placeholder = option.placeholder(values);
+  }
+}
+
+/** A cell size that keeps big boards on screen. */
+function boardCellPixels(shown) {
+  return Math.max(12, Math.min(40, Math.floor(600 / Math.max(shown.width, shown.height))));
+}
+
+function colourName(colour) {
+  return COLOUR_NAMES[colour - 1] ?? `colour ${colour}`;
+}
+
+function gameOverText(shown) {
+  const adjustment = shown.end_adjustment ?? 0;
+  let ending;
+  if (shown.cleared) {
+    ending = adjustment > 0 ? `board cleared, bonus +${adjustment}` : 'board cleared (no bonus in this scoring)';
+  } else {
+    const left = `${shown.stones} stone${shown.stones === 1 ? '' : 's'} left`;
+    ending = adjustment < 0 ? `${left}, penalty ${adjustment} (${shown.penalty})` : `${left}, no penalty`;
+  }
+  return `Game over: ${ending}. Final score ${shown.final_score}.`;
+}
+
+function renderSetOptions() {
+  const ui = state.ui;
+  if (!ui) return;
+  const options = state.sets.map((set) => el('option', { value: set.id }, `${set.name} (${set.boards})`));
+  if (state.setId === PASTED_SET) options.push(el('option', { value: PASTED_SET }, 'Pasted boards'));
+  if (state.setId === RANDOM_SET) options.push(el('option', { value: RANDOM_SET }, 'Random board'));
+  ui.setSelect.replaceChildren(...options);
+  ui.setSelect.value = state.setId;
+}
+
+function renderThreadOptions() {
+  const ui = state.ui;
+  if (!ui) return;
+  const counts = Array.from({ length: state.cores }, (_, i) => String(i + 1));
+  if (!counts.includes(state.threads)) state.threads = '1';
+  ui.threadsSelect.replaceChildren(...counts.map((n) => el('option', { value: n, selected: n === state.threads }, n)));
+}
+
+function renderBoardOptions() {
+  const ui = state.ui;
+  const signature = `${state.setId}:${state.boards.length}:${state.boards[0]?.name ?? ''}`;
+  if (ui.boardSelect.dataset.signature !== signature) {
+    ui.boardSelect.dataset.signature = signature;
+    ui.boardSelect.replaceChildren(...state.boards.map((board, position) => el('option', { value: String(position) },
+      `${board.index}. ${board.name} (${board.width}×${board.height}, ${board.colours} colours)`)));
+  }
+  ui.boardSelect.value = String(state.boardPosition);
+}
+
+/** The state on screen: the replay's frame while a replay is open, else the play position. */
+function shownState() {
+  if (state.replay?.shown) return state.replay.shown;
+  return state.history[state.cursor]?.state ?? null;
+}
+
+function currentMoves() {
+  return state.history[state.cursor]?.moves ?? [];
+}
+
+/** The server's group holding `cell` in `shown`, found in the list the server sent. */
+function groupAt(shown, cell) {
+  if (!shown || !cell) return null;
+  if (!shown.groupByCell) {
+    const index = new Map();
+    for (const group of shown.groups) for (const [col, row] of group.cells) index.set(`${col},${row}`, group);
+    Object.defineProperty(shown, 'groupByCell', { value: index, enumerable: false });
+  }
+  return shown.groupByCell.get(`${cell[0]},${cell[1]}`) ?? null;
+}
+
+/** In a replay the group the next move removes; else the group under the pointer. */
+function highlightedGroup(shown) {
+  const replay = state.replay;
+  if (replay) {
+    if (!replay.shown || replay.shownPosition >= replay.moves.length) return null;
+    const group = groupAt(shown, replay.moves[replay.shownPosition]);
+    return group ? { group, kind: 'next' } : null;
+  }
+  const group = groupAt(shown, state.pointer);
+  return group ? { group, kind: 'hover' } : null;
+}
+
+function solveStatusText() {
+  const solve = state.solve;
+  if (solve.running) {
+    const latest = solve.latest;
+    if (!latest) return 'Starting the search…';
+    const best = latest.best_score ?? '—';
+    const iterations = latest.iterations ? `, ${Number(latest.iterations).toLocaleString()} iterations` : '';
+    return `Searching… ${Number(latest.elapsed_s).toFixed(1)} s, best score so far ${best}${iterations}`;
+  }
+  return solve.message;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boards
+
+async function chooseSet(setId) {
+  if (setId === PASTED_SET || setId === RANDOM_SET) return;
+  try {
+    const set = await api(`samegame/sets/${encodeURIComponent(setId)}`);
+    state.setId = setId;
+    state.boards = set.boards;
+    state.boardError = null;
+    renderSetOptions();
+    await chooseBoard(0);
+  } catch (error) {
+    state.boardError = error;
+    render();
+  }
+}
+
+async function chooseBoard(position) {
+  const board = state.boards[position];
+  if (!board) return;
+  state.boardPosition = position;
+  await openBoard({ name: board.name, text: board.text });
+}
+
+async function newRandomBoard() {
+  const { width, height, colours, seed } = state.random;
+  try {
+    const { board } = await api('samegame/random', {
+      width: Number(width), height: Number(height), colours: Number(colours), seed: Number(seed || 1),
+    });
+    state.boardError = null;
+    state.setId = RANDOM_SET;
+    state.boards = [board];
+    state.boardPosition = 0;
+    renderSetOptions();
+    await openBoard({ name: board.name, text: board.text });
+  } catch (error) {
+    state.boardError = error;
+    render();
+  }
+}
+
+async function loadPasted(text) {
+  try {
+    const { boards } = await api('samegame/parse', { text });
+    state.boardError = null;
+    state.setId = PASTED_SET;
+    state.boards = boards;
+    state.boardPosition = 0;
+    renderSetOptions();
+    await openBoard({ name: boards[0].name, text: boards[0].text });
+  } catch (error) {
+    state.boardError = error;
+    render();
+    if (error.line) moveCaretTo(error.line, error.column ?? 1);
+  }
+}
+
+/** Puts the textarea's caret at a 1-based line and column of its text. */
+function moveCaretTo(line, column) {
+  const area = state.ui?.pasteArea;
+  if (!area) return;
+  const lines = area.value.split('\n');
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
+  area.focus();
+  area.setSelectionRange(offset, offset);
+}
+
+async function onFileChosen() {
+  const file = state.ui.fileInput.files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  state.ui.pasteArea.value = text;
+  await loadPasted(text);
+}
+
+function playRequest(text, moves) {
+  return api('samegame/play', { board: text, scoring: state.scoring, penalty: state.penalty, moves });
+}
+
+/** Shows a board from its start, dropping the moves, replay and results of the previous one. */
+async function openBoard(board) {
+  stopSolve();
+  closeReplay();
+  state.board = board;
+  state.history = [];
+  state.cursor = 0;
+  state.pointer = null;
+  state.keyCursor = null;
+  state.playMessage = '';
+  Object.assign(state.solve, { samples: [], latest: null, message: '', error: null, result: null });
+  render();
+  try {
+    const answer = await playRequest(board.text, []);
+    if (state.board !== board) return;
+    state.history = [{ moves: [], state: answer }];
+  } catch (error) {
+    state.boardError = error;
+  }
+  render();
+}
+
+/** Another scoring: the same games scored anew by the server (the undo stack included). */
+async function changeScoring(scoring, penalty) {
+  closeReplay();
+  state.scoring = scoring;
+  state.penalty = penalty;
+  const board = state.board;
+  if (!board) return;
+  await queueAction(async () => {
+    const states = await Promise.all(state.history.map((entry) => playRequest(board.text, entry.moves)));
+    if (state.board !== board) return;
+    state.history = state.history.map((entry, i) => ({ moves: entry.moves, state: states[i] }));
+    state.playMessage = '';
+    render();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Play: actions run one after another, each from the position the previous one left
+
+function queueAction(action) {
+  state.actionQueue = state.actionQueue.then(action).catch((error) => {
+    state.playMessage = error.message;
+    render();
+  });
+  return state.actionQueue;
+}
+
+/** Leaving a replay to play on: its frame becomes a new position on the undo stack. */
+function takeOverReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  const frame = replay.shown;
+  const moves = replay.moves.slice(0, replay.shownPosition);
+  const sameBoard = replay.board === state.board && replay.scoring === scoringKey();
+  closeReplay();
+  if (frame && sameBoard && JSON.stringify(moves) !== JSON.stringify(currentMoves())) pushPosition(moves, frame);
+}
+
+function pushPosition(moves, shown) {
+  state.history = state.history.slice(0, state.cursor + 1);
+  state.history.push({ moves, state: shown });
+  state.cursor = state.history.length - 1;
+}
+
+async function removeGroupAt(cell) {
+  if (!state.board || state.history.length === 0) return;
+  takeOverReplay();
+  const shown = shownState();
+  const group = groupAt(shown, cell);
+  if (!group) {
+    state.playMessage = shown?.over ? 'The game is over.' : 'No group there: a lone stone or an empty cell.';
+    render();
+    return;
+  }
+  const board = state.board;
+  const moves = [...currentMoves(), cell];
+  const answer = await playRequest(board.text, moves);
+  if (state.board !== board) return;
+  pushPosition(moves, answer);
+  state.playMessage = `Removed ${group.size} stones for ${group.points} points.`;
+  render();
+}
+
+async function undo() {
+  if (state.replay) takeOverReplay();
+  if (state.cursor > 0) state.cursor -= 1;
+  state.playMessage = '';
+  render();
+}
+
+async function redo() {
+  if (state.replay) return;
+  if (state.cursor < state.history.length - 1) state.cursor += 1;
+  state.playMessage = '';
+  render();
+}
+
+async function restart() {
+  takeOverReplay();
+  const start = state.history[0];
+  if (start && state.cursor !== 0) pushPosition(start.moves, start.state);
+  state.playMessage = '';
+  render();
+}
+
+function setPointer(cell) {
+  const before = state.pointer?.join(',');
+  state.pointer = cell;
+  if (before !== cell?.join(',')) render();
+}
+
+function onBoardHover(event) {
+  const svg = state.ui.boardHolder.querySelector('svg');
+  if (!svg) return;
+  setPointer(cellAt(svg, event.clientX, event.clientY));
+}
+
+function onBoardClick(event) {
+  const svg = state.ui.boardHolder.querySelector('svg');
+  if (!svg) return;
+  const cell = cellAt(svg, event.clientX, event.clientY);
+  if (cell) queueAction(() => removeGroupAt(cell));
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function onBoardKey(event) {
+  if (event.altKey || event.metaKey) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (event.ctrlKey) {
+    if (key === 'z' && !event.shiftKey) { event.preventDefault(); queueAction(undo); }
+    else if (key === 'y' || (key === 'z' && event.shiftKey)) { event.preventDefault(); queueAction(redo); }
+    return;
+  }
+  const shown = shownState();
+  if (!shown) return;
+  if (ARROWS[key]) {
+    event.preventDefault();
+    const [dx, dy] = ARROWS[key];
+    const [x, y] = state.keyCursor ?? [0, shown.height - 1];
+    state.keyCursor = [Math.max(0, Math.min(shown.width - 1, x + dx)), Math.max(0, Math.min(shown.height - 1, y + dy))];
+    setPointer(state.keyCursor);
+    render();
+  } else if (key === 'Enter' || key === ' ') {
+    event.preventDefault();
+    const cell = state.keyCursor ?? [0, shown.height - 1];
+    state.keyCursor = cell;
+    queueAction(() => removeGroupAt(cell)).then(() => setPointer(cell));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Solve: a samegame_solve job with the form's settings; its progress feeds the chart
+
+function scoringKey() {
+  return `${state.scoring}/${state.penalty}`;
+}
+
+/** The job request from the form; hidden and empty fields are left to the server's defaults. */
+function solveRequest() {
+  const values = { ...state.solveValues, algo: state.algo };
+  const request = {
+    job: 'samegame_solve', text: state.board.text, source: state.board.name, algo: state.algo,
+    scoring: state.scoring, penalty: state.penalty,
+    time_limit: Number(state.timeLimit) || 5, threads: Number(state.threads) || 1, seed: Number(state.seed || 1),
+  };
+  for (const option of SOLVE_OPTIONS) {
+    if (option.local || !option.algos.includes(state.algo)) continue;
+    if (option.when && !option.when(values)) continue;
+    const value = values[option.name];
+    if (option.kind === 'check') request[option.name] = Boolean(value);
+    else if (value === '') continue;
+    else if (option.kind === 'int' || option.kind === 'number') request[option.name] = Number(value);
+    else request[option.name] = value;
+  }
+  return request;
+}
+
+async function startSolve() {
+  if (!state.board || state.solve.running) return;
+  readSolveForm();
+  const board = state.board;
+  const scoring = scoringKey();
+  const controller = new AbortController();
+  const solve = state.solve;
+  Object.assign(solve, {
+    running: true, controller, samples: [], latest: null, message: '', error: null, result: null, board, scoring,
+  });
+  closeReplay();
+  render();
+  try {
+    const end = await streamJob(solveRequest(), (name, data) => onSolveEvent(board, name, data), controller.signal);
+    if (!solve.result && !solve.error) {
+      solve.message = end.reason === 'stopped' ? 'Stopped.' : `Ended (${end.reason}) without a result.`;
+    }
+  } catch (error) {
+    solve.error = error;
+  } finally {
+    solve.running = false;
+    solve.controller = null;
+    render();
+  }
+}
+
+function onSolveEvent(board, name, data) {
+  const solve = state.solve;
+  if (state.board !== board || solve.board !== board) return;
+  if (name === 'progress' && data && 'best_score' in data) {
+    solve.latest = data;
+    if (data.best_score !== null && data.best_score !== undefined) {
+      solve.samples.push({ t: Number(data.elapsed_s) || 0, best: Number(data.best_score) });
+    }
+  } else if (name === 'error') {
+    solve.error = new Error(data.error ?? String(data));
+  } else if (name === 'result') {
+    solve.result = data;
+    solve.samples.push({ t: Number(data.time_s) || 0, best: Number(data.score) });
+    solve.message = `Best score ${data.score} in ${data.moves.length} moves`
+      + `${data.cleared ? ' (board cleared)' : ''}: ${data.algo}, ${Number(data.iterations).toLocaleString()} iterations, `
+      + `${Number(data.time_s).toFixed(2)} s.`;
+    openReplay(data.moves.map((move) => [move.col, move.row]), data.score);
+  }
+  render();
+}
+
+function stopSolve() {
+  state.solve.controller?.abort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay of the best game: each frame is the server's state after a prefix of its moves
+
+function openReplay(moves, score) {
+  closeReplay();
+  const replay = {
+    moves, score, board: state.board, scoring: scoringKey(), frames: [],
+    shown: null, shownPosition: 0, position: 0, playing: false, timer: null,
+  };
+  state.replay = replay;
+  prefetchFrames(replay);
+  showFrame(0).then(() => playReplay());
+}
+
+function closeReplay() {
+  if (!state.replay) return;
+  pauseReplay();
+  state.replay = null;
+}
+
+function frameAt(replay, position) {
+  if (!replay.frames[position]) {
+    const [scoring, penalty] = replay.scoring.split('/');
+    replay.frames[position] = api('samegame/play', {
+      board: replay.board.text, scoring, penalty, moves: replay.moves.slice(0, position),
+    });
+    replay.frames[position].catch(() => { replay.frames[position] = null; });
+  }
+  return replay.frames[position];
+}
+
+/** Fetches the frames ahead of time, a few requests at once. */
+async function prefetchFrames(replay) {
+  let next = 0;
+  const worker = async () => {
+    while (state.replay === replay && next <= replay.moves.length) {
+      const position = next++;
+      await frameAt(replay, position).catch(() => {});
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+}
+
+async function showFrame(position) {
+  const replay = state.replay;
+  if (!replay) return;
+  replay.position = Math.max(0, Math.min(position, replay.moves.length));
+  const target = replay.position;
+  render();
+  try {
+    const frame = await frameAt(replay, target);
+    if (state.replay === replay && replay.position === target) {
+      replay.shown = frame;
+      replay.shownPosition = target;
+      render();
+    }
+  } catch (error) {
+    state.solve.error = error;
+    pauseReplay();
+    render();
+  }
+}
+
+function playReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  if (replay.position >= replay.moves.length) showFrame(0);
+  replay.playing = true;
+  clearTimeout(replay.timer);
+  const stillPlaying = () => state.replay === replay && replay.playing;
+  const tick = async () => {
+    if (!stillPlaying()) return;
+    await showFrame(replay.position + 1);
+    if (!stillPlaying()) return;
+    if (replay.position >= replay.moves.length) {
+      replay.playing = false;
+      render();
+      return;
+    }
+    replay.timer = setTimeout(tick, state.speedMs);
+  };
+  replay.timer = setTimeout(tick, state.speedMs);
+  render();
+}
+
+function pauseReplay() {
+  const replay = state.replay;
+  if (!replay) return;
+  replay.playing = false;
+  clearTimeout(replay.timer);
+  replay.timer = null;
+}
+
+function toggleReplay() {
+  if (state.replay?.playing) pauseReplay();
+  else playReplay();
+  render();
+}
+
+function stepReplay(delta) {
+  const replay = state.replay;
+  if (!replay) return;
+  pauseReplay();
+  showFrame(replay.position + delta);
+}
+
+function onScrub() {
+  pauseReplay();
+  showFrame(Number(state.ui.scrubber.value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The best-score chart (SVG by hand): a step line of the best score over the search's time
+
+function bestScoreChart() {
+  const title = 'Best score over time';
+  const size = { width: 600, height: 220, left: 62, right: 16, top: 12, bottom: 40 };
+  const plotWidth = size.width - size.left - size.right;
+  const plotHeight = size.height - size.top - size.bottom;
+  const samples = state.solve.samples;
+  const timeLimit = Number(state.solve.latest?.time_limit_s) || 0;
+  // Four grid steps of a round size on each axis.
+  // The axis ends at the time limit (a search may overrun it by a few milliseconds).
+  const latestT = Math.max(0, ...samples.map((sample) => sample.t));
+  const tEnd = timeLimit > 0 && latestT <= timeLimit * 1.05 ? timeLimit : Math.max(1, latestT);
+  const tMax = 4 * niceCeiling(tEnd / 4);
+  const values = samples.map((sample) => sample.best);
+  const lowest = Math.min(0, ...values);
+  const yStep = niceCeiling(Math.max(1, Math.max(1, ...values) - lowest) / 4);
+  const yBottom = lowest < 0 ? -yStep * Math.ceil(-lowest / yStep) : 0;
+  const yTop = yBottom + 4 * yStep < Math.max(1, ...values) ? yBottom + 5 * yStep : yBottom + 4 * yStep;
+  const x = (t) => size.left + (Math.min(t, tMax) / tMax) * plotWidth;
+  const y = (v) => size.top + plotHeight - ((v - yBottom) / (yTop - yBottom)) * plotHeight;
+  const last = samples.at(-1);
+  const description = last
+    ? `${title}: ${last.best} points at ${last.t.toFixed(1)} s`
+    : `${title}: no search yet`;
+  const svg = svgNode('svg', {
+    viewBox: `0 0 ${size.width} ${size.height}`, class: 'chart-svg', role: 'img', 'aria-label': description,
+  });
+  svg.append(svgNode('rect', { x: size.left, y: size.top, width: plotWidth, height: plotHeight, class: 'chart-area' }));
+  for (let i = 0; yBottom + yStep * i <= yTop + yStep * 1e-9; i++) {
+    const tickY = yBottom + yStep * i;
+    svg.append(svgNode('line', { x1: size.left, x2: size.left + plotWidth, y1: y(tickY), y2: y(tickY), class: 'chart-grid' }));
+    svg.append(svgText(formatTick(tickY), size.left - 6, y(tickY) + 4, 'end'));
+  }
+  for (let i = 0; i <= 4; i++) {
+    const tickT = (tMax * i) / 4;
+    svg.append(svgText(formatTick(tickT), x(tickT), size.top + plotHeight + 16, 'middle'));
+  }
+  svg.append(svgText('search time (s)', size.left + plotWidth / 2, size.height - 4, 'middle', 'chart-axis-label'));
+  const yText = svgText('best score (points)', 14, size.top + plotHeight / 2, 'middle', 'chart-axis-label');
+  yText.setAttribute('transform', `rotate(-90 14 ${size.top + plotHeight / 2})`);
+  svg.append(yText);
+  if (samples.length > 0) {
+    // A step line: the best score holds until the next improvement.
+    const sorted = [...samples].sort((a, b) => a.t - b.t);
+    let points = `${x(sorted[0].t).toFixed(1)},${y(sorted[0].best).toFixed(1)}`;
+    for (let i = 1; i < sorted.length; i++) {
+      points += ` ${x(sorted[i].t).toFixed(1)},${y(sorted[i - 1].best).toFixed(1)} ${x(sorted[i].t).toFixed(1)},${y(sorted[i].best).toFixed(1)}`;
+    }
+    svg.append(svgNode('polyline', { points, class: 'chart-line' }));
+  }
+  const result = state.solve.result;
+  if (result) svg.append(svgNode('circle', { cx: x(Number(result.time_s) || 0), cy: y(result.score), r: 3.5, class: 'chart-mark' }));
+  return [svg, el('figcaption', {}, `${title}${result ? ` (the dot: the game replayed below, ${result.score} points)` : ''}`)];
+}
+
+function niceCeiling(value) {
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * magnitude >= value) ?? 10;
+  return step * magnitude;
+}
+
+function formatTick(value) {
+  if (Math.abs(value) >= 10000) return `${Math.round(value / 1000)}k`;
+  if (Math.abs(value) >= 100) return String(Math.round(value));
+  return String(Number(value.toPrecision(3)));
+}
+
+function svgNode(tag, attributes) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+function svgText(text, x, y, anchor, className = 'chart-tick') {
+  const node = svgNode('text', { x, y, 'text-anchor': anchor, class: className });
+  node.textContent = text;
+  return node;
+}
