@@ -10,6 +10,7 @@ pub mod body;
 pub mod error;
 pub mod guard;
 pub mod jobs;
+pub mod sets;
 pub mod sokoban;
 
 use anyhow::{Context, Result};
@@ -106,6 +107,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/sokoban/parse", post(sokoban::parse))
         .route("/api/sokoban/play", post(sokoban::play))
         .route("/api/sokoban/hint", post(sokoban::hint))
+        .route("/api/sets", get(sets::list))
+        .route("/api/sets/{game}/{id}", get(sets::one))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))
