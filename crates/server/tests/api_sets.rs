@@ -32,7 +32,10 @@ async fn get(app: &axum::Router, path: &str, token: Option<&str>) -> (StatusCode
         .unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test]
@@ -76,7 +79,10 @@ async fn one_set_comes_with_its_text() {
     assert_eq!(body["text"], MICROBAN);
     let (status, body) = get(&app, "/api/sets/sudoku/top95", Some(TOKEN)).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!((body["game"].as_str(), body["items"].as_u64()), (Some("sudoku"), Some(95)));
+    assert_eq!(
+        (body["game"].as_str(), body["items"].as_u64()),
+        (Some("sudoku"), Some(95))
+    );
     assert_eq!(body["text"], SUDOKU_TOP95);
 }
 

@@ -349,16 +349,25 @@ function onEvent(name, data, text) {
   render();
 }
 
-/** The error to show: the message, and where the server gives one, the line and column. */
+/**
+ * The error to show: the server's message and, for a parse error, the line of the text it names
+ * with a caret under the column (from the error's `line` and `column`, or else from the
+ * message's "line L, column C" or "source:L[:C]: ").
+ */
 function describeError(error) {
   const message = error?.error ?? error?.message ?? String(error);
-  const described = { message, line: error?.line ?? null, column: error?.column ?? null, excerpt: null };
-  const text = state.run?.text;
-  if (described.line && text) {
-    const line = text.split(/\r?\n/)[described.line - 1];
-    if (line !== undefined) described.excerpt = `${line}\n${' '.repeat(Math.max(0, (described.column ?? 1) - 1))}^`;
+  let line = error?.line ?? null;
+  let column = error?.column ?? null;
+  if (!line) {
+    const named = /line (\d+), column (\d+)/.exec(message) ?? /:(\d+)(?::(\d+))?: /.exec(message);
+    if (named) [line, column] = [Number(named[1]), named[2] ? Number(named[2]) : null];
   }
-  return described;
+  const text = state.run?.text;
+  const lineText = line && text ? text.split(/\r?\n/)[line - 1] : undefined;
+  if (lineText === undefined) return { message, excerpt: null };
+  const gutter = `line ${line}: `;
+  const caret = `${' '.repeat(gutter.length + Math.max(0, (column ?? 1) - 1))}^`;
+  return { message, excerpt: `${gutter}${lineText}\n${caret}` };
 }
 
 function cancel() {
@@ -376,7 +385,9 @@ function downloadResults() {
 
 function formatTime(seconds) {
   if (seconds === null || seconds === undefined) return '—';
-  return seconds < 10 ? seconds.toFixed(3) : seconds.toFixed(1);
+  if (seconds >= 10) return seconds.toFixed(1);
+  if (seconds >= 0.01) return seconds.toFixed(3);
+  return seconds === 0 ? '0' : seconds.toPrecision(2);
 }
 
 function median(values) {
@@ -415,8 +426,8 @@ function renderTotals() {
   const entries = [
     ['Items', String(rows.length)],
     ['Solved', `${solved} of ${rows.length}`],
-    ['Total time', times.length ? `${times.reduce((a, b) => a + b, 0).toFixed(2)} s` : '—'],
-    ['Median time', times.length ? `${median(times).toFixed(3)} s` : '—'],
+    ['Total time', times.length ? `${formatTime(times.reduce((a, b) => a + b, 0))} s` : '—'],
+    ['Median time', times.length ? `${formatTime(median(times))} s` : '—'],
   ];
   if (GAMES[state.run.game].hasScore) entries.push(['Total score', String(rows.reduce((a, row) => a + (row.score ?? 0), 0))]);
   ui.totals.replaceChildren(...entries.map(([term, value]) => el('div', {}, el('dt', {}, term), el('dd', {}, value))));
@@ -429,7 +440,7 @@ function progressText() {
   const total = state.run.total ?? progress?.total;
   const done = state.results.length;
   parts.push(`${done}${total ? ` of ${total}` : ''} items done`);
-  if (progress) parts.push(`${progress.solved} solved`, `${Number(progress.elapsed_s).toFixed(1)} s elapsed`);
+  if (progress) parts.push(`${Number(progress.elapsed_s).toFixed(1)} s elapsed`);
   const search = state.search;
   if (state.running && search) {
     const item = search.board ?? search.puzzle ?? null;
@@ -479,8 +490,6 @@ function renderError() {
   const ui = state.ui;
   const error = state.error;
   if (!error) { ui.error.replaceChildren(); return; }
-  const where = error.line ? `Line ${error.line}${error.column ? `, column ${error.column}` : ''}: ` : '';
-  ui.error.replaceChildren(
-    el('p', {}, `${where}${error.message}`),
-    error.excerpt ? el('pre', { class: 'error-excerpt' }, error.excerpt) : null);
+  ui.error.replaceChildren(el('p', {}, error.message));
+  if (error.excerpt) ui.error.append(el('pre', { class: 'error-excerpt' }, error.excerpt));
 }
