@@ -11,6 +11,7 @@ pub mod error;
 pub mod guard;
 pub mod jobs;
 pub mod samegame;
+pub mod sets;
 pub mod sokoban;
 
 use anyhow::{Context, Result};
@@ -112,6 +113,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/samegame/parse", post(samegame::parse))
         .route("/api/samegame/random", post(samegame::random))
         .route("/api/samegame/play", post(samegame::play))
+        .route("/api/sets", get(sets::list))
+        .route("/api/sets/{game}/{id}", get(sets::one))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))

@@ -8,6 +8,7 @@ const PAGES = {
   sokoban: { title: 'Sokoban', load: () => import('./pages/sokoban.js') },
   generate: { title: 'Sokoban generator', load: () => import('./pages/generate.js') },
   samegame: { title: 'SameGame', load: () => import('./pages/samegame.js') },
+  testsets: { title: 'Test sets', load: () => import('./pages/testsets.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 
@@ -77,11 +78,12 @@ function parseEventBlock(block) {
   const text = dataLines.join('\n');
   let data;
   try { data = JSON.parse(text); } catch { data = text; }
-  return { event, data };
+  return { event, data, text };
 }
 
 /**
  * Starts a job (POST /api/jobs) and calls onEvent(name, data) for each event of its stream.
+ * A third argument, `text`, is the event's data exactly as the server sent it.
  * Aborting `signal` stops the job (the stream is closed and the job deleted). Resolves with
  * the `end` event's data ({reason}), or {reason: "stopped"} after an abort.
  */
@@ -113,7 +115,7 @@ export async function streamJob(request, onEvent, signal) {
         if (!parsed) continue;
         if (parsed.event === 'started') jobId = parsed.data?.id ?? null;
         if (parsed.event === 'end') end = parsed.data;
-        onEvent(parsed.event, parsed.data);
+        onEvent(parsed.event, parsed.data, parsed.text);
       }
     }
   } catch (error) {

@@ -123,6 +123,18 @@ async function sameGameCellCentre(page, [col, row], width, height) {
   return { x: box.x + ((col + 0.5) * box.width) / width, y: box.y + ((row + 0.5) * box.height) / height };
 }
 
+/** Opens the test-set page and waits until the bundled sets are listed. */
+async function openTestSets(page) {
+  await page.goto(`${options.base}#/testsets`);
+  await page.getByRole('heading', { name: 'Test sets', level: 1 }).waitFor();
+  await page.getByLabel('Set', { exact: true }).locator('option[value="microban"]').waitFor({ state: 'attached' });
+}
+
+/** The body rows of the test-set results table. */
+function resultRows(page) {
+  return page.getByRole('table', { name: /^Results/ }).locator('tbody tr');
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
@@ -292,6 +304,52 @@ const scenarios = [
       await page.getByRole('button', { name: 'Step back' }).click();
       await eventually(async () => (await page.getByLabel('Moves left', { exact: true }).textContent()).trim() !== 'game over',
         'a step back should leave the end of the game');
+    },
+  },
+  {
+    name: 'a test-set run of the first 10 Microban levels ends with 10 solved rows',
+    limitMs: 45_000,
+    async run(page) {
+      await openTestSets(page);
+      await page.getByLabel('Game').selectOption('sokoban');
+      await page.getByLabel('Bundled set').check();
+      await page.getByLabel('Set', { exact: true }).selectOption('microban');
+      await page.getByLabel('Solver').selectOption('greedy');
+      await page.getByLabel('Time limit per level (s)').fill('5');
+      await page.getByLabel('First N items (empty: all)').fill('10');
+      await page.getByRole('button', { name: 'Run' }).click();
+      await page.getByRole('status').filter({ hasText: 'Finished: 10 items.' }).waitFor({ timeout: 35_000 });
+      const rows = resultRows(page);
+      if ((await rows.count()) !== 10) throw new Error(`10 rows expected, found ${await rows.count()}`);
+      const solved = await rows.evaluateAll((trs) => trs.map((tr) => tr.cells[1].textContent));
+      if (!solved.every((cell) => cell === 'yes')) throw new Error(`every row should be solved: ${solved.join(', ')}`);
+      const totals = await page.getByLabel('Totals').textContent();
+      if (!/Solved\s*10 of 10/.test(totals)) throw new Error(`the totals should say 10 of 10: ${totals}`);
+      if (!(await page.getByRole('button', { name: 'Download JSON Lines' }).isEnabled())) throw new Error('Download should be enabled');
+      await saveScreenshot(page, 'testsets.png');
+    },
+  },
+  {
+    name: 'cancelling a test-set run keeps the rows that arrived',
+    limitMs: 40_000,
+    async run(page) {
+      await openTestSets(page);
+      await page.getByLabel('Set', { exact: true }).selectOption('microban');
+      await page.getByLabel('Time limit per level (s)').fill('5');
+      await page.getByLabel('First N items (empty: all)').fill('');
+      await page.getByRole('button', { name: 'Run' }).click();
+      const rows = resultRows(page);
+      await eventually(async () => (await rows.count()) >= 3, 'three rows should arrive', 20_000);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      const cancelled = page.getByRole('status').filter({ hasText: /^Cancelled after \d+ items?; the table keeps them\.$/ });
+      await cancelled.waitFor({ timeout: 10_000 });
+      const kept = Number(/after (\d+)/.exec(await cancelled.textContent())[1]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const count = await rows.count();
+      if (count !== kept || count < 3 || count >= 155) throw new Error(`the table should keep the ${kept} rows that arrived, has ${count}`);
+      const totals = await page.getByLabel('Totals').textContent();
+      if (!totals.includes(`of ${kept}`)) throw new Error(`the totals should count the ${kept} kept rows: ${totals}`);
+      if (!(await page.getByRole('button', { name: 'Run' }).isEnabled())) throw new Error('Run should be enabled again');
     },
   },
 ];
