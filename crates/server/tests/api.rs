@@ -266,6 +266,17 @@ async fn a_solve_job_streams_a_replayed_solution() {
     assert_eq!(names.last(), Some(&"end"));
     let result = &events.iter().find(|(n, _)| n == "result").unwrap().1;
     assert_eq!(result["solved"], true);
+    let keys: Vec<&str> = result
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys[..4],
+        ["level", "title", "solved", "solution"],
+        "the record's fields in the CLI's order"
+    );
     let level = &puzzle_sokoban::parse_xsb(level1).unwrap()[0];
     let solution = result["solution"].as_str().unwrap();
     assert!(puzzle_sokoban::replay(level, solution).unwrap().solved);

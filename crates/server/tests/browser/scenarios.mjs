@@ -311,7 +311,7 @@ const scenarios = [
     limitMs: 45_000,
     async run(page) {
       await openTestSets(page);
-      await page.getByLabel('Game').selectOption('sokoban');
+      await page.getByLabel('Game', { exact: true }).selectOption('sokoban');
       await page.getByLabel('Bundled set').check();
       await page.getByLabel('Set', { exact: true }).selectOption('microban');
       await page.getByLabel('Solver').selectOption('greedy');
