@@ -7,6 +7,7 @@ const TOKEN_KEY = 'puzzle-search-token';
 const PAGES = {
   sokoban: { title: 'Sokoban', load: () => import('./pages/sokoban.js') },
   generate: { title: 'Sokoban generator', load: () => import('./pages/generate.js') },
+  bait: { title: 'Bait', load: () => import('./pages/bait.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 
