@@ -269,7 +269,7 @@ const scenarios = [
       if ((await frame.inputValue()) !== '9') throw new Error(`the frame should be 9, is ${await frame.inputValue()}`);
       await page.getByRole('button', { name: 'Step back' }).click();
       await page.getByRole('img', { name: /^Agent's board 5 by 6, tick 8, / }).waitFor();
-      await page.getByText(/Tick 8 of 9 received · action [UDLR] · move time [\d.]+ ms CPU/).waitFor();
+      await page.getByText(/Tick 8 of 9 received · action [UDLR] · move time [\d.]+ (ms|µs) CPU/).waitFor();
       await page.getByRole('button', { name: 'Step forward' }).click();
       await page.getByRole('img', { name: /tick 9, score 5, holding the key, won$/ }).waitFor();
       await saveScreenshot(page, 'bait.png');

@@ -129,7 +129,7 @@ function buildPage() {
   ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load level');
   ui.levelError = el('p', { id: 'bait-paste-error', class: 'error', role: 'alert' });
   const levelSection = el('section', { class: 'panel levels', 'aria-labelledby': 'bait-levels-heading' },
-    el('h2', { id: 'bait-levels-heading' }, 'Level'),
+    el('h2', { id: 'bait-levels-heading' }, 'Levels'),
     field('Level', ui.levelSelect),
     field('Paste level text', ui.pasteArea),
     el('p', { id: 'bait-paste-help', class: 'help' },
@@ -252,7 +252,7 @@ function renderWatch() {
       ? drawBoard(frame, { cellPixels: 36, label: "Agent's board" })
       : el('p', { class: 'note' }, 'Pick an agent and press Watch to see it play this level.'));
   }
-  ui.watchResult.textContent = watch.result && watch.position === watch.frames.length - 1 ? resultText(watch.result) : '';
+  ui.watchResult.textContent = watch.result ? resultText(watch.result) : '';
   ui.watchResult.dataset.status = watch.result ? (watch.result.win ? 'won' : 'lost') : '';
   const count = watch.frames.length;
   for (const control of [ui.watchBack, ui.watchPlay, ui.watchForward, ui.scrubber]) control.disabled = count === 0;
@@ -288,6 +288,7 @@ function resultText(result) {
 
 function formatMs(ms) {
   if (ms === null || ms === undefined) return '–';
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
   return ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(0)} ms`;
 }
 
