@@ -9,7 +9,8 @@
 //! - [`state`]: the compact state (avatar, key flag, bitsets), one tick of the rules, hashing;
 //! - [`heuristic`]: the paper's Manhattan heuristic, walking distances, the dead-position test;
 //! - [`astar`]: resumable A* (per-move agent and offline planner);
-//! - [`agents`]: the agents and the game loop that times every move.
+//! - [`agents`]: the agents and the game loop that times every move;
+//! - [`play`]: a game played by hand (the workbench's Bait page): an action string replayed.
 
 #![warn(missing_docs)]
 
@@ -18,8 +19,9 @@ pub mod astar;
 pub mod clock;
 pub mod heuristic;
 pub mod level;
+pub mod play;
 pub mod state;
 
-pub use agents::{play_game, AgentKind, GameConfig, Outcome};
+pub use agents::{play_game, play_game_timed, AgentKind, GameConfig, MoveTime, Outcome};
 pub use level::{builtin_level, Level, LevelError, BUILTIN_LEVELS};
 pub use state::{actions_to_string, parse_actions, Action, BaitState, Status, MAX_TICKS};

@@ -105,6 +105,18 @@ pub enum Status {
     TimeOut = 3,
 }
 
+impl Status {
+    /// The status as a word: `playing`, `won`, `dead` or `timeout`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::Won => "won",
+            Status::Dead => "dead",
+            Status::TimeOut => "timeout",
+        }
+    }
+}
+
 /// Everything that changes during a game: `Copy`, no heap (the undo record of a tick).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dynamic {

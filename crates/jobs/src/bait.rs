@@ -11,8 +11,8 @@ use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
-    actions_to_string, builtin_level, play_game, Action, BaitState, GameConfig, Level, Outcome,
-    Status,
+    actions_to_string, builtin_level, play_game, play_game_timed, Action, BaitState, GameConfig,
+    Level, MoveTime, Outcome, Status,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,6 +77,12 @@ pub struct TickRecord {
     /// The board as GVGAI level text, one string per row (the avatar `A`, or `a` with the key;
     /// a box on a key or door `B`).
     pub rows: Vec<String>,
+    /// CPU time the agent took to choose this tick's action, milliseconds (GVGAI's measure);
+    /// `null` for the start.
+    pub move_ms: Option<f64>,
+    /// Wall time the agent took to choose this tick's action, milliseconds; `null` for the
+    /// start.
+    pub move_wall_ms: Option<f64>,
 }
 
 /// One game: the `puzzle play bait --json` line (the contract of issue 7, plus extra fields).
@@ -181,16 +187,15 @@ pub fn game_config(
 }
 
 fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Playing => "playing",
-        Status::Won => "won",
-        Status::Dead => "dead",
-        Status::TimeOut => "timeout",
-    }
+    s.name()
 }
 
-/// The tick event of `state`, reached by `action` (`None` for the start).
-pub fn tick_record(state: &BaitState, action: Option<Action>) -> TickRecord {
+/// The tick event of `state`, reached by `action` (`None` for the start) chosen in `time`.
+pub fn tick_record(
+    state: &BaitState,
+    action: Option<Action>,
+    time: Option<MoveTime>,
+) -> TickRecord {
     TickRecord {
         tick: state.tick() as u32,
         action: action.map(Action::letter),
@@ -198,6 +203,8 @@ pub fn tick_record(state: &BaitState, action: Option<Action>) -> TickRecord {
         has_key: state.dy.has_key,
         status: status_name(state.status()),
         rows: state.render().lines().map(str::to_string).collect(),
+        move_ms: time.map(|t| t.cpu_ms),
+        move_wall_ms: time.map(|t| t.wall_ms),
     }
 }
 
@@ -224,11 +231,15 @@ pub fn play(
     };
     let seed = req.limits.seed_or(0);
     let config = game_config(req.budget_ms, seed, &req.limits, stop);
-    emit(PlayEvent::Tick(tick_record(&start, None)))?;
+    emit(PlayEvent::Tick(tick_record(&start, None, None)))?;
     let mut failed = None;
-    let outcome = play_game(&start, kind, &config, |state, action| {
+    let outcome = play_game_timed(&start, kind, &config, |state, action, time| {
         if failed.is_none() {
-            if let Err(e) = emit(PlayEvent::Tick(tick_record(state, Some(action)))) {
+            if let Err(e) = emit(PlayEvent::Tick(tick_record(
+                state,
+                Some(action),
+                Some(time),
+            ))) {
                 // The receiver is gone: stop the game as a closed output would.
                 failed = Some(e);
                 stop.store(true, Ordering::Relaxed);
@@ -692,6 +703,10 @@ mod tests {
             assert_eq!(t.rows.len(), start.level().height);
         }
         assert_eq!(ticks[0].action, None);
+        assert_eq!(ticks[0].move_ms, None);
+        assert!(ticks[1..].iter().all(|t| t
+            .move_ms
+            .is_some_and(|ms| ms >= 0.0 && ms <= record.max_move_ms)));
         let actions: String = ticks[1..].iter().map(|t| t.action.unwrap()).collect();
         assert_eq!(actions, record.actions);
         assert_eq!(ticks.last().unwrap().status, "won");

@@ -5,6 +5,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use puzzle_samegame::FormatError;
+use puzzle_bait::LevelError;
 use puzzle_sokoban::XsbError;
 use serde_json::json;
 
@@ -40,6 +41,15 @@ impl ApiError {
             }
             if let Some(column) = x.column {
                 body["column"] = json!(column);
+            }
+        }
+        if let Some(x) = e.chain().find_map(|c| c.downcast_ref::<LevelError>()) {
+            // A Bait level: 0 means the problem concerns the whole level (or line).
+            if x.line > 0 {
+                body["line"] = json!(x.line);
+            }
+            if x.column > 0 {
+                body["column"] = json!(x.column);
             }
         }
         ApiError {

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod bait;
 pub mod body;
 pub mod error;
 pub mod guard;
@@ -115,6 +116,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/samegame/play", post(samegame::play))
         .route("/api/sets", get(sets::list))
         .route("/api/sets/{game}/{id}", get(sets::one))
+        .route("/api/bait/levels", get(bait::levels))
+        .route("/api/bait/agents", get(bait::agents))
+        .route("/api/bait/play", post(bait::play))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))

@@ -9,6 +9,7 @@ const PAGES = {
   generate: { title: 'Sokoban generator', load: () => import('./pages/generate.js') },
   samegame: { title: 'SameGame', load: () => import('./pages/samegame.js') },
   testsets: { title: 'Test sets', load: () => import('./pages/testsets.js') },
+  bait: { title: 'Bait', load: () => import('./pages/bait.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 

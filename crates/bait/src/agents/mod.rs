@@ -88,6 +88,20 @@ impl AgentKind {
         }
     }
 
+    /// One line saying what the agent does (for menus).
+    pub fn description(self) -> &'static str {
+        match self {
+            AgentKind::Dfs => "depth-first search, planned whole before the first move",
+            AgentKind::Dls => "depth-limited DFS every move, with the paper's heuristic",
+            AgentKind::Astar => "A* every move, its lists kept from move to move",
+            AgentKind::AstarOffline => "offline A*: a shortest win planned before the game",
+            AgentKind::Mcts => "MCTS every move (UCB1, random rollouts; GVGAI's sample)",
+            AgentKind::MctsPlus => {
+                "improved MCTS: dead moves pruned, distance values, transpositions"
+            }
+        }
+    }
+
     /// Does the agent use random numbers (so several seeds are worth playing)?
     pub fn is_random(self) -> bool {
         matches!(self, AgentKind::Mcts | AgentKind::MctsPlus | AgentKind::Dls)
@@ -201,6 +215,28 @@ pub fn play_game(
     config: &GameConfig,
     mut on_tick: impl FnMut(&BaitState, Action),
 ) -> Outcome {
+    play_game_timed(start, kind, config, |state, action, _| {
+        on_tick(state, action)
+    })
+}
+
+/// How long the agent took to choose one move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveTime {
+    /// CPU time of the agent's thread, milliseconds (GVGAI's measure).
+    pub cpu_ms: f64,
+    /// Wall time, milliseconds.
+    pub wall_ms: f64,
+}
+
+/// [`play_game`], with the time the agent took for each move passed to `on_tick` too (for
+/// watching a game move by move).
+pub fn play_game_timed(
+    start: &BaitState,
+    kind: AgentKind,
+    config: &GameConfig,
+    mut on_tick: impl FnMut(&BaitState, Action, MoveTime),
+) -> Outcome {
     let mut agent = kind.make(config);
     let setup_clock = MoveClock::start(config.setup_budget);
     agent.setup(start, &setup_clock);
@@ -222,11 +258,15 @@ pub fn play_game(
         }
         let clock = MoveClock::start(search_share);
         let action = agent.act(&state, &clock);
-        max_cpu = max_cpu.max(clock.cpu_elapsed().as_secs_f64() * 1e3);
-        max_wall = max_wall.max(clock.wall_elapsed().as_secs_f64() * 1e3);
+        let time = MoveTime {
+            cpu_ms: clock.cpu_elapsed().as_secs_f64() * 1e3,
+            wall_ms: clock.wall_elapsed().as_secs_f64() * 1e3,
+        };
+        max_cpu = max_cpu.max(time.cpu_ms);
+        max_wall = max_wall.max(time.wall_ms);
         state.step(action);
         actions.push(action);
-        on_tick(&state, action);
+        on_tick(&state, action, time);
     }
     let replayed = start.replay(&actions);
     assert_eq!(

@@ -352,6 +352,61 @@ const scenarios = [
       if (!(await page.getByRole('button', { name: 'Run' }).isEnabled())) throw new Error('Run should be enabled again');
     },
   },
+  {
+    name: 'Bait: arrow keys play ticks, undo restores them',
+    limitMs: 25_000,
+    async run(page) {
+      await page.goto(`${options.base}#/bait`);
+      await page.getByRole('heading', { name: 'Bait', level: 1 }).waitFor();
+      const board = page.getByRole('application', { name: 'Board' });
+      const boardImage = board.getByRole('img', { name: /^Bait board 5 by 6, tick 0,/ });
+      await boardImage.waitFor();
+      const tick = page.getByLabel('Tick', { exact: true });
+      const drawing = () => board.locator('svg').innerHTML();
+      const start = await drawing();
+      await board.focus();
+      await page.keyboard.press('ArrowDown'); // onto floor
+      await eventually(async () => (await tick.textContent()) === '1', 'ArrowDown should play tick 1');
+      const afterDown = await drawing();
+      if (afterDown === start) throw new Error('the board should change after ArrowDown');
+      await page.keyboard.press('ArrowLeft'); // into a wall: a tick, nothing moves
+      await page.keyboard.press(' '); // wait
+      await eventually(async () => (await tick.textContent()) === '3', 'ArrowLeft and Space should play ticks 2 and 3');
+      if ((await drawing()) !== afterDown) throw new Error('a move into a wall and a wait should change nothing on the board');
+      await page.keyboard.press('ArrowDown'); // pushes the box onto the key
+      await eventually(async () => (await tick.textContent()) === '4', 'ArrowDown should play tick 4');
+      await board.getByRole('img', { name: /tick 4, score 0, playing/ }).waitFor();
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await eventually(async () => (await tick.textContent()) === '3', 'Undo should go back to tick 3');
+      await board.focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
+      await eventually(async () => (await tick.textContent()) === '0', 'three more undos should reach tick 0');
+      await eventually(async () => (await drawing()) === start, 'undo should restore the starting board');
+      await page.getByRole('button', { name: 'Redo' }).click();
+      await eventually(async () => (await tick.textContent()) === '1', 'Redo should play tick 1 again');
+    },
+  },
+  {
+    name: 'Bait: the offline A* agent wins level 0 on screen',
+    limitMs: 30_000,
+    async run(page) {
+      await page.goto(`${options.base}#/bait`);
+      await page.getByRole('img', { name: /^Bait board 5 by 6/ }).waitFor();
+      await page.getByLabel('Agent', { exact: true }).selectOption('astar-offline');
+      await page.getByLabel('Speed').selectOption({ label: 'Fast (25 ticks/s)' });
+      await page.getByRole('button', { name: 'Watch' }).click();
+      await page.getByRole('status').filter({ hasText: 'astar-offline won: score 5 in 9 ticks' }).waitFor({ timeout: 20_000 });
+      await page.getByRole('img', { name: "Agent's board 5 by 6, tick 9, score 5, holding the key, won" }).waitFor();
+      const frame = page.getByLabel('Frame', { exact: true });
+      if ((await frame.inputValue()) !== '9') throw new Error(`the frame should be 9, is ${await frame.inputValue()}`);
+      await page.getByRole('button', { name: 'Step back' }).click();
+      await page.getByRole('img', { name: /^Agent's board 5 by 6, tick 8, / }).waitFor();
+      await page.getByText(/Tick 8 of 9 received · action [UDLR] · move time [\d.]+ (ms|µs) CPU/).waitFor();
+      await page.getByRole('button', { name: 'Step forward' }).click();
+      await page.getByRole('img', { name: /tick 9, score 5, holding the key, won$/ }).waitFor();
+      await saveScreenshot(page, 'bait.png');
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
