@@ -197,3 +197,84 @@ pub fn read_text(path: &Path) -> Result<String> {
         ),
     }
 }
+
+/// The file a plot is written to: beside the report `DIR/NAME.md` as `DIR/NAME-<plot>`, or as
+/// `<plot>` in the current directory when the report goes to standard output.
+pub fn plot_path(report: Option<&Path>, plot: &str) -> std::path::PathBuf {
+    match report {
+        Some(path) => {
+            let stem = path
+                .file_stem()
+                .map_or("report".into(), |s| s.to_string_lossy().into_owned());
+            path.with_file_name(format!("{stem}-{plot}"))
+        }
+        None => Path::new(plot).to_path_buf(),
+    }
+}
+
+/// An experiment's Markdown with a closing section that links its plots (by file name: they
+/// lie beside the report).
+pub fn markdown_with_plots(report: &puzzle_jobs::plot::Report, path: Option<&Path>) -> String {
+    let mut md = report.markdown.clone();
+    if report.plots.is_empty() {
+        return md;
+    }
+    if !md.ends_with("\n\n") {
+        md.push('\n');
+    }
+    md.push_str("## Plots\n\n");
+    for plot in &report.plots {
+        let file = plot_path(path, &plot.name);
+        let name = file
+            .file_name()
+            .map_or(plot.name.clone(), |n| n.to_string_lossy().into_owned());
+        md.push_str(&format!(
+            "![{}]({name})\n\n",
+            plot.title.replace(['[', ']'], "")
+        ));
+    }
+    md
+}
+
+/// Write an experiment's report and its plots: to `path` with each plot beside it
+/// (`DIR/report.md` → `DIR/report-<plot>.svg`), or, without a path, the Markdown to standard
+/// output and the plots into the current directory (in text mode only; JSON mode prints the
+/// result lines and no report). Says where the plots went.
+pub fn save_report(
+    common: &CommonArgs,
+    path: Option<&Path>,
+    report: &puzzle_jobs::plot::Report,
+) -> Result<()> {
+    let out = common.output();
+    if path.is_none() && common.json {
+        return Ok(());
+    }
+    let mut files = Vec::new();
+    for plot in &report.plots {
+        let file = plot_path(path, &plot.name);
+        std::fs::write(&file, &plot.svg)
+            .with_context(|| format!("cannot write the plot {}", file.display()))?;
+        files.push(file.display().to_string());
+    }
+    let md = markdown_with_plots(report, path);
+    match path {
+        Some(path) => {
+            std::fs::write(path, &md)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            out.text(&format!("report written to {}", path.display()))?;
+            if !files.is_empty() {
+                out.text(&format!("plots written to {}", files.join(", ")))?;
+            }
+        }
+        None => {
+            out.text(md.trim_end())?;
+            if !files.is_empty() {
+                eprintln!(
+                    "plots written to the current directory: {}",
+                    files.join(", ")
+                );
+            }
+        }
+    }
+    Ok(())
+}

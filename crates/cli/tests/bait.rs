@@ -130,3 +130,26 @@ fn experiment_writes_a_markdown_table() {
     assert!(md.contains("| dfs | 1/1, 5.0, 9 |"), "{md}");
     assert!(md.contains("GVGAI"));
 }
+
+#[test]
+fn experiment_writes_its_wins_plot_beside_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("bait.md");
+    let out = puzzle()
+        .args([
+            "experiment",
+            "bait",
+            "--agents",
+            "astar-offline",
+            "--levels",
+            "0,1",
+        ])
+        .args(["--quiet", "-o"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    common::assert_plots_beside(&report, &["bait-wins.svg"]);
+    let svg = std::fs::read_to_string(dir.path().join("bait-bait-wins.svg")).unwrap();
+    assert!(svg.contains("astar-offline") && svg.contains("level 1"));
+}

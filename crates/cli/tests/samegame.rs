@@ -312,3 +312,32 @@ fn bench_prints_rates() {
         .iter()
         .any(|v| v["what"] == "playouts/tabu" && v["per_second"].as_f64().unwrap() > 0.0));
 }
+
+#[test]
+fn experiment_writes_its_plots_beside_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.md");
+    puzzle()
+        .args([
+            "experiment",
+            "samegame",
+            "--count",
+            "2",
+            "--iterations",
+            "50",
+        ])
+        .args([
+            "--playouts",
+            "tabu",
+            "--formulas",
+            "uctk0.1,ucb-tuned",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&report)
+        .assert()
+        .success();
+    common::assert_plots_beside(&report, &["samegame-boards.svg", "samegame-totals.svg"]);
+    let svg = std::fs::read_to_string(dir.path().join("r-samegame-boards.svg")).unwrap();
+    assert!(svg.contains("tabu / uctk0.1") && svg.contains("tabu / ucb-tuned"));
+}

@@ -280,3 +280,25 @@ fn experiment_writes_a_report_with_the_thesis_numbers() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn experiment_writes_a_plot_per_table_beside_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.md");
+    let out = puzzle()
+        .args(["experiment", "sokoban-gen", "--tables", "3.1,3.4"])
+        .args(["--seeds", "1", "--time-limit", "0.05", "--quiet", "--out"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    common::assert_plots_beside(
+        &report,
+        &["sokoban-gen-table-3.1.svg", "sokoban-gen-table-3.4.svg"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("report-sokoban-gen-table-3.4.svg"),
+        "{stdout}"
+    );
+}

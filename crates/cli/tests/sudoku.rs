@@ -352,3 +352,48 @@ fn experiment_runs_only_the_chosen_puzzles() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("hardest"));
 }
+
+#[test]
+fn experiment_writes_its_success_plots_beside_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("sudoku.md");
+    let out = puzzle()
+        .args(["experiment", "sudoku", "--runs", "1", "--puzzles", "easy"])
+        .args([
+            "--easy-limit",
+            "300",
+            "--top95",
+            "2",
+            "--top95-budget",
+            "300",
+        ])
+        .arg("--output")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    common::assert_plots_beside(&report, &["sudoku-grid-easy.svg", "sudoku-top95.svg"]);
+    assert!(!report
+        .with_file_name("sudoku-sudoku-grid-hard.svg")
+        .exists());
+}
+
+#[test]
+fn experiment_to_stdout_writes_its_plots_into_the_current_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = puzzle()
+        .current_dir(dir.path())
+        .args(["experiment", "sudoku", "--runs", "1", "--puzzles", "easy"])
+        .args(["--easy-limit", "200", "--top95", "0", "--quiet"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("](sudoku-grid-easy.svg)"), "{md}");
+    assert!(dir.path().join("sudoku-grid-easy.svg").exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("current directory: sudoku-grid-easy.svg"),
+        "{err}"
+    );
+}

@@ -7,6 +7,7 @@
 use crate::data::BAIT_LEVELS;
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
 use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
@@ -363,12 +364,22 @@ fn agents_of(names: &[String], field: &str) -> Result<Vec<AgentKind>> {
 }
 
 /// Run an [`ExperimentRequest`]: a `Game` event per game (and `Progress`); returns the
-/// Markdown report (the table, with the paper's and GVGAI's figures for reference).
+/// Markdown report (the table, with the paper's and GVGAI's figures for reference; see
+/// [`experiment_report`] for the report with its plot).
 pub fn experiment(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, ExperimentEvent>,
 ) -> Result<String> {
+    experiment_report(req, stop, emit).map(|r| r.markdown)
+}
+
+/// [`experiment`] with its plot: the share of games won per agent and level.
+pub fn experiment_report(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<Report> {
     req.limits.validate()?;
     if !(1..=1000).contains(&req.seeds) {
         bail!("seeds must be 1 to 1000, not {}", req.seeds);
@@ -450,14 +461,52 @@ pub fn experiment(
             break;
         }
     }
-    Ok(markdown_report(
-        &agents,
-        &levels,
-        &table,
-        req,
-        base_seed,
-        started.elapsed(),
-    ))
+    let markdown = markdown_report(&agents, &levels, &table, req, base_seed, started.elapsed());
+    let plots = vec![wins_plot(&agents, &levels, &table, req)?];
+    Ok(Report { markdown, plots })
+}
+
+/// The plot of the experiment: the share of games won per agent and level.
+fn wins_plot(
+    agents: &[AgentKind],
+    levels: &[usize],
+    table: &[Vec<Cell>],
+    req: &ExperimentRequest,
+) -> Result<Plot> {
+    let values = (0..levels.len())
+        .map(|l| {
+            agents
+                .iter()
+                .enumerate()
+                .map(|(a, _)| {
+                    let cell = table.get(a)?.get(l)?;
+                    (cell.games > 0).then(|| 100.0 * cell.wins as f64 / cell.games as f64)
+                })
+                .collect()
+        })
+        .collect();
+    let title = format!(
+        "Bait: games won per agent and level ({} ms CPU per move)",
+        req.budget_ms
+    );
+    let svg = bar_chart(&BarChart {
+        title: title.clone(),
+        category_label: "agent".into(),
+        categories: agents.iter().map(|a| a.name().to_string()).collect(),
+        series: levels.iter().map(|l| format!("level {l}")).collect(),
+        panels: vec![BarPanel {
+            value_label: format!(
+                "games won (% of the agent's games; random agents: {} per level)",
+                req.seeds
+            ),
+            values,
+        }],
+    })?;
+    Ok(Plot {
+        name: "bait-wins.svg".into(),
+        title,
+        svg,
+    })
 }
 
 fn markdown_report(

@@ -18,6 +18,7 @@ pub mod data;
 pub mod engine;
 pub mod event;
 pub mod limits;
+pub mod plot;
 pub mod request;
 pub mod samegame;
 pub mod sokoban;

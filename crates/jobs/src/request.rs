@@ -2,6 +2,7 @@
 //! jobs as data (the workbench server) and want one entry point.
 
 use crate::event::{EventKind, JobEvent};
+use crate::plot::Report;
 use crate::{bait, engine, samegame, sokoban, sokogen, sudoku};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -98,7 +99,8 @@ impl JobRequest {
     }
 
     /// Run the job, handing each event to `emit` as JSON. A job with a final text (an
-    /// experiment's Markdown report) sends it as a last `summary` event `{"report": …}`.
+    /// experiment's Markdown report) sends it as a last `summary` event
+    /// `{"report": …, "plots": [{"name": …, "title": …, "svg": …}]}`.
     pub fn run(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<()> {
         match self {
             JobRequest::SokobanSolve(r) => sokoban::solve(r, stop, &mut forward(emit)).map(drop),
@@ -107,8 +109,8 @@ impl JobRequest {
                 sokogen::generate(r, stop, &mut forward(emit)).map(drop)
             }
             JobRequest::SokobanGenExperiment(r) => {
-                let report = sokogen::experiment(r, stop, &mut forward(&mut *emit))?;
-                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+                let report = sokogen::experiment_report(r, stop, &mut forward(&mut *emit))?;
+                summary(emit, report)
             }
             JobRequest::SudokuSolve(r) => sudoku::solve(r, stop, &mut forward(emit)).map(drop),
             JobRequest::SudokuGenerate(r) => {
@@ -116,24 +118,32 @@ impl JobRequest {
             }
             JobRequest::SudokuBench(r) => sudoku::bench(r, stop, &mut forward(emit)).map(drop),
             JobRequest::SudokuExperiment(r) => {
-                let report = sudoku::experiment(r, stop, &mut forward(&mut *emit))?;
-                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+                let report = sudoku::experiment_report(r, stop, &mut forward(&mut *emit))?;
+                summary(emit, report)
             }
             JobRequest::SamegameSolve(r) => samegame::solve(r, stop, &mut forward(emit)).map(drop),
             JobRequest::SamegameExperiment(r) => {
-                let report = samegame::experiment(r, stop, &mut forward(&mut *emit))?;
-                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+                let report = samegame::experiment_report(r, stop, &mut forward(&mut *emit))?;
+                summary(emit, report)
             }
             JobRequest::SamegameBench(r) => samegame::bench(r, stop, &mut forward(emit)).map(drop),
             JobRequest::BaitPlay(r) => bait::play(r, stop, &mut forward(emit)).map(drop),
             JobRequest::BaitExperiment(r) => {
-                let report = bait::experiment(r, stop, &mut forward(&mut *emit))?;
-                emit(EventKind::Summary, serde_json::json!({ "report": report }))
+                let report = bait::experiment_report(r, stop, &mut forward(&mut *emit))?;
+                summary(emit, report)
             }
             JobRequest::BaitBench(r) => bait::bench(r, stop, &mut forward(emit)).map(drop),
             JobRequest::EngineBench(r) => engine::bench(r, stop, &mut forward(emit)).map(drop),
         }
     }
+}
+
+/// An experiment's last event: `{"report": markdown, "plots": [{"name", "title", "svg"}]}`.
+fn summary(emit: JsonEmit<'_>, report: Report) -> Result<()> {
+    emit(
+        EventKind::Summary,
+        serde_json::json!({ "report": report.markdown, "plots": report.plots }),
+    )
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@ mod experiment;
 
 pub use self::bench::{bench, BenchEvent, BenchRequest, RateRecord, BENCH_PLAYOUTS};
 pub use self::experiment::{
-    experiment, paper_total, parse_formula, ExperimentEvent, ExperimentRequest, TotalRecord,
+    experiment, experiment_report, paper_total, parse_formula, ExperimentEvent, ExperimentRequest,
+    TotalRecord,
 };
 
 use crate::data::{samegame_set, SAMEGAME_SETS};

@@ -4,9 +4,12 @@
 
 use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
 use anyhow::{bail, Result};
 use puzzle_engine::{Budget, WorkCounter};
-use puzzle_sokogen::experiment::{markdown_table, measure, process_cpu_seconds, tables};
+use puzzle_sokogen::experiment::{
+    markdown_table, measure, process_cpu_seconds, tables, Measured, Table,
+};
 use puzzle_sokogen::{
     generate as run_generation, Bootstrap, BoxLimit, Congestion, GenConfig, GenParams,
     GeneratedLevel, MoveAgent, Rules, Selection,
@@ -480,12 +483,23 @@ impl JobEvent for ExperimentEvent {
     }
 }
 
-/// Run the thesis's tables; returns the Markdown report.
+/// Run the thesis's tables; returns the Markdown report (see [`experiment_report`] for the
+/// report with its plots).
 pub fn experiment(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, ExperimentEvent>,
 ) -> Result<String> {
+    experiment_report(req, stop, emit).map(|r| r.markdown)
+}
+
+/// Run the thesis's tables; returns the Markdown report and a plot per table (iterations per
+/// second and best score per column, ours beside the thesis's).
+pub fn experiment_report(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<Report> {
     req.limits.validate()?;
     if !(1..=1000).contains(&req.seeds) {
         bail!("seeds must be 1 to 1000, not {}", req.seeds);
@@ -507,6 +521,7 @@ pub fn experiment(
     let first_seed = req.limits.seed_or(1);
     let seeds: Vec<u64> = (first_seed..first_seed + req.seeds).collect();
     let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let mut plots = Vec::new();
     let started = Instant::now();
     let mut report = format!(
         "# Sokoban level generation with MCTS: the thesis's experiments (Tables 3.1–3.8)\n\n\
@@ -543,6 +558,7 @@ pub fn experiment(
             measured.push(m);
         }
         report.push_str(&markdown_table(table, &measured, time));
+        plots.push(table_plot(table, &measured, time)?);
         if stop.load(Ordering::Relaxed) {
             report.push_str("*Interrupted: the remaining tables were not run.*\n");
             break;
@@ -552,7 +568,50 @@ pub fn experiment(
         "Total time: {:.1} s.\n",
         started.elapsed().as_secs_f64()
     ));
-    Ok(report)
+    Ok(Report {
+        markdown: report,
+        plots,
+    })
+}
+
+/// The plot of one table: iterations per second and the best score per column, ours beside
+/// the thesis's.
+fn table_plot(table: &Table, measured: &[Measured], time: Duration) -> Result<Plot> {
+    let columns = &table.columns[..measured.len()];
+    let title = format!("Table {} — {}", table.id, table.title);
+    let svg = bar_chart(&BarChart {
+        title: title.clone(),
+        category_label: "configuration (column)".into(),
+        categories: columns.iter().map(|c| c.label.clone()).collect(),
+        series: vec![
+            format!("ours ({} s per run, mean of seeds)", time.as_secs_f64()),
+            "thesis (30 s per run, C++ on a Ryzen 5 3600)".into(),
+        ],
+        panels: vec![
+            BarPanel {
+                value_label: "iterations per second (1/s)".into(),
+                values: vec![
+                    measured.iter().map(|m| Some(m.iterations_per_s)).collect(),
+                    columns
+                        .iter()
+                        .map(|c| Some(c.thesis.iterations / 30.0))
+                        .collect(),
+                ],
+            },
+            BarPanel {
+                value_label: "mean best score (P_b · P_c, no unit)".into(),
+                values: vec![
+                    measured.iter().map(|m| Some(m.score)).collect(),
+                    columns.iter().map(|c| Some(c.thesis.score)).collect(),
+                ],
+            },
+        ],
+    })?;
+    Ok(Plot {
+        name: format!("sokoban-gen-table-{}.svg", table.id),
+        title,
+        svg,
+    })
 }
 
 /// This game's part of `puzzle bench`: fixed-seed generation runs with iteration budgets.

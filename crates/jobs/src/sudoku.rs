@@ -6,7 +6,8 @@
 mod experiment;
 
 pub use experiment::{
-    experiment, BudgetRow, ExperimentEvent, ExperimentRequest, GridRow, GRID_PUZZLES,
+    experiment, experiment_report, BudgetRow, ExperimentEvent, ExperimentRequest, GridRow,
+    GRID_PUZZLES,
 };
 
 use crate::data::{SUDOKU_EASY, SUDOKU_HARDEST11};

@@ -2,7 +2,7 @@
 //! parsing and printing over [`puzzle_jobs::bait`] (GVGAI's Bait played by the agents of
 //! `puzzle-bait` under a per-move CPU budget).
 
-use crate::common::{interrupt_flag, read_text, CommonArgs};
+use crate::common::{interrupt_flag, read_text, save_report, CommonArgs};
 use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_jobs::bait::{self as job, BenchEvent, ExperimentEvent, PlayEvent, TickRecord};
@@ -175,20 +175,8 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         }
         Ok(())
     };
-    let report = job::experiment(&req, &interrupt_flag(), &mut print)?;
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, &report)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            out.text(&format!("report written to {}", path.display()))?;
-        }
-        None => {
-            if !common.json {
-                print!("{report}");
-            }
-        }
-    }
-    Ok(())
+    let report = job::experiment_report(&req, &interrupt_flag(), &mut print)?;
+    save_report(common, args.output.as_deref(), &report)
 }
 
 /// `puzzle bench bait`: time per move of every agent on one level.

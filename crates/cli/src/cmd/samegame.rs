@@ -10,8 +10,8 @@
 //!   the 20 standard boards, totals beside the paper's, as Markdown.
 //! - `bench`: playouts per second on a fresh board and SP-MCTS iterations per second.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs};
-use anyhow::{Context, Result};
+use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
+use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::ProgressBar;
 use puzzle_jobs::samegame::{
@@ -294,18 +294,9 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         }
         Ok(())
     };
-    let result = job::experiment(&req, &interrupt_flag(), &mut print);
+    let result = job::experiment_report(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
-    let md = result?;
-    match &args.out {
-        Some(path) => {
-            std::fs::write(path, &md)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            out.text(&format!("report written to {}", path.display()))?;
-        }
-        None => out.text(&md)?,
-    }
-    Ok(())
+    save_report(common, args.out.as_deref(), &result?)
 }
 
 /// Arguments of `puzzle bench samegame`.

@@ -5,7 +5,7 @@
 //! `--out` XSB file, flushed), each verified by replaying its solution first; Ctrl-C ends the run
 //! and keeps everything found.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, time_bar, CommonArgs};
+use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
     self as job, ExperimentEvent, ExperimentRequest, GenEvent, GenerateRequest,
@@ -208,18 +208,9 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         bar.inc(1);
         out.json(&c)
     };
-    let result = job::experiment(&req, &interrupt_flag(), &mut print);
+    let result = job::experiment_report(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
-    let report = result?;
-    match &args.out {
-        Some(path) => {
-            std::fs::write(path, &report)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            out.text(&format!("report written to {}", path.display()))?;
-        }
-        None => out.text(&report)?,
-    }
-    Ok(())
+    save_report(common, args.out.as_deref(), &result?)
 }
 
 /// Arguments of `puzzle render`.

@@ -2,7 +2,7 @@
 //! SPEC §D), the exact bitboard solver, the generator, and the thesis's test grid as a report:
 //! argument parsing and printing over [`puzzle_jobs::sudoku`].
 
-use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs};
+use crate::common::{interrupt_flag, progress_bar, read_text, save_report, CommonArgs};
 use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 use puzzle_jobs::sudoku::{self as job, BenchEvent, ExperimentEvent, GenerateEvent, SolveEvent};
@@ -378,12 +378,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         }
         Ok(())
     };
-    let result = job::experiment(&req, &interrupt_flag(), &mut print);
+    let result = job::experiment_report(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
-    let md = result?;
-    match output {
-        Some(path) => save_partial(Some(path), &md)?,
-        None => print!("{md}"),
-    }
-    Ok(())
+    save_report(common, output, &result?)
 }

@@ -37,3 +37,30 @@ pub fn assert_success(out: &std::process::Output) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Check that beside the report `DIR/STEM.md` lie the plots `DIR/STEM-<name>` for each name,
+/// that each parses as an SVG document with the title the report gives it, and that the report
+/// links each (`![title](STEM-<name>)`).
+pub fn assert_plots_beside(report: &std::path::Path, names: &[&str]) {
+    let md = std::fs::read_to_string(report).expect("the report was written");
+    let stem = report.file_stem().unwrap().to_string_lossy().into_owned();
+    for name in names {
+        let file = format!("{stem}-{name}");
+        let path = report.with_file_name(&file);
+        let svg = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{md}", path.display()));
+        let doc = roxmltree::Document::parse(&svg)
+            .unwrap_or_else(|e| panic!("{} is not XML: {e}", path.display()));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let link = md
+            .lines()
+            .find(|l| l.starts_with("![") && l.ends_with(&format!("]({file})")))
+            .unwrap_or_else(|| panic!("no link to {file} in\n{md}"));
+        let title = &link[2..link.len() - file.len() - 3];
+        assert!(
+            doc.descendants()
+                .any(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some(title)),
+            "{file} has no title {title:?}"
+        );
+    }
+}

@@ -5,6 +5,9 @@
 use super::{bundled_boards, parse_boards};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
+use crate::plot::{
+    bar_chart, line_chart, BarChart, BarPanel, Dash, LineChart, Plot, Report, Series,
+};
 use anyhow::{bail, Result};
 use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
@@ -125,12 +128,23 @@ pub fn parse_formula(s: &str) -> Result<SelectionPolicy> {
 }
 
 /// Run the comparison: `Progress` per run (spread over `threads` workers), then a `Total`
-/// per playout and formula; returns the Markdown report.
+/// per playout and formula; returns the Markdown report (see [`experiment_report`] for the
+/// report with its plots).
 pub fn experiment(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, ExperimentEvent>,
 ) -> Result<String> {
+    experiment_report(req, stop, emit).map(|r| r.markdown)
+}
+
+/// [`experiment`] with its plots: the score per board and configuration, and the totals per
+/// configuration beside the paper's (when the boards are the 20 standard ones).
+pub fn experiment_report(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<Report> {
     req.limits.validate()?;
     if req.count == Some(0) {
         bail!("count must be at least 1");
@@ -332,7 +346,78 @@ pub fn experiment(
             }))?;
         }
     }
-    Ok(md)
+    // Plots: colour by formula, dash pattern by playout.
+    let configs: Vec<(usize, usize)> = (0..playouts.len())
+        .flat_map(|p| (0..formulas.len()).map(move |f| (p, f)))
+        .collect();
+    let name = |(p, f): (usize, usize)| format!("{} / {}", playouts[p], formulas[f].0);
+    let per_board = configs
+        .iter()
+        .map(|&(p, f)| {
+            let points = boards
+                .iter()
+                .enumerate()
+                .filter_map(|(b, nb)| {
+                    let j = jobs.iter().position(|&x| x == (p, f, b))?;
+                    results[j].map(|s| (nb.index as f64, s as f64))
+                })
+                .collect();
+            Series::new(name((p, f)), points)
+                .styled(f, [Dash::Solid, Dash::Dashed, Dash::Dotted][p % 3])
+        })
+        .collect();
+    let first = boards.first().map_or(1, |b| b.index) as f64;
+    let last = boards.last().map_or(1, |b| b.index) as f64;
+    let title = format!("SameGame: score per board ({budget_text})");
+    let boards_svg = line_chart(&LineChart {
+        title: title.clone(),
+        x_label: "board (number in the set)".into(),
+        y_label: "score (points)".into(),
+        series: per_board,
+        x_range: Some((first - 0.5, last + 0.5)),
+        ..LineChart::default()
+    })?;
+    let mut plots = vec![Plot {
+        name: "samegame-boards.svg".into(),
+        title,
+        svg: boards_svg,
+    }];
+    // The paper's totals are over the 20 standard boards: shown only beside the same boards.
+    let standard = req.boards.is_none() && req.set == "standard20" && boards.len() == 20;
+    let mut series = vec![format!("ours ({budget_text})")];
+    let mut values = vec![configs
+        .iter()
+        .map(|&(p, f)| total_of(p, f).map(|t| t as f64))
+        .collect::<Vec<_>>()];
+    if standard {
+        series.push("paper (700,000 simulations per board)".into());
+        values.push(
+            configs
+                .iter()
+                .map(|&(p, f)| paper_total(&playouts[p].to_string(), &formulas[f].0).map(f64::from))
+                .collect(),
+        );
+    }
+    let title = format!("SameGame: total score over {} boards", boards.len());
+    let totals_svg = bar_chart(&BarChart {
+        title: title.clone(),
+        category_label: "playout / selection formula".into(),
+        categories: configs.iter().map(|&c| name(c)).collect(),
+        series,
+        panels: vec![BarPanel {
+            value_label: format!("total score over {} boards (points)", boards.len()),
+            values,
+        }],
+    })?;
+    plots.push(Plot {
+        name: "samegame-totals.svg".into(),
+        title,
+        svg: totals_svg,
+    });
+    Ok(Report {
+        markdown: md,
+        plots,
+    })
 }
 
 #[cfg(test)]

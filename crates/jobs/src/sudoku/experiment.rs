@@ -6,6 +6,7 @@
 use crate::data::{SUDOKU_GRID_PUZZLES, SUDOKU_TOP95};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
+use crate::plot::{line_chart, success_curve, Dash, LineChart, Plot, Report, Series};
 use anyhow::{bail, Result};
 use puzzle_engine::Rng;
 use puzzle_sudoku::mcts::{solve_mcts, CellChoice, MctsSudokuConfig, PlayoutKind, Selection};
@@ -208,13 +209,26 @@ fn validate(req: &ExperimentRequest) -> Result<()> {
 }
 
 /// Run an [`ExperimentRequest`]: `Progress` per run, a `Grid` or `Budget` event per table row;
-/// returns the Markdown report (a stopped run keeps the finished rows).
+/// returns the Markdown report (a stopped run keeps the finished rows; see
+/// [`experiment_report`] for the report with its plots).
 pub fn experiment(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, ExperimentEvent>,
 ) -> Result<String> {
+    experiment_report(req, stop, emit).map(|r| r.markdown)
+}
+
+/// [`experiment`] with its plots: per grid puzzle, the share of runs solved within N
+/// simulations (one line per configuration); on top95, the share of puzzles solved against the
+/// simulation budget (one line per configuration).
+pub fn experiment_report(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<Report> {
     validate(req)?;
+    let mut plots = Vec::new();
     let seed = req.limits.seed_or(1);
     let time_limit = req.limits.time_limit.map(Duration::from_secs_f64);
     let started = Instant::now();
@@ -266,8 +280,10 @@ pub fn experiment(
         )?;
         writeln!(md, "| playout / selection / AMAF | solved | mean simulations (solved runs) | mean time (s) |")?;
         writeln!(md, "|---|---|---|---|")?;
+        let mut curves = Vec::new();
         for cfg in grid_configs(with_amaf) {
             let (mut solved, mut sims, mut time) = (0u64, 0u64, 0.0);
+            let mut run_sims = Vec::new();
             let run_label = format!("{label} {}", cfg.name);
             for run in 0..req.runs {
                 let c = MctsSudokuConfig {
@@ -283,6 +299,7 @@ pub fn experiment(
                 };
                 let r = solve_mcts(&grid, &c).map_err(|e| anyhow::anyhow!(e))?;
                 time += r.elapsed.as_secs_f64();
+                run_sims.push(r.solution.is_some().then_some(r.simulations as f64));
                 if r.solution.is_some() {
                     solved += 1;
                     sims += r.simulations;
@@ -293,6 +310,13 @@ pub fn experiment(
                 }
             }
             let mean_simulations = (solved > 0).then(|| sims as f64 / solved as f64);
+            curves.push(GridCurve {
+                playout: cfg.playout,
+                selection: cfg.selection,
+                amaf: cfg.amaf.is_some(),
+                name: cfg.name.clone(),
+                simulations: run_sims,
+            });
             let mean_time_s = time / req.runs as f64;
             writeln!(
                 md,
@@ -314,6 +338,7 @@ pub fn experiment(
                 report: md.clone(),
             }))?;
         }
+        plots.push(grid_plot(label, limit, req.runs, &curves)?);
         writeln!(md)?;
     }
     // Success against budget on top95.
@@ -343,6 +368,7 @@ pub fn experiment(
         }
         writeln!(md, " mean simulations (solved) |")?;
         writeln!(md, "|---|{}---|", "---|".repeat(budgets.len()))?;
+        let mut lines = Vec::new();
         let configs = [
             (
                 "random / UCB1 0.2 (thesis)",
@@ -395,6 +421,14 @@ pub fn experiment(
                 solved_within.push(k as u64);
                 write!(md, " {:.0} % |", 100.0 * k as f64 / req.top95 as f64)?;
             }
+            lines.push(Series::new(
+                name,
+                budgets
+                    .iter()
+                    .zip(&solved_within)
+                    .map(|(&b, &k)| (b as f64, 100.0 * k as f64 / req.top95 as f64))
+                    .collect(),
+            ));
             let mean_simulations = (!sims_to_solve.is_empty())
                 .then(|| sims_to_solve.iter().sum::<u64>() as f64 / sims_to_solve.len() as f64);
             writeln!(
@@ -412,9 +446,83 @@ pub fn experiment(
                 report: md.clone(),
             }))?;
         }
+        let title = format!(
+            "Sudoku, magictour top95 (first {}): success against the simulation budget",
+            req.top95
+        );
+        let svg = line_chart(&LineChart {
+            title: title.clone(),
+            x_label: "simulation budget (simulations, log scale)".into(),
+            y_label: "puzzles solved within the budget (%)".into(),
+            series: lines,
+            log_x: true,
+            y_range: Some((0.0, 100.0)),
+            ..LineChart::default()
+        })?;
+        plots.push(Plot {
+            name: "sudoku-top95.svg".into(),
+            title,
+            svg,
+        });
         writeln!(md)?;
     }
-    Ok(md)
+    Ok(Report {
+        markdown: md,
+        plots,
+    })
+}
+
+/// One configuration's runs on a grid puzzle, for the plot.
+struct GridCurve {
+    playout: PlayoutKind,
+    selection: Selection,
+    amaf: bool,
+    name: String,
+    /// Simulations of each run that solved the puzzle (`None`: not solved).
+    simulations: Vec<Option<f64>>,
+}
+
+/// The plot of one grid puzzle: the share of runs solved within N simulations, one step line
+/// per configuration (colour: the selection formula, the α-AMAF ones in the next four colours;
+/// dashed: pseudo-random playouts).
+fn grid_plot(label: &str, limit: u64, runs: u64, curves: &[GridCurve]) -> Result<Plot> {
+    let series = curves
+        .iter()
+        .map(|c| {
+            let colour = match c.selection {
+                Selection::Ucb1Tuned => 0,
+                Selection::Ucb1 { uctk } if uctk <= 0.1 => 1,
+                Selection::Ucb1 { uctk } if uctk <= 0.2 => 2,
+                _ => 3,
+            } + if c.amaf { 4 } else { 0 };
+            let dash = if c.playout == PlayoutKind::Random {
+                Dash::Solid
+            } else {
+                Dash::Dashed
+            };
+            Series::new(
+                c.name.clone(),
+                success_curve(&c.simulations, 0.0, limit as f64),
+            )
+            .styled(colour, dash)
+            .without_markers()
+        })
+        .collect();
+    let title = format!("Sudoku, {label} puzzle: runs solved within N simulations ({runs} runs)");
+    let svg = line_chart(&LineChart {
+        title: title.clone(),
+        x_label: "simulations N".into(),
+        y_label: "runs solved within N simulations (%)".into(),
+        series,
+        x_range: Some((0.0, limit as f64)),
+        y_range: Some((0.0, 100.0)),
+        ..LineChart::default()
+    })?;
+    Ok(Plot {
+        name: format!("sudoku-grid-{label}.svg"),
+        title,
+        svg,
+    })
 }
 
 #[cfg(test)]
