@@ -11,6 +11,7 @@ pub mod error;
 pub mod guard;
 pub mod jobs;
 pub mod sokoban;
+pub mod sudoku;
 
 use anyhow::{Context, Result};
 use axum::extract::{DefaultBodyLimit, State};
@@ -106,6 +107,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/sokoban/parse", post(sokoban::parse))
         .route("/api/sokoban/play", post(sokoban::play))
         .route("/api/sokoban/hint", post(sokoban::hint))
+        .route("/api/sudoku/sets", get(sudoku::sets))
+        .route("/api/sudoku/sets/{id}", get(sudoku::set))
+        .route("/api/sudoku/parse", post(sudoku::parse))
+        .route("/api/sudoku/state", post(sudoku::state))
+        .route("/api/sudoku/hint", post(sudoku::hint))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))
