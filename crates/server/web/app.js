@@ -7,6 +7,7 @@ const TOKEN_KEY = 'puzzle-search-token';
 const PAGES = {
   sokoban: { title: 'Sokoban', load: () => import('./pages/sokoban.js') },
   generate: { title: 'Sokoban generator', load: () => import('./pages/generate.js') },
+  sudoku: { title: 'Sudoku', load: () => import('./pages/sudoku.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 
