@@ -14,8 +14,8 @@ use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use anyhow::{bail, Context, Result};
 use puzzle_engine::Rng;
-use puzzle_sudoku::generator::generate as generate_puzzle;
 use puzzle_engine::WorkCounter;
+use puzzle_sudoku::generator::generate as generate_puzzle;
 use puzzle_sudoku::mcts::{
     solve_mcts, solve_mcts_watched, CellChoice, MctsSudokuConfig, PlayoutKind, Selection,
 };

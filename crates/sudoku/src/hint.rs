@@ -149,7 +149,9 @@ fn hidden_single(grid: &Grid, candidates: &[u32]) -> Option<(usize, u8, Unit, us
                 if cells.iter().any(|&i| grid.get(i) == v) {
                     continue;
                 }
-                let mut places = cells.iter().filter(|&&i| candidates[i] & (1 << (v - 1)) != 0);
+                let mut places = cells
+                    .iter()
+                    .filter(|&&i| candidates[i] & (1 << (v - 1)) != 0);
                 if let (Some(&i), None) = (places.next(), places.next()) {
                     return Some((i, v, unit, u + 1));
                 }
@@ -251,7 +253,10 @@ mod tests {
                 } => {
                     assert_eq!(grid.get(cell), 0);
                     assert_eq!(value, solution.get(cell), "cell {cell}");
-                    assert!(!matches!(reason, Reason::Solver { .. }), "EASY needs no solver");
+                    assert!(
+                        !matches!(reason, Reason::Solver { .. }),
+                        "EASY needs no solver"
+                    );
                     reasons.push(reason);
                     grid.set(cell, value);
                 }

@@ -60,7 +60,10 @@ pub fn parse_entries(puzzle: &Grid, line: &str) -> Result<Grid, ParseError> {
         if k >= puzzle.len() {
             return Err(error(
                 Some(k + 1),
-                format!("the entries are longer than the puzzle's {} cells", puzzle.len()),
+                format!(
+                    "the entries are longer than the puzzle's {} cells",
+                    puzzle.len()
+                ),
             ));
         }
         count += 1;
@@ -133,7 +136,10 @@ pub fn play_state(puzzle: &Grid, grid: &Grid) -> PlayState {
 
 /// The values of a candidate mask, ascending.
 pub fn mask_values(mask: u32) -> Vec<u8> {
-    (0..32u8).filter(|b| mask & (1 << b) != 0).map(|b| b + 1).collect()
+    (0..32u8)
+        .filter(|b| mask & (1 << b) != 0)
+        .map(|b| b + 1)
+        .collect()
 }
 
 #[cfg(test)]

@@ -397,6 +397,13 @@ async function pushEntries(entries) {
   state.history.push({ entries, view });
   state.cursor = state.history.length - 1;
   state.playError = null;
+  clearHint();
+}
+
+/** A hint speaks of one grid: it goes when the grid changes. */
+function clearHint() {
+  if (state.hint.pending) return;
+  state.hint = { pending: false, message: '', cell: null, value: null, marked: [] };
 }
 
 function selectCell(i) {
@@ -425,11 +432,13 @@ function enterValue(value) {
 
 function undo() {
   if (state.cursor > 0) state.cursor--;
+  clearHint();
   render();
 }
 
 function redo() {
   if (state.cursor < state.history.length - 1) state.cursor++;
+  clearHint();
   render();
 }
 
@@ -496,8 +505,9 @@ function applyHint() {
   const { cell, value } = state.hint;
   if (cell === null || value === null) return;
   state.selected = cell;
+  const message = state.hint.message;
   enterValue(value).then(() => {
-    state.hint = { ...state.hint, cell: null, value: null, message: `${state.hint.message} Filled.` };
+    state.hint = { pending: false, cell: null, value: null, marked: [], message: `${message} Filled.` };
     render();
   });
 }
