@@ -15,12 +15,15 @@ use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use anyhow::{bail, Context, Result};
 use puzzle_engine::Rng;
+use puzzle_engine::WorkCounter;
 use puzzle_sudoku::generator::generate as generate_puzzle;
-use puzzle_sudoku::mcts::{solve_mcts, CellChoice, MctsSudokuConfig, PlayoutKind, Selection};
+use puzzle_sudoku::mcts::{
+    solve_mcts, solve_mcts_watched, CellChoice, MctsSudokuConfig, PlayoutKind, Selection,
+};
 use puzzle_sudoku::{parse_puzzle, parse_puzzles, solve_exact, ExactLimits, Grid, ParsedPuzzle};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The solvers: `mcts` (the thesis's, the default) and `exact` (propagation and search; proves
@@ -142,12 +145,34 @@ pub struct SolveSummary {
     pub interrupted: bool,
 }
 
+/// How often a running MCTS solve reports [`SearchProgress`].
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+/// Live progress of one puzzle's MCTS search (at the start, then every [`PROGRESS_EVERY`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchProgress {
+    /// 1-based index of the puzzle being searched.
+    pub puzzle: usize,
+    /// Simulations so far (all threads and restarts).
+    pub simulations: u64,
+    /// Restarts so far (simulations done ÷ `max_simulations` per tree; exact for one thread).
+    pub restarts: u64,
+    /// The deepest fill any playout reached: cells filled, clues included.
+    pub best_filled: usize,
+    /// Cells of the grid (81 for 9×9).
+    pub cells: usize,
+    /// Seconds since this puzzle's search started.
+    pub elapsed_s: f64,
+}
+
 /// The events of a solve run.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum SolveEvent {
     /// Puzzles done so far.
     Progress(ItemProgress),
+    /// The MCTS search of one puzzle while it runs.
+    Search(SearchProgress),
     /// One puzzle's result.
     Puzzle(SolveRecord),
     /// The end.
@@ -157,7 +182,7 @@ pub enum SolveEvent {
 impl JobEvent for SolveEvent {
     fn kind(&self) -> EventKind {
         match self {
-            SolveEvent::Progress(_) => EventKind::Progress,
+            SolveEvent::Progress(_) | SolveEvent::Search(_) => EventKind::Progress,
             SolveEvent::Puzzle(_) => EventKind::Result,
             SolveEvent::Summary(_) => EventKind::Summary,
         }
@@ -245,12 +270,76 @@ pub fn mcts_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<MctsSud
     })
 }
 
+/// A receiver of events callable from the search's progress thread.
+type Send<'a> = &'a (dyn Fn(SolveEvent) -> Result<()> + Sync);
+
+/// Run MCTS on one puzzle, reporting [`SearchProgress`] through `send` while it runs.
+fn watched_mcts(
+    index: usize,
+    p: &ParsedPuzzle,
+    cfg: &MctsSudokuConfig,
+    send: Send<'_>,
+) -> Result<puzzle_sudoku::mcts::MctsSolve> {
+    let counter = Arc::new(WorkCounter::new());
+    let best_filled = AtomicUsize::new(p.grid.clue_count());
+    let failed = Mutex::new(None::<anyhow::Error>);
+    let finished = AtomicBool::new(false);
+    let started = Instant::now();
+    let per_tree = cfg.restart_after.unwrap_or(u64::MAX).max(1);
+    let report = || {
+        let simulations = counter.iterations();
+        let event = SolveEvent::Search(SearchProgress {
+            puzzle: index,
+            simulations,
+            restarts: simulations / per_tree,
+            best_filled: best_filled.load(Ordering::Relaxed),
+            cells: p.grid.len(),
+            elapsed_s: started.elapsed().as_secs_f64(),
+        });
+        if let Err(e) = send(event) {
+            // The receiver is gone: stop the search as a closed output would.
+            if let Some(stop) = &cfg.stop {
+                stop.store(true, Ordering::Relaxed);
+            }
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    let on_fill = |filled: usize| {
+        best_filled.fetch_max(filled, Ordering::Relaxed);
+    };
+    report();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                let next = Instant::now() + PROGRESS_EVERY;
+                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                if !finished.load(Ordering::Relaxed) {
+                    report();
+                }
+            }
+        });
+        let r = solve_mcts_watched(&p.grid, cfg, Some(counter.clone()), Some(&on_fill));
+        finished.store(true, Ordering::Relaxed);
+        r
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    result.map_err(|e| anyhow::anyhow!("puzzle {index} (line {}): {e}", p.line))
+}
+
 /// Solve one puzzle (the `index`-th) and verify the solution.
 fn solve_one(
     index: usize,
     p: &ParsedPuzzle,
     exact: bool,
     cfg: &MctsSudokuConfig,
+    send: Send<'_>,
 ) -> Result<SolveRecord> {
     let start = Instant::now();
     let mut record = SolveRecord {
@@ -281,8 +370,7 @@ fn solve_one(
         }
         o.solution
     } else {
-        let r = solve_mcts(&p.grid, cfg)
-            .map_err(|e| anyhow::anyhow!("puzzle {index} (line {}): {e}", p.line))?;
+        let r = watched_mcts(index, p, cfg, send)?;
         record.simulations = r.simulations;
         record.restarts = r.restarts;
         r.solution
@@ -309,13 +397,19 @@ pub fn solve(
     let algo = choose("algo", &req.algo, &ALGORITHMS)?;
     let cfg = mcts_config(req, stop)?;
     let puzzles = parse_puzzle_text(&req.puzzles, &req.source)?;
+    let emit = Mutex::new(emit);
+    let send = |event: SolveEvent| -> Result<()> {
+        let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
+        (*guard)(event)
+    };
+    let emit = send;
     let started = Instant::now();
     let (mut solved, mut done, mut total_sims) = (0usize, 0usize, 0u64);
     for (k, p) in puzzles.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let r = solve_one(k + 1, p, algo == "exact", &cfg)?;
+        let r = solve_one(k + 1, p, algo == "exact", &cfg, &emit)?;
         if r.solved {
             solved += 1;
             total_sims += r.simulations;
@@ -794,6 +888,24 @@ mod tests {
             assert_eq!(r.simulations, 10_000);
         }
         assert_eq!(summary.solved, usize::from(r.solved));
+        // Live progress came first: simulations within the budget, the deepest fill between
+        // the clues and the whole grid.
+        let searches: Vec<&SearchProgress> = events
+            .iter()
+            .filter_map(|e| match e {
+                SolveEvent::Search(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert!(!searches.is_empty());
+        assert!(matches!(events[0], SolveEvent::Search(_)));
+        for s in &searches {
+            assert_eq!((s.puzzle, s.cells), (1, 81));
+            assert!(s.simulations <= 10_000 && s.restarts <= 1);
+            assert!((32..=81).contains(&s.best_filled), "{}", s.best_filled);
+        }
+        let json = serde_json::to_value(SolveEvent::Search(searches[0].clone())).unwrap();
+        assert!(json.get("best_filled").is_some() && json.get("restarts").is_some());
         // The same seed gives the same run.
         let (again, _) = run_solve(&req, false).unwrap();
         assert_eq!(records(&again)[0].simulations, r.simulations);

@@ -52,6 +52,15 @@ impl ApiError {
                 body["column"] = json!(x.column);
             }
         }
+        if let Some(x) = e
+            .chain()
+            .find_map(|c| c.downcast_ref::<puzzle_sudoku::ParseError>())
+        {
+            body["line"] = json!(x.line);
+            if let Some(column) = x.column {
+                body["column"] = json!(column);
+            }
+        }
         ApiError {
             status: StatusCode::BAD_REQUEST,
             body,

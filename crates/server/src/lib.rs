@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod samegame;
 pub mod sets;
 pub mod sokoban;
+pub mod sudoku;
 
 use anyhow::{Context, Result};
 use axum::extract::{DefaultBodyLimit, State};
@@ -119,6 +120,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/bait/levels", get(bait::levels))
         .route("/api/bait/agents", get(bait::agents))
         .route("/api/bait/play", post(bait::play))
+        .route("/api/sudoku/sets", get(sudoku::sets))
+        .route("/api/sudoku/sets/{id}", get(sudoku::set))
+        .route("/api/sudoku/parse", post(sudoku::parse))
+        .route("/api/sudoku/state", post(sudoku::state))
+        .route("/api/sudoku/hint", post(sudoku::hint))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))

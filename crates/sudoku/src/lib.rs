@@ -10,7 +10,9 @@
 //! - [`mcts`]: the thesis's MCTS solver (one-cell expansion, random / pseudo-random playouts,
 //!   reward `movecount / (movecount + unsolved)`, restarts, UCB1 / UCB1-Tuned, α-AMAF), plus
 //!   the most-constrained cell choice for tree and playouts as an extension;
-//! - [`generator`]: puzzles with a unique solution and a difficulty estimate.
+//! - [`generator`]: puzzles with a unique solution and a difficulty estimate;
+//! - [`play`] and [`hint`]: a grid being filled in by a player (candidates, clashes) and hints
+//!   (naked and hidden singles, else the solver's value), for the workbench.
 
 #![warn(missing_docs)]
 
@@ -18,8 +20,10 @@ pub mod board;
 pub mod fast9;
 pub mod generator;
 pub mod grid;
+pub mod hint;
 pub mod mcts;
 pub mod parse;
+pub mod play;
 pub mod solver;
 
 pub use board::Board;

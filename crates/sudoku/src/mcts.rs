@@ -24,9 +24,9 @@
 use crate::board::{Board, NO_CELL};
 use crate::grid::Grid;
 use puzzle_engine::mcts::{
-    self, Amaf, ChildrenPerExpansion, Expansion, MctsConfig, SelectionPolicy,
+    self, Amaf, ChildrenPerExpansion, Expansion, Found, MctsConfig, Observer, SelectionPolicy,
 };
-use puzzle_engine::{Budget, Game, PlayoutPolicy, Rng, DEFAULT_MAX_NODES};
+use puzzle_engine::{Budget, Game, PlayoutPolicy, Rng, WorkCounter, DEFAULT_MAX_NODES};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -484,11 +484,35 @@ pub struct MctsSolve {
 /// Solve `puzzle` with MCTS. The returned solution is replayed move by move on the puzzle and
 /// checked to be complete and conflict-free.
 pub fn solve_mcts(puzzle: &Grid, config: &MctsSudokuConfig) -> Result<MctsSolve, String> {
+    solve_mcts_watched(puzzle, config, None, None)
+}
+
+/// [`solve_mcts`] watched while it runs: `progress` hears the simulations as they are done,
+/// `on_fill` every new deepest fill of a tree (cells filled, clues included, by a playout).
+pub fn solve_mcts_watched(
+    puzzle: &Grid,
+    config: &MctsSudokuConfig,
+    progress: Option<Arc<WorkCounter>>,
+    on_fill: Option<&(dyn Fn(usize) + Sync)>,
+) -> Result<MctsSolve, String> {
     let root = SudokuGame::new(puzzle, config.tree_expansion())?;
-    let result = mcts::search(
+    let mut engine = config.engine_config();
+    if let Some(counter) = progress {
+        engine.budget = engine.budget.with_progress(counter);
+    }
+    let observer = |found: &Found<'_, SudokuGame>| {
+        if found.new_best {
+            if let Some(f) = on_fill {
+                let board = found.state.board();
+                f(board.len() - board.empty_count());
+            }
+        }
+    };
+    let result = mcts::search_observed(
         &root,
-        &config.engine_config(),
+        &engine,
         &SudokuPlayout::new(config.playout),
+        on_fill.map(|_| &observer as Observer<'_, SudokuGame>),
     );
     let mut replay = puzzle.clone();
     let mut filled = puzzle.clue_count();

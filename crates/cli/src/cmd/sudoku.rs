@@ -153,6 +153,8 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
     let mut print = |event: SolveEvent| -> Result<()> {
         match event {
             SolveEvent::Progress(p) => show_progress(&bar, &p),
+            // The live search figures are for the workbench; the bar counts puzzles.
+            SolveEvent::Search(_) => {}
             SolveEvent::Puzzle(r) => {
                 out.json(&r)?;
                 let status = if r.solved {

@@ -98,6 +98,18 @@ async function microbanOneSolution() {
   throw new Error(`no solution in the job stream: ${text.slice(0, 300)}`);
 }
 
+const SUDOKU_EASY = '..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..';
+
+/** Opens the Sudoku page and loads `puzzle` (one line) through the paste box. */
+async function openSudokuWith(page, puzzle) {
+  await page.goto(`${options.base}#/sudoku`);
+  await page.getByRole('heading', { name: 'Sudoku', level: 1 }).waitFor();
+  await page.getByRole('grid', { name: 'Sudoku grid' }).waitFor();
+  await page.getByLabel('Paste puzzle').fill(puzzle);
+  await page.getByRole('button', { name: 'Load', exact: true }).click();
+  await page.getByText('Puzzle: pasted #1, 32 clues').waitFor();
+}
+
 const KEYS = { l: ['ArrowLeft', 'a'], u: ['ArrowUp', 'w'], r: ['ArrowRight', 'd'], d: ['ArrowDown', 's'] };
 
 async function saveScreenshot(page, name) {
@@ -405,6 +417,54 @@ const scenarios = [
       await page.getByRole('button', { name: 'Step forward' }).click();
       await page.getByRole('img', { name: /tick 9, score 5, holding the key, won$/ }).waitFor();
       await saveScreenshot(page, 'bait.png');
+    },
+  },
+  {
+    name: 'Sudoku: a clashing digit is flagged in both cells',
+    limitMs: 20_000,
+    async run(page) {
+      await openSudokuWith(page, SUDOKU_EASY);
+      await page.getByRole('gridcell', { name: /^Row 1, column 1: empty/ }).click();
+      await page.keyboard.press('3'); // row 1 already has a given 3 in column 3
+      const entered = page.getByRole('gridcell', { name: /^Row 1, column 1: 3/ });
+      const given = page.getByRole('gridcell', { name: /^Row 1, column 3: 3, given/ });
+      await eventually(async () => (await entered.getAttribute('aria-invalid')) === 'true'
+        && (await given.getAttribute('aria-invalid')) === 'true', 'both 3s should be marked as clashing');
+      await eventually(async () => (await page.getByLabel('Clashes', { exact: true }).textContent()).trim() === '2', 'Clashes should be 2');
+      await page.keyboard.press('Backspace');
+      await eventually(async () => (await given.getAttribute('aria-invalid')) === null, 'clearing the cell should clear the clash');
+      await page.keyboard.press('Control+z');
+      await eventually(async () => (await given.getAttribute('aria-invalid')) === 'true', 'Ctrl+Z should bring the clash back');
+    },
+  },
+  {
+    name: 'Sudoku: exact solve completes the grid and says unique',
+    limitMs: 20_000,
+    async run(page) {
+      await openSudokuWith(page, SUDOKU_EASY);
+      await page.getByLabel('Method').selectOption('exact');
+      await page.getByRole('button', { name: 'Solve', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: /the solution is unique/ }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Solved!' }).waitFor();
+      await eventually(async () => (await page.getByLabel('Filled', { exact: true }).textContent()).trim() === '81 / 81', 'every cell should be filled');
+      const cells = page.getByRole('gridcell');
+      if (await cells.count() !== 81) throw new Error('the grid should have 81 cells');
+      if (await page.getByRole('gridcell', { name: /empty|clashes/ }).count() !== 0) throw new Error('no cell should be empty or clash');
+    },
+  },
+  {
+    name: 'Sudoku: a hint names a cell with its reason and fills it',
+    limitMs: 20_000,
+    async run(page) {
+      await openSudokuWith(page, SUDOKU_EASY);
+      await page.getByRole('button', { name: 'Hint', exact: true }).click();
+      const message = page.getByRole('status').filter({ hasText: /^Row (\d), column (\d): .*\((naked|hidden) single\)/ });
+      await message.waitFor();
+      const [, row, column] = /^Row (\d), column (\d)/.exec(await message.textContent());
+      await page.getByRole('button', { name: 'Fill hinted cell' }).click();
+      const cell = page.getByRole('gridcell', { name: new RegExp(`^Row ${row}, column ${column}: [1-9]$`) });
+      await cell.waitFor();
+      await eventually(async () => (await page.getByLabel('Filled', { exact: true }).textContent()).trim() === '33 / 81', 'one more cell should be filled');
     },
   },
 ];
