@@ -1,4 +1,5 @@
-//! The SameGame board and rules (SPEC §C "Rules"; Czech thesis §3.1, Hungarian paper §1.1).
+//! The SameGame board and rules (see `docs/METHODS.md#samegame-rules`;
+//! Czech thesis §3.1, Hungarian paper §1.1).
 //!
 //! Layout: one bitboard ("plane") per colour. Columns are stored bottom-up in lanes of
 //! `stride` bits, `stride` being the power of two above the height, so a column never
@@ -352,7 +353,8 @@ impl Board {
         Ok(board)
     }
 
-    /// A board whose cells are drawn uniformly from `colours` colours (SPEC §C "Formats").
+    /// A board whose cells are drawn uniformly from `colours` colours (see
+    /// `docs/METHODS.md#samegame-formats`).
     pub fn random(
         width: usize,
         height: usize,
@@ -1010,12 +1012,13 @@ impl Board {
     }
 
     /// The final score if the game ended here: points plus the clear bonus or minus the
-    /// penalty (SPEC §C "Scoring").
+    /// penalty (see `docs/METHODS.md#samegame-scoring`).
     pub fn final_score(&self) -> i64 {
         self.points + self.scoring.end_adjustment(self.counts())
     }
 
-    /// An upper bound on the final score reachable from here (SPEC §C "Baselines"): as if all
+    /// An upper bound on the final score reachable from here (see
+    /// `docs/METHODS.md#samegame-bounded`): as if all
     /// stones of each colour were removed at once (`(a−2)² + (b−2)² ≤ (a+b−2)²`, likewise for
     /// `(n−1)²`), plus the clear bonus unless some colour has a single stone left (then the
     /// board can never be cleared). Exact at a terminal state.
@@ -1038,8 +1041,9 @@ impl Board {
         bound
     }
 
-    /// A Zobrist hash of the stones (SPEC §C "Rules"): the XOR of one pseudo-random key per
-    /// (cell, colour), the keys given by a fixed mixing function instead of a stored table.
+    /// A Zobrist hash of the stones (see `docs/METHODS.md#samegame-rules`): the XOR of one
+    /// pseudo-random key per (cell, colour), the keys given by a fixed mixing function instead of a
+    /// stored table.
     pub fn zobrist(&self) -> u64 {
         let mut h = 0u64;
         for k in 0..self.colours {
@@ -1055,7 +1059,8 @@ impl Board {
         h
     }
 
-    /// A code for NRPA (SPEC issue 5): the group's colour and the set of its cells.
+    /// A code for NRPA (see `docs/METHODS.md#samegame-nested`): the group's colour and the set of
+    /// its cells.
     pub fn group_code(&self, mv: Move, scratch: &mut Scratch) -> u64 {
         let Some(start) = self.legal_cell(mv) else {
             return 0;

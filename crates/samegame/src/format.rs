@@ -1,4 +1,4 @@
-//! Board files (SPEC §C "Formats"), read and written:
+//! Board files (see `docs/METHODS.md#samegame-formats`), read and written:
 //!
 //! - the standard-set files (`data/samegame/standard20/problemNN.txt`): a first line
 //!   `rows cols colours`, then the rows top first, one letter per stone (`R G B Y V`, then

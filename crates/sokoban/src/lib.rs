@@ -1,5 +1,5 @@
 //! Sokoban rules, XSB/LURD formats, deadlocks, A*/IDA*/BFS/greedy and genetic solvers
-//! (SPEC §F, the paper `sokoban-genetic-solver.cs.txt`).
+//! (see `docs/METHODS.md#sokoban`; the genetic solver after Nezvalová's paper).
 //!
 //! - [`level`]: the [`Level`] type and the XSB format ([`parse_xsb`], [`Level::to_xsb`]);
 //! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;

@@ -1,5 +1,5 @@
-//! `puzzle solve|experiment|bench samegame` (issue 5; SPEC §C): argument parsing and printing
-//! over [`puzzle_jobs::samegame`].
+//! `puzzle solve|experiment|bench samegame` (see `docs/METHODS.md#samegame`): argument parsing and
+//! printing over [`puzzle_jobs::samegame`].
 //!
 //! - `solve`: every board of a standard-set file, the digits file (or one `--board N`), a
 //!   Hungarian CSV, or a random board, with SP-MCTS, NMCS, NRPA, DBS, A*, IDA* or random

@@ -1,6 +1,6 @@
-//! `puzzle solve|generate|bench|experiment sudoku`: the Czech thesis's MCTS solver (chapter 4,
-//! SPEC §D), the exact bitboard solver, the generator, and the thesis's test grid as a report:
-//! argument parsing and printing over [`puzzle_jobs::sudoku`].
+//! `puzzle solve|generate|bench|experiment sudoku`: the Czech thesis's MCTS solver (chapter 4, see
+//! `docs/METHODS.md#sudoku-mcts`), the exact bitboard solver, the generator, and the thesis's test
+//! grid as a report: argument parsing and printing over [`puzzle_jobs::sudoku`].
 
 use crate::common::{interrupt_flag, progress_bar, read_text, save_report, CommonArgs};
 use anyhow::{Context, Result};

@@ -1,8 +1,8 @@
-//! Push-level solvers (issue item 4, SPEC §F "Classic solvers"): BFS, A*, weighted A*,
-//! greedy best-first and IDA* over pushes, with the dead-square table, freeze and closed-diagonal deadlocks, the
-//! Hungarian matching lower bound and a transposition table; and the genetic solver
-//! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations,
-//! stored positions as nodes, the stop flag) and reports how far it got.
+//! Push-level solvers (see `docs/METHODS.md#sokoban-push-search`): BFS, A*, weighted A*, greedy
+//! best-first and IDA* over pushes, with the dead-square table, freeze and closed-diagonal
+//! deadlocks, the Hungarian matching lower bound and a transposition table; and the genetic solver
+//! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations, stored
+//! positions as nodes, the stop flag) and reports how far it got.
 
 mod bestfirst;
 mod idastar;
@@ -31,7 +31,7 @@ pub enum Algorithm {
     /// (see [`any_solution`]): greedy on the bound plus packing order, then weighted A*
     /// (w = 2), then A*. Fast, not push-optimal.
     Greedy,
-    /// The genetic "reactive string" solver of the paper (SPEC §F).
+    /// The genetic "reactive string" solver of the paper (see `docs/METHODS.md#sokoban-ga`).
     Genetic,
 }
 
