@@ -301,6 +301,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
 }
 
 /// Arguments of `puzzle experiment sudoku` (short defaults; the thesis's are in brackets).
+// The field docs are the `--help` text, where `[10]` gives the thesis's value, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
     /// Runs per configuration [10].
