@@ -32,6 +32,19 @@ pub const MAX_SIDE: usize = 128;
 /// Largest supported number of colours.
 pub const MAX_COLOURS: usize = 20;
 
+/// The colour letters: colour `k` (1-based) is `PALETTE[k − 1]`. The first five are the
+/// standard set's R G B Y V.
+pub const PALETTE: &[u8; MAX_COLOURS] = b"RGBYVOCMPWKTLNSAZEFH";
+
+/// The letter of colour `v` (`.` for empty).
+pub fn colour_letter(v: u8) -> char {
+    if v == 0 || v as usize > MAX_COLOURS {
+        '.'
+    } else {
+        PALETTE[v as usize - 1] as char
+    }
+}
+
 /// A move: any stone of the group to remove, by column (0 = leftmost) and row counted from
 /// the BOTTOM (0 = bottom row). [`Board::top_row`] converts to the top-based rows of the CLI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1154,10 +1167,7 @@ impl fmt::Display for Board {
     /// The rows top first, colours as the standard letters (`.` = empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in self.rows() {
-            let line: String = row
-                .iter()
-                .map(|&v| crate::format::colour_letter(v))
-                .collect();
+            let line: String = row.iter().map(|&v| colour_letter(v)).collect();
             writeln!(f, "{line}")?;
         }
         Ok(())

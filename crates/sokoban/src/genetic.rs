@@ -25,8 +25,8 @@
 use crate::board::{Board, NONE};
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
+use crate::outcome::SearchOutcome;
 use crate::position::{Position, Push};
-use crate::solver::SearchOutcome;
 use puzzle_engine::ga::GeneticProblem;
 use puzzle_engine::{Budget, Rng, StopReason};
 

@@ -13,7 +13,8 @@
 //!   in the any-solution mode); [`features`]: the feature cells of the any-solution search's
 //!   FESS-style cycling;
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
-//!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
+//!   reactive-string GA; [`outcome`]: the raw result both return; [`game`]: Sokoban as an
+//!   engine `Game`.
 
 #![warn(missing_docs)]
 
@@ -28,6 +29,7 @@ pub mod goalroom;
 pub mod level;
 pub mod lurd;
 pub mod matching;
+pub mod outcome;
 pub mod packing;
 pub mod play;
 pub mod position;

@@ -14,6 +14,7 @@ use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
 use std::time::Duration;
 
+pub use crate::outcome::SearchOutcome;
 pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
 pub use idastar::idastar;
 
@@ -75,19 +76,6 @@ pub struct Solution {
     pub stop: StopReason,
     /// Wall time.
     pub elapsed: Duration,
-}
-
-/// The raw outcome of a push search.
-#[derive(Clone, Debug)]
-pub struct SearchOutcome {
-    /// The pushes of the solution, if found.
-    pub pushes: Option<Vec<Push>>,
-    /// Positions generated.
-    pub nodes: u64,
-    /// Positions expanded.
-    pub expanded: u64,
-    /// Why it ended.
-    pub stop: StopReason,
 }
 
 /// Poll the budget: returns the reason to stop, if any. `expanded` counts iterations.
