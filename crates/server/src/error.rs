@@ -4,8 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use puzzle_samegame::FormatError;
 use puzzle_bait::LevelError;
+use puzzle_samegame::FormatError;
 use puzzle_sokoban::XsbError;
 use serde_json::json;
 
