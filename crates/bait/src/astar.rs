@@ -1,5 +1,5 @@
-//! A* over Bait positions (SPEC §E "A*"), resumable: the open and closed lists live in the
-//! [`AStar`] value, so a per-move agent continues the same search at its next move (the
+//! A* over Bait positions (see `docs/METHODS.md#bait-agents`), resumable: the open and closed lists
+//! live in the [`AStar`] value, so a per-move agent continues the same search at its next move (the
 //! paper's Task 3 design) and the offline planner runs it to the end in one go.
 //!
 //! Costs are ticks, the goal is a win, and positions that are lost or certainly unwinnable

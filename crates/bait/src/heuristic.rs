@@ -1,5 +1,6 @@
-//! Distance estimates and the dead-position test used by the agents (SPEC §E; the paper's
-//! heuristic in its Task 2/3, and the "box pushed onto the key or door" trap).
+//! Distance estimates and the dead-position test used by the agents (see
+//! `docs/METHODS.md#bait-heuristic`; the paper's heuristic in its Task 2/3, and the "box pushed
+//! onto the key or door" trap).
 
 use crate::state::{Action, BaitState};
 use std::cell::RefCell;

@@ -1,4 +1,5 @@
-//! Level files in GVGAI's text format and the static part of a level (SPEC §E).
+//! Level files in GVGAI's text format and the static part of a level (see
+//! `docs/METHODS.md#bait-rules`).
 //!
 //! GVGAI's `LevelMapping` for Bait (`data/bait/bait.txt`): `w` wall, `A` avatar (without key),
 //! `0` hole, `1` box, `k` key, `g` door (goal), `m` mushroom, `.` floor. Every row must have the

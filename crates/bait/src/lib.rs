@@ -1,9 +1,10 @@
 //! # puzzle-bait
 //!
-//! GVGAI's game Bait, exactly as the GVGAI framework runs it (SPEC §E; the rules in
-//! `data/bait/bait.txt`), and the agents of the Chinese report `bait-search-agents.zh.txt`
-//! (DFS, depth-limited DFS, A*, MCTS) plus an offline shortest-win planner and an improved
-//! MCTS, each playing under GVGAI's per-move CPU budget (40 ms).
+//! GVGAI's game Bait, exactly as the GVGAI framework runs it (see `docs/METHODS.md#bait`; the rules
+//! in `data/bait/bait.txt`), and the agents of the Chinese report (Zhang,
+//! `docs/METHODS.md#ref-zhang-bait`: DFS, depth-limited DFS, A*, MCTS) plus an offline
+//! shortest-win planner and an improved MCTS, each playing under GVGAI's per-move CPU budget
+//! (40 ms).
 //!
 //! - [`level`]: GVGAI level text with Bait's legend, clear errors;
 //! - [`state`]: the compact state (avatar, key flag, bitsets), one tick of the rules, hashing;

@@ -1,4 +1,5 @@
-//! The game state and GVGAI's rules, one tick at a time (SPEC §E; `data/bait/bait.txt`).
+//! The game state and GVGAI's rules, one tick at a time (see
+//! `docs/METHODS.md#bait-rules`; `data/bait/bait.txt`).
 //!
 //! A tick applies the avatar's move, then GVGAI's interactions in the order the VGDL lists
 //! them: `avatar wall > stepBack`, `avatar hole > killSprite`, `box avatar > bounceForward`,

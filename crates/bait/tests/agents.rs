@@ -10,7 +10,8 @@ fn start(level: usize) -> BaitState {
 
 #[test]
 fn offline_astar_finds_the_known_shortest_wins() {
-    // (level, moves, score): GVGAI levels 0, 1, 4 (issue 7) and 2 (SOURCES.md).
+    // (level, moves, score): the shortest wins of GVGAI levels 0, 1, 4 and 2
+    // (docs/METHODS.md#bait-agents).
     for (level, moves, score) in [(0, 9, 5), (1, 38, 7), (4, 37, 11), (2, 53, 9)] {
         let s = start(level);
         let r = shortest_win(&s, 2_000_000, None);

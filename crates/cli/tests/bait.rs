@@ -1,4 +1,5 @@
-//! End-to-end tests of `puzzle play/experiment/bench bait` (issue 7's CLI contract).
+//! End-to-end tests of `puzzle play/experiment/bench bait` (the CLI contract of README.md and
+//! docs/METHODS.md#bait-agents).
 
 mod common;
 use common::{assert_success, puzzle};

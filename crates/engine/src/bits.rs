@@ -1,4 +1,4 @@
-//! Fixed-size cell bitsets for grid games (SPEC §A "compact states"; used by the Sokoban
+//! Fixed-size cell bitsets for grid games (see `docs/METHODS.md#engine-speed`; used by the Sokoban
 //! generator's board and by Bait's state).
 //!
 //! `N` 64-bit words hold up to `64·N` cells, inline and `Copy`, so cloning a state made of a

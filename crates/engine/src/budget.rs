@@ -1,6 +1,6 @@
-//! Search budgets (SPEC §A "Budgets"): iterations, wall time, node count and an external stop
-//! flag (Ctrl-C). A search never exceeds its node budget; time is checked often enough that a
-//! search overshoots its deadline by at most a few milliseconds.
+//! Search budgets (see `docs/METHODS.md#engine-budget`): iterations, wall time, node count and an
+//! external stop flag (Ctrl-C). A search never exceeds its node budget; time is checked often
+//! enough that a search overshoots its deadline by at most a few milliseconds.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

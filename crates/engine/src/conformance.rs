@@ -1,7 +1,7 @@
-//! The conformance harness every game crate runs in its tests (as OpenSpiel does for all its
-//! games; issue 2 item 8): random playouts reach a terminal state; a non-terminal state has
-//! legal actions and a terminal one none; scores are finite; cloning is exact; apply then undo
-//! restores the state and its hash.
+//! The conformance harness every game crate runs in its tests (as OpenSpiel does for all its games;
+//! see `docs/METHODS.md#engine-model`): random playouts reach a terminal state; a non-terminal
+//! state has legal actions and a terminal one none; scores are finite; cloning is exact; apply then
+//! undo restores the state and its hash.
 
 use crate::{Game, HashedGame, Rng, UndoGame};
 use std::fmt::Debug;

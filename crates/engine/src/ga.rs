@@ -1,5 +1,5 @@
-//! A genetic algorithm framework (SPEC §A "Other searches", issue 2 item 6; SPEC §F uses it
-//! for the Sokoban "reactive string" solver): population, tournament or rank selection,
+//! A genetic algorithm framework (see `docs/METHODS.md#ga`; the Sokoban "reactive string"
+//! solver of `docs/METHODS.md#sokoban-ga` uses it): population, tournament or rank selection,
 //! problem-supplied crossover and mutation (variable-length chromosomes allowed), elitism,
 //! generation, evaluation and time budgets, seeded.
 //!

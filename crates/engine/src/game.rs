@@ -1,4 +1,5 @@
-//! The game abstraction (SPEC §A "Model"), in the spirit of OpenSpiel's `Game`/`State`.
+//! The game abstraction (see `docs/METHODS.md#engine-model`), in the spirit of OpenSpiel's
+//! `Game`/`State`.
 //!
 //! A single-player game is a state type implementing [`Game`]: legal actions written into a
 //! caller's buffer (no allocation per call), `apply`, a terminal test and a real-valued score.
@@ -42,7 +43,8 @@ pub trait Game: Clone + Send + Sync {
 
     /// The reward an MCTS playout that ended here backs up. `playout_moves` is the number of
     /// moves the playout itself made (not counting the tree part). Default: [`Game::score`].
-    /// Sudoku overrides it with the Czech paper's `movecount / (movecount + unsolved)` (SPEC §D).
+    /// Sudoku overrides it with the Czech paper's `movecount / (movecount + unsolved)` (see
+    /// `docs/METHODS.md#sudoku-mcts`).
     fn reward(&self, playout_moves: usize) -> f64 {
         let _ = playout_moves;
         self.score()
@@ -68,7 +70,8 @@ pub trait Game: Clone + Send + Sync {
     }
 }
 
-/// Games that can take a move back, so that searches avoid cloning (SPEC issue 2 item 2).
+/// Games that can take a move back, so that searches avoid cloning (see
+/// `docs/METHODS.md#engine-model`).
 pub trait UndoGame: Game {
     /// What `undo` needs to restore the previous state.
     type Undo;

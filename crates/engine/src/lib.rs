@@ -1,6 +1,7 @@
 //! # puzzle-engine
 //!
-//! The game-agnostic search engine of puzzle-search (SPEC §A). It knows no game: games
+//! The game-agnostic search engine of puzzle-search (see `docs/METHODS.md#engine`). It knows
+//! no game: games
 //! implement [`Game`] (legal actions into a caller's buffer, apply, terminal test, score), and
 //! the searches work on any of them:
 //!

@@ -1,5 +1,5 @@
-//! Nested Monte Carlo Search (Cazenave 2009, "Nested Monte-Carlo Search", IJCAI), SPEC §A
-//! "Other searches".
+//! Nested Monte Carlo Search (Cazenave 2009, "Nested Monte-Carlo Search", IJCAI); see
+//! `docs/METHODS.md#nmcs`.
 //!
 //! A level-0 search is one playout. A level-`n` search, from a state, tries every legal move,
 //! runs a level-`n−1` search after each, and plays the first move of the best sequence found

@@ -1,5 +1,5 @@
 //! Nested Rollout Policy Adaptation (Rosin 2011, "Nested Rollout Policy Adaptation for Monte
-//! Carlo Tree Search", IJCAI), SPEC §A "Other searches".
+//! Carlo Tree Search", IJCAI); see `docs/METHODS.md#nrpa`.
 //!
 //! A policy maps action codes ([`Game::action_code`]) to weights; a level-0 search is one
 //! playout choosing each move with probability proportional to `exp(weight)`. A level-`n`
@@ -151,7 +151,7 @@ impl<A> CodedSequence<A> {
 }
 
 /// The policy's weights `exp(policy[code])` of the legal moves with `codes` (Rosin's softmax,
-/// SPEC §A "NRPA") into `weights` (cleared first); returns the weights' sum.
+/// see `docs/METHODS.md#nrpa`) into `weights` (cleared first); returns the weights' sum.
 fn policy_weights(policy: &Policy, codes: &[u64], weights: &mut Vec<f64>) -> f64 {
     weights.clear();
     let mut total = 0.0;

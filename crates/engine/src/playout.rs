@@ -1,4 +1,4 @@
-//! Playout ("default") policies for MCTS and NMCS (SPEC §A "simulation").
+//! Playout ("default") policies for MCTS and NMCS (see `docs/METHODS.md#mcts-playout`).
 //!
 //! A playout runs a state forward to a terminal state (or until the policy stops) and records
 //! every action it applied in `trace`, which the search uses for the best sequence and AMAF.

@@ -1,7 +1,8 @@
 //! A fast, seedable pseudo-random generator (xoshiro256++, Blackman & Vigna 2019).
 //!
-//! SPEC §A "Speed": the random generator is fast, of good quality and seedable. Every search in
-//! this workspace takes its randomness from [`Rng`] so that a seed reproduces a run exactly.
+//! See `docs/METHODS.md#engine-speed`: the random generator is fast, of good quality and seedable.
+//! Every search in this workspace takes its randomness from [`Rng`] so that a seed reproduces a run
+//! exactly.
 
 /// xoshiro256++ generator, seeded through SplitMix64.
 ///

@@ -1,7 +1,7 @@
-//! GVGAI's Bait jobs (SPEC §E): one game played by an agent of `puzzle-bait` under a per-move
-//! CPU budget, shown tick by tick; every agent on every level (the paper's comparison); the
-//! move times of every agent on one level; and Bait's part of the `puzzle bench` signature.
-//! Every game's outcome was re-derived by replaying its actions (inside
+//! GVGAI's Bait jobs (see `docs/METHODS.md#bait`): one game played by an agent of `puzzle-bait`
+//! under a per-move CPU budget, shown tick by tick; every agent on every level (the paper's
+//! comparison); the move times of every agent on one level; and Bait's part of the `puzzle bench`
+//! signature. Every game's outcome was re-derived by replaying its actions (inside
 //! [`puzzle_bait::play_game`]) before it is emitted.
 
 use crate::data::BAIT_LEVELS;
@@ -86,7 +86,7 @@ pub struct TickRecord {
     pub move_wall_ms: Option<f64>,
 }
 
-/// One game: the `puzzle play bait --json` line (the contract of issue 7, plus extra fields).
+/// One game: the `puzzle play bait --json` line (the CLI contract, plus extra fields).
 #[derive(Clone, Debug, Serialize)]
 pub struct GameRecord {
     /// The level's number, or the `source` of a level text.
@@ -575,7 +575,7 @@ fn markdown_report(
          | the paper | A* | level 0; levels 1–2 not within 100 ms per move (optimal with a \
          larger limit) |\n\
          | the paper | MCTS (GVGAI sample) | \"not satisfactory\" (no figures) |\n\
-         | GVGAI (issue 7) | sample MCTS, OLETS | level 0 only (1/5) |\n\
+         | GVGAI | sample MCTS, OLETS | level 0 only (1/5) |\n\
          | known shortest wins | — | level 0: 9 moves (score 5), 1: 38 (7), 2: 53 (9), \
          3: ≤ 48 (12), 4: 37 (11) |\n",
     );

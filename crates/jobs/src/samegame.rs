@@ -1,7 +1,7 @@
-//! SameGame jobs (issue 5; SPEC §C): solve boards with SP-MCTS, NMCS, NRPA, DBS, A*, IDA* or
-//! random playouts ([`solve`]), the Czech thesis's comparison of playout policies and
-//! selection formulas (§3.4, [`experiment()`]), playout and SP-MCTS speeds ([`bench()`]), and
-//! this game's part of the `puzzle bench` signature ([`signature`]).
+//! SameGame jobs (see `docs/METHODS.md#samegame`): solve boards with SP-MCTS, NMCS, NRPA, DBS, A*,
+//! IDA* or random playouts ([`solve`]), the Czech thesis's comparison of playout policies and
+//! selection formulas (§3.4, [`experiment()`]), playout and SP-MCTS speeds ([`bench()`]), and this
+//! game's part of the `puzzle bench` signature ([`signature`]).
 //!
 //! Every answer in a [`BoardResult`] was replayed on the game's rules (by
 //! [`puzzle_samegame::search::solve`], then once more here) before it was emitted. Moves are
@@ -161,7 +161,7 @@ pub struct MoveRecord {
     pub row: usize,
 }
 
-/// One board's answer: the `puzzle solve samegame --json` line (the issue's contract
+/// One board's answer: the `puzzle solve samegame --json` line (the CLI contract
 /// `board, score, cleared, moves[{col,row}], time_s, iterations`, plus more).
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardResult {

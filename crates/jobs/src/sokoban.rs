@@ -1,5 +1,5 @@
-//! Sokoban solving jobs (SPEC §F, issue 3): solve the levels of an XSB text, or benchmark the
-//! solvers over level sets. Every solution in a result was replayed with
+//! Sokoban solving jobs (see `docs/METHODS.md#sokoban`): solve the levels of an XSB text, or
+//! benchmark the solvers over level sets. Every solution in a result was replayed with
 //! [`puzzle_sokoban::replay`] first.
 
 use crate::data::{sokoban_set, MICROBAN};

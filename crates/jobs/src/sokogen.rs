@@ -1,6 +1,6 @@
-//! Sokoban level generation jobs (Kartal et al. 2016 as optimized by the 2023 thesis; SPEC §B):
-//! a generation run that reports each kept level as found (each verified by replaying its
-//! solution), live progress, and the thesis's experiment tables 3.1–3.8.
+//! Sokoban level generation jobs (Kartal et al. 2016 as optimized by the 2023 thesis; see
+//! `docs/METHODS.md#sokogen`): a generation run that reports each kept level as found (each
+//! verified by replaying its solution), live progress, and the thesis's experiment tables 3.1–3.8.
 
 use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;

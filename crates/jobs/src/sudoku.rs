@@ -1,4 +1,5 @@
-//! Sudoku jobs (SPEC §D, the Czech thesis's chapter 4): solve the puzzles of a text with the
+//! Sudoku jobs (see `docs/METHODS.md#sudoku`; the Czech thesis's
+//! chapter 4): solve the puzzles of a text with the
 //! thesis's MCTS solver or the exact bitboard solver, generate unique-solution puzzles, time the
 //! exact solver over a puzzle file, and the thesis's test grid as a Markdown report
 //! ([`experiment()`]). Every solution in a result was checked against its puzzle first.

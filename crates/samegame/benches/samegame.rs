@@ -1,5 +1,6 @@
 //! SameGame benchmarks (divan) on standard board 1 (15×15, 5 colours): move generation with
-//! NRPA's group codes, plain and selective (issue 5, the selective policy of Cazenave 2016),
+//! NRPA's group codes, plain and selective (the selective policy of Cazenave 2016,
+//! `docs/METHODS.md#nrpa-selective`),
 //! and NRPA level 2 with the selective policy, counted in playouts. Run with
 //! `cargo bench -p puzzle-samegame`.
 

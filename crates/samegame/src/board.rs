@@ -1,4 +1,5 @@
-//! The SameGame board and rules (SPEC §C "Rules"; Czech thesis §3.1, Hungarian paper §1.1).
+//! The SameGame board and rules (see `docs/METHODS.md#samegame-rules`;
+//! Czech thesis §3.1, Hungarian paper §1.1).
 //!
 //! Layout: one bitboard ("plane") per colour. Columns are stored bottom-up in lanes of
 //! `stride` bits, `stride` being the power of two above the height, so a column never
@@ -30,6 +31,19 @@ use std::fmt;
 pub const MAX_SIDE: usize = 128;
 /// Largest supported number of colours.
 pub const MAX_COLOURS: usize = 20;
+
+/// The colour letters: colour `k` (1-based) is `PALETTE[k − 1]`. The first five are the
+/// standard set's R G B Y V.
+pub const PALETTE: &[u8; MAX_COLOURS] = b"RGBYVOCMPWKTLNSAZEFH";
+
+/// The letter of colour `v` (`.` for empty).
+pub fn colour_letter(v: u8) -> char {
+    if v == 0 || v as usize > MAX_COLOURS {
+        '.'
+    } else {
+        PALETTE[v as usize - 1] as char
+    }
+}
 
 /// A move: any stone of the group to remove, by column (0 = leftmost) and row counted from
 /// the BOTTOM (0 = bottom row). [`Board::top_row`] converts to the top-based rows of the CLI.
@@ -352,7 +366,8 @@ impl Board {
         Ok(board)
     }
 
-    /// A board whose cells are drawn uniformly from `colours` colours (SPEC §C "Formats").
+    /// A board whose cells are drawn uniformly from `colours` colours (see
+    /// `docs/METHODS.md#samegame-formats`).
     pub fn random(
         width: usize,
         height: usize,
@@ -1010,12 +1025,13 @@ impl Board {
     }
 
     /// The final score if the game ended here: points plus the clear bonus or minus the
-    /// penalty (SPEC §C "Scoring").
+    /// penalty (see `docs/METHODS.md#samegame-scoring`).
     pub fn final_score(&self) -> i64 {
         self.points + self.scoring.end_adjustment(self.counts())
     }
 
-    /// An upper bound on the final score reachable from here (SPEC §C "Baselines"): as if all
+    /// An upper bound on the final score reachable from here (see
+    /// `docs/METHODS.md#samegame-bounded`): as if all
     /// stones of each colour were removed at once (`(a−2)² + (b−2)² ≤ (a+b−2)²`, likewise for
     /// `(n−1)²`), plus the clear bonus unless some colour has a single stone left (then the
     /// board can never be cleared). Exact at a terminal state.
@@ -1038,8 +1054,9 @@ impl Board {
         bound
     }
 
-    /// A Zobrist hash of the stones (SPEC §C "Rules"): the XOR of one pseudo-random key per
-    /// (cell, colour), the keys given by a fixed mixing function instead of a stored table.
+    /// A Zobrist hash of the stones (see `docs/METHODS.md#samegame-rules`): the XOR of one
+    /// pseudo-random key per (cell, colour), the keys given by a fixed mixing function instead of a
+    /// stored table.
     pub fn zobrist(&self) -> u64 {
         let mut h = 0u64;
         for k in 0..self.colours {
@@ -1055,7 +1072,8 @@ impl Board {
         h
     }
 
-    /// A code for NRPA (SPEC issue 5): the group's colour and the set of its cells.
+    /// A code for NRPA (see `docs/METHODS.md#samegame-nested`): the group's colour and the set of
+    /// its cells.
     pub fn group_code(&self, mv: Move, scratch: &mut Scratch) -> u64 {
         let Some(start) = self.legal_cell(mv) else {
             return 0;
@@ -1149,10 +1167,7 @@ impl fmt::Display for Board {
     /// The rows top first, colours as the standard letters (`.` = empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in self.rows() {
-            let line: String = row
-                .iter()
-                .map(|&v| crate::format::colour_letter(v))
-                .collect();
+            let line: String = row.iter().map(|&v| colour_letter(v)).collect();
             writeln!(f, "{line}")?;
         }
         Ok(())

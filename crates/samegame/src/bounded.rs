@@ -1,5 +1,6 @@
-//! A* and IDA* for SameGame (SPEC §C "Baselines"; Hungarian paper §2.2), maximizing the score
-//! with the admissible bound [`Board::upper_bound`] ("every colour removed at once").
+//! A* and IDA* for SameGame (see `docs/METHODS.md#samegame-bounded`; Hungarian paper §2.2),
+//! maximizing the score with the admissible bound [`Board::upper_bound`] ("every colour removed at
+//! once").
 //!
 //! The engine's classic searches minimize costs and report only complete proofs; SameGame
 //! maximizes, and on a 15×15 board neither search finishes (the paper: they behave like

@@ -1,4 +1,4 @@
-//! Board files (SPEC §C "Formats"), read and written:
+//! Board files (see `docs/METHODS.md#samegame-formats`), read and written:
 //!
 //! - the standard-set files (`data/samegame/standard20/problemNN.txt`): a first line
 //!   `rows cols colours`, then the rows top first, one letter per stone (`R G B Y V`, then
@@ -14,18 +14,9 @@ use crate::board::{Board, BoardError, MAX_COLOURS, MAX_SIDE};
 use crate::scoring::Scoring;
 use std::fmt;
 
-/// The colour letters: colour `k` (1-based) is `PALETTE[k − 1]`. The first five are the
-/// standard set's R G B Y V.
-pub const PALETTE: &[u8; MAX_COLOURS] = b"RGBYVOCMPWKTLNSAZEFH";
-
-/// The letter of colour `v` (`.` for empty).
-pub fn colour_letter(v: u8) -> char {
-    if v == 0 || v as usize > MAX_COLOURS {
-        '.'
-    } else {
-        PALETTE[v as usize - 1] as char
-    }
-}
+// The letters live in `board` (its `Display` prints them), so `format` depends on `board` and
+// not the other way round; they stay reachable here, where the file formats use them.
+pub use crate::board::{colour_letter, PALETTE};
 
 /// A malformed board file: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]

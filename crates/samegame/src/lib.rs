@@ -1,11 +1,11 @@
 //! # puzzle-samegame
 //!
-//! SameGame (SPEC §C; Czech thesis chapter 3; Hungarian paper): the rules for any board size
-//! and colour count ([`Board`], implementing the engine's [`puzzle_engine::Game`] and
-//! [`puzzle_engine::HashedGame`]), the scoring conventions ([`Scoring`]), the board formats
-//! ([`format`](mod@format)), the playout policies ([`playout`]) and the searches ([`search`]): SP-MCTS
-//! through the engine's MCTS, NMCS and NRPA, and the DBS, A* and IDA* baselines with the
-//! admissible "each colour removed at once" bound ([`bounded`]).
+//! SameGame (see `docs/METHODS.md#samegame`; Czech thesis chapter 3; Hungarian paper): the rules
+//! for any board size and colour count ([`Board`], implementing the engine's
+//! [`puzzle_engine::Game`] and [`puzzle_engine::HashedGame`]), the scoring conventions
+//! ([`Scoring`]), the board formats ([`format`](mod@format)), the playout policies ([`playout`])
+//! and the searches ([`search`]): SP-MCTS through the engine's MCTS, NMCS and NRPA, and the DBS, A*
+//! and IDA* baselines with the admissible "each colour removed at once" bound ([`bounded`]).
 //!
 //! ```
 //! use puzzle_samegame::{format, Scoring};

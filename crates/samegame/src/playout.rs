@@ -1,4 +1,5 @@
-//! Playout policies (SPEC §C "Playout policies"; Czech thesis §3.3.3; Hungarian paper §3.3).
+//! Playout policies (see `docs/METHODS.md#samegame-playouts`; Czech thesis §3.3.3; Hungarian
+//! paper §3.3).
 //!
 //! A [`Playout`] asks a [`GroupChooser`] for a stone of the group to remove, removes it and
 //! repeats until no group is left; it owns its [`Scratch`], so a playout allocates nothing.
@@ -9,9 +10,9 @@
 //!
 //! - [`Uniform`] (Random): every group equally likely (a random group stone, accepted with
 //!   probability 1 / group size);
-//! - [`Tabu`] (the thesis's Random Tabu, SPEC "TabuRandom"): the colour with the most stones
-//!   (recomputed before each move) is tabu while a group of another colour exists: the first
-//!   non-tabu group from a random point;
+//! - [`Tabu`] (the thesis's Random Tabu, "TabuRandom" in `docs/METHODS.md#samegame-playouts`): the
+//!   colour with the most stones (recomputed before each move) is tabu while a group of another
+//!   colour exists: the first non-tabu group from a random point;
 //! - [`TabuColour`] (Schadd's TabuColorRandom): the tabu colour is fixed at the start of the
 //!   playout (the most frequent one then);
 //! - [`PseudoRandom`] (Pseudo Random(k)): scan from a random point until `k` group stones

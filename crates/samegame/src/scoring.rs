@@ -1,4 +1,5 @@
-//! Scoring conventions (SPEC §C "Scoring"; Czech thesis §3.1.1; Hungarian paper §1.1).
+//! Scoring conventions (see `docs/METHODS.md#samegame-scoring`; Czech thesis §3.1.1; Hungarian
+//! paper §1.1).
 //!
 //! A removed group of `n` stones earns `(n − 2)²` (js-games.de, the benchmark literature) or
 //! `(n − 1)²` (the Hungarian paper). Clearing the board earns a bonus (1000 in the standard

@@ -1,4 +1,5 @@
-//! Solving a board with any of the searches (SPEC §C "SP-MCTS", "Baselines"; issue 5 §4),
+//! Solving a board with any of the searches (see `docs/METHODS.md#samegame-spmcts`
+//! and `docs/METHODS.md#samegame-dbs`),
 //! with every answer verified by replaying it ([`replay`]).
 //!
 //! - SP-MCTS: the engine's MCTS with Schadd's selection formula (C, D, W·max), all children
@@ -105,11 +106,11 @@ pub struct SpMctsSettings {
     /// positions, nodes whose children are all finished) are never selected again. On by
     /// default (see docs/benchmarks/samegame.md for the fixed-iteration comparison).
     pub mark_solved: bool,
-    /// Per-move mode (SPEC §A "Final decision": search, play one move, search again from the
-    /// new root): instead of one global search, run a search from the current position for a
-    /// share of the remaining budget, commit the next move of the best game found so far, and
-    /// repeat. The best game is kept across steps, so each committed move extends it and the
-    /// answer is never worse than the first search's. Off by default.
+    /// Per-move mode (see `docs/METHODS.md#mcts-final-decision`: search, play one move, search
+    /// again from the new root): instead of one global search, run a search from the current
+    /// position for a share of the remaining budget, commit the next move of the best game found so
+    /// far, and repeat. The best game is kept across steps, so each committed move extends it and
+    /// the answer is never worse than the first search's. Off by default.
     pub per_move: bool,
 }
 

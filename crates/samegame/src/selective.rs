@@ -1,5 +1,6 @@
 //! The selective policy for NRPA (Cazenave 2016, "Nested Rollout Policy Adaptation with
-//! Selective Policies", the method behind the 80,030 total of issue 5): SameGame played with
+//! Selective Policies", the method behind the 80,030 total,
+//! `docs/METHODS.md#nrpa-selective`): SameGame played with
 //! the groups of one *tabu* colour — the colour with the most stones at the root — forbidden
 //! while any other group exists, so that the tabu colour can gather into one big final group.
 //! NRPA's playouts and its `Adapt` step both see only the selective moves.

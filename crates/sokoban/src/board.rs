@@ -1,7 +1,7 @@
-//! The static part of a level, compiled once for search (SPEC §F, issue item 1 and 3): the
-//! playable cells renumbered compactly, a neighbour table, goals, dead squares (SPEC §F "static
-//! deadlocks", by pull-reachability from the goals), push distances that respect walls, and
-//! Zobrist keys.
+//! The static part of a level, compiled once for search (see `docs/METHODS.md#sokoban-formats`):
+//! the playable cells renumbered compactly, a neighbour table, goals, dead squares (see
+//! `docs/METHODS.md#sokoban-dead-squares`, by pull-reachability from the goals), push distances
+//! that respect walls, and Zobrist keys.
 
 use crate::level::Level;
 use crate::lurd::Dir;

@@ -1,5 +1,5 @@
-//! PI-corral pruning (issue item 4; the technique of Junghanns & Schaeffer's Rolling Stone,
-//! as used by YASS and others), in a conservative form.
+//! PI-corral pruning (see `docs/METHODS.md#sokoban-corral`; the technique of Junghanns &
+//! Schaeffer's Rolling Stone, as used by YASS and others), in a conservative form.
 //!
 //! A *corral* is a region of free cells the player cannot reach. It is a *PI-corral* when
 //! every push of a box on its border goes *into* the corral (I) and the player can make every

@@ -1,5 +1,5 @@
-//! Corral deadlocks (issue 3; the idea of YASS and Sokolution's "corral deadlock" tests, in a
-//! simple form).
+//! Corral deadlocks (see `docs/METHODS.md#sokoban-corral-deadlock`; the idea of YASS and
+//! Sokolution's "corral deadlock" tests, in a simple form).
 //!
 //! A *corral* is a free region the player cannot reach. Take the boxes next to it (`B`) and
 //! remove every other box: if the level is solvable, the pushes of `B` in a solution still work

@@ -1,9 +1,10 @@
-//! Dynamic deadlocks (SPEC §F): freeze deadlocks — a box blocked on both axes by walls, by
-//! dead squares on both sides, or by other boxes that are themselves frozen (checked
-//! recursively, a box under test counting as a wall) — and the closed 2×2 block, which the
+//! Dynamic deadlocks (see `docs/METHODS.md#sokoban-freeze`): freeze deadlocks — a box blocked on
+//! both axes by walls, by dead squares on both sides, or by other boxes that are themselves frozen
+//! (checked recursively, a box under test counting as a wall) — and the closed 2×2 block, which the
 //! freeze test covers. Static dead squares are in [`crate::board::Board::dead`].
 //!
-//! [`closed_diagonal_deadlock`] adds the closed-diagonal pattern (SPEC §F): boxes on a diagonal
+//! [`closed_diagonal_deadlock`] adds the closed-diagonal pattern (see
+//! `docs/METHODS.md#sokoban-freeze`): boxes on a diagonal
 //! that, together with walls, enclose empty cells the player can never enter again, so a box
 //! standing between two such cells (or between one and a wall/frozen box) can never be pushed.
 

@@ -1,9 +1,9 @@
-//! Sokoban as an engine [`Game`] (SPEC §A "Model"): the state is a position, an action a push
-//! the player can reach (pushes onto dead squares left out), the game ends when solved, when
-//! no push is left or after a push limit (Sokoban positions can repeat forever); the score is
-//! the number of boxes on goals. Implements [`UndoGame`]
-//! and [`HashedGame`] (Zobrist hash of the boxes and the normalized player), so that the
-//! engine's searches and conformance checks run on it.
+//! Sokoban as an engine [`Game`] (see `docs/METHODS.md#engine-model`): the state is a position, an
+//! action a push the player can reach (pushes onto dead squares left out), the game ends when
+//! solved, when no push is left or after a push limit (Sokoban positions can repeat forever); the
+//! score is the number of boxes on goals. Implements [`UndoGame`] and [`HashedGame`] (Zobrist hash
+//! of the boxes and the normalized player), so that the engine's searches and conformance checks
+//! run on it.
 
 use crate::board::Board;
 use crate::level::Level;

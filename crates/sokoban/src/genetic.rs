@@ -1,5 +1,5 @@
-//! The genetic "reactive string" solver of the paper (`sokoban-genetic-solver.cs.txt`, §3;
-//! SPEC §F "Genetic algorithm").
+//! The genetic "reactive string" solver of the paper (Nezvalová, §3; see
+//! `docs/METHODS.md#sokoban-ga`).
 //!
 //! - §3.1 *Representation*: a chromosome is a list of genes 0–7 read by a reactive agent.
 //!   Genes 0–3 *push*: the agent numbers the boxes it can push from where it stands, clockwise
@@ -25,8 +25,8 @@
 use crate::board::{Board, NONE};
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
+use crate::outcome::SearchOutcome;
 use crate::position::{Position, Push};
-use crate::solver::SearchOutcome;
 use puzzle_engine::ga::GeneticProblem;
 use puzzle_engine::{Budget, Rng, StopReason};
 

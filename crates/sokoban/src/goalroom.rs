@@ -1,5 +1,6 @@
-//! Goal rooms and goal macros for the any-solution search (issue 3, "goal-room packing
-//! order"; the goal macros of Junghanns & Schaeffer's Rolling Stone, in a simple form).
+//! Goal rooms and goal macros for the any-solution search (see `docs/METHODS.md#sokoban-macros`,
+//! "goal-room packing order"; the goal macros of Junghanns & Schaeffer's Rolling Stone, in a simple
+//! form).
 //!
 //! A *goal room* is a 4-connected set of at least [`MIN_ROOM`] goal cells; its *entrances* are
 //! the live non-goal cells next to it. Its *fill order* comes from a reverse search: starting

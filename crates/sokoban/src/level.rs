@@ -1,4 +1,4 @@
-//! Levels and the XSB text format (SPEC §F "Input").
+//! Levels and the XSB text format (see `docs/METHODS.md#sokoban-formats`).
 //!
 //! A file holds many levels separated by blank lines. Board characters: `#` wall, `@` player,
 //! `+` player on goal, `$` box, `*` box on goal, `.` goal, space / `-` / `_` floor. Lines starting

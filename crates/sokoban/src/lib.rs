@@ -1,5 +1,5 @@
 //! Sokoban rules, XSB/LURD formats, deadlocks, A*/IDA*/BFS/greedy and genetic solvers
-//! (SPEC §F, the paper `sokoban-genetic-solver.cs.txt`).
+//! (see `docs/METHODS.md#sokoban`; the genetic solver after Nezvalová's paper).
 //!
 //! - [`level`]: the [`Level`] type and the XSB format ([`parse_xsb`], [`Level::to_xsb`]);
 //! - [`lurd`]: LURD solutions and [`replay`], which verifies a solution;
@@ -13,7 +13,8 @@
 //!   in the any-solution mode); [`features`]: the feature cells of the any-solution search's
 //!   FESS-style cycling;
 //! - [`solver`]: BFS, A*, IDA*, greedy over pushes ([`solve`]); [`genetic`]: the paper's
-//!   reactive-string GA; [`game`]: Sokoban as an engine `Game`.
+//!   reactive-string GA; [`outcome`]: the raw result both return; [`game`]: Sokoban as an
+//!   engine `Game`.
 
 #![warn(missing_docs)]
 
@@ -28,6 +29,7 @@ pub mod goalroom;
 pub mod level;
 pub mod lurd;
 pub mod matching;
+pub mod outcome;
 pub mod packing;
 pub mod play;
 pub mod position;

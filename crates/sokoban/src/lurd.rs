@@ -1,5 +1,5 @@
-//! LURD solutions (SPEC §F "Output"): `l u r d` are player moves, `L U R D` pushes, and the
-//! replay that verifies a solution against a level.
+//! LURD solutions (see `docs/METHODS.md#sokoban-formats`): `l u r d` are player moves, `L U R D`
+//! pushes, and the replay that verifies a solution against a level.
 
 use crate::level::Level;
 use std::fmt;

@@ -1,4 +1,5 @@
-//! The admissible lower bound of the push-optimal solvers (issue item 4): a minimum-cost
+//! The admissible lower bound of the push-optimal solvers (see
+//! `docs/METHODS.md#sokoban-lower-bound`): a minimum-cost
 //! perfect matching of boxes to goals (Hungarian method, O(n³)) on the wall-respecting push
 //! distances of [`crate::board::Board::goal_distance`].
 

@@ -1,4 +1,5 @@
-//! Goal packing order (issue item 4, "goal-room packing order" as far as it pays), for the
+//! Goal packing order (see `docs/METHODS.md#sokoban-macros`; "goal-room packing order" as
+//! far as it pays), for the
 //! any-solution search: a retrograde analysis from the solved position removes, round by
 //! round, every goal box that can be pulled off the goals with the other goal boxes standing;
 //! goals removed in the last round must be filled first. The greedy search adds a penalty for

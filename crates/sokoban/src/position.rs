@@ -1,4 +1,5 @@
-//! Dynamic state for push-level search (issue item 1): the boxes as a bitset, the player, the
+//! Dynamic state for push-level search (see
+//! `docs/METHODS.md#sokoban-push-search`): the boxes as a bitset, the player, the
 //! Zobrist hash of the boxes, player reachability with a normalized player cell (the smallest
 //! reachable cell, so positions that differ only by player walking coincide), push generation
 //! and push apply/undo.

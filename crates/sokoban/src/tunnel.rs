@@ -1,8 +1,8 @@
-//! Tunnel macros for the any-solution search (issue 3; after Junghanns & Schaeffer's Rolling
-//! Stone): a box pushed along a one-wide tunnel, with the player following in the tunnel, is
-//! pushed on until it leaves the tunnel, reaches a goal, or meets a box or a dead square. Not
-//! push-optimal-safe in general (the box could have been left inside the tunnel), so only the
-//! any-solution searches use it.
+//! Tunnel macros for the any-solution search (see `docs/METHODS.md#sokoban-macros`; after Junghanns
+//! & Schaeffer's Rolling Stone): a box pushed along a one-wide tunnel, with the player following in
+//! the tunnel, is pushed on until it leaves the tunnel, reaches a goal, or meets a box or a dead
+//! square. Not push-optimal-safe in general (the box could have been left inside the tunnel), so
+//! only the any-solution searches use it.
 
 use crate::board::{Board, CellSet, NONE};
 use crate::lurd::Dir;

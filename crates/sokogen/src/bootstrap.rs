@@ -1,6 +1,7 @@
-//! Bootstrapping (thesis §2.3.8, SPEC §B): a fresh root whose only actions pick one of the `n`
-//! re-rooted levels (reset to their pre-freeze state, depth limit off). The engine searches this
-//! wrapper game like any other; the root is "fully expanded" once each pick has a child.
+//! Bootstrapping (thesis §2.3.8; see `docs/METHODS.md#sokogen-bootstrap`): a fresh root whose only
+//! actions pick one of the `n` re-rooted levels (reset to their pre-freeze state, depth limit off).
+//! The engine searches this wrapper game like any other; the root is "fully expanded" once each
+//! pick has a child.
 
 use crate::playout::{LevelGame, RandomAction};
 use crate::state::{GenAction, GenState, Phase};

@@ -1,5 +1,6 @@
-//! The generation game's rules and every optimization of the thesis, each switchable
-//! (SPEC §B "Optimizations"; thesis §2.3). `Default` is the thesis's final configuration.
+//! The generation game's rules and every optimization of the thesis, each switchable (see
+//! `docs/METHODS.md#sokogen-optimizations`; thesis §2.3). `Default` is the thesis's final
+//! configuration.
 
 use puzzle_engine::mcts::SelectionPolicy;
 

@@ -1,4 +1,5 @@
-//! The thesis's experiments (its chapter 3, Tables 3.1–3.8; SPEC §B "The paper's numbers"):
+//! The thesis's experiments (its chapter 3, Tables 3.1–3.8; see
+//! `docs/METHODS.md#sokogen-experiments`):
 //! 5×5 boards, start (2, 2), optimizations added one after the other, each column run over
 //! several seeds; mean iterations, best score, time to best and the best score's σ, beside the
 //! thesis's numbers (C++ -O3, Ryzen 5 3600, 30 s per run, 10 seeds).

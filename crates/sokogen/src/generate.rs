@@ -1,8 +1,9 @@
-//! The generation driver (SPEC §B "Level set"): the engine's MCTS searches the generation game;
-//! an observer hears every new best and every playout above the threshold as it is found, drops
-//! near-duplicates, derives and replays each level's solution, and hands the level to a sink at
-//! once (so a long run writes its results as found, and Ctrl-C keeps them). With bootstrapping,
-//! the last `n` new best levels are re-rooted and searched for the last `δ` of the budget.
+//! The generation driver (see `docs/METHODS.md#sokogen-level-set`): the engine's MCTS searches the
+//! generation game; an observer hears every new best and every playout above the threshold as it is
+//! found, drops near-duplicates, derives and replays each level's solution, and hands the level to
+//! a sink at once (so a long run writes its results as found, and Ctrl-C keeps them). With
+//! bootstrapping, the last `n` new best levels are re-rooted and searched for the last `δ` of the
+//! budget.
 
 use crate::bootstrap::Bootstrapped;
 use crate::config::GenConfig;

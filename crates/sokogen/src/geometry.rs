@@ -1,5 +1,6 @@
-//! Board geometry: size, stride and the masks every bitboard operation needs (SPEC §B "Board":
-//! (0,0) top-left, x right, y down; outside the board counts as an obstacle).
+//! Board geometry: size, stride and the masks every bitboard operation needs (see
+//! `docs/METHODS.md#sokogen-board`: (0,0) top-left, x right, y down; outside the board counts as an
+//! obstacle).
 
 use puzzle_engine::bits::Bits;
 

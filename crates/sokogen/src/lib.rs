@@ -1,7 +1,8 @@
 //! # puzzle-sokogen
 //!
 //! Sokoban level generation with Monte Carlo Tree Search (Kartal, Sohre & Guy 2016), with every
-//! optimization of the 2023 thesis `sokoban-generation-mcts.de.txt` (SPEC §B), each switchable.
+//! optimization of the 2023 thesis (Koczorowski; see
+//! `docs/METHODS.md#sokogen`), each switchable.
 //!
 //! Generation is a single-player game searched by the engine's MCTS ([`puzzle_engine::mcts`]):
 //! the root is a board of walls with the player's start; phase-1 actions delete walls, place

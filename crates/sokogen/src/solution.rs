@@ -1,5 +1,6 @@
 //! From a finished generation to a playable level: the XSB board with a wall border, and its
-//! LURD solution derived from the generation's Move-Agent actions (SPEC §B "Level set"),
+//! LURD solution derived from the generation's Move-Agent actions (see
+//! `docs/METHODS.md#sokogen-level-set`),
 //! verified by replaying it with `puzzle_sokoban::replay`.
 //!
 //! The generation pushed the boxes from their start cells to the cells that became goals, so

@@ -1,7 +1,7 @@
-//! The generation game (SPEC §B; thesis §2.2): a state is a partly built Sokoban level, the
-//! actions build it (phase 1: Delete-Obstacle, Place-Box, Freeze-Level) and then play it
-//! (phase 2: Move-Agent, Evaluate-Level). The terminal state is the finished, post-processed
-//! level with its score.
+//! The generation game (see `docs/METHODS.md#sokogen-actions`; thesis §2.2): a state is a partly
+//! built Sokoban level, the actions build it (phase 1: Delete-Obstacle, Place-Box, Freeze-Level)
+//! and then play it (phase 2: Move-Agent, Evaluate-Level). The terminal state is the finished,
+//! post-processed level with its score.
 //!
 //! The state is `Copy` and inline: bitboards for walls, boxes, goals and start cells, small
 //! arrays for the boxes' start cells and move counters (`B` boxes at most), the rules. Cloning
@@ -46,7 +46,7 @@ pub enum Phase {
     Done,
 }
 
-/// The metrics of an evaluated level (SPEC §B "Score").
+/// The metrics of an evaluated level (see `docs/METHODS.md#sokogen-score`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Metrics {
     /// P_b: 3×3 windows with at least one wall and one non-wall cell.
@@ -118,7 +118,8 @@ pub struct GenState<const N: usize, const B: usize> {
 }
 
 impl<const N: usize, const B: usize> GenState<N, B> {
-    /// The root state (SPEC §B "Root state"): every cell a wall except the player's start.
+    /// The root state (see `docs/METHODS.md#sokogen-board`): every cell a wall except the player's
+    /// start.
     pub fn new(
         width: usize,
         height: usize,
@@ -507,9 +508,9 @@ impl<const N: usize, const B: usize> GenState<N, B> {
         self.moves += 1;
     }
 
-    /// Evaluate-Level (SPEC §B): goals at the boxes' cells, boxes back to their starts, the
-    /// player back to the start; post-processing (an unmoved box becomes a wall, a box moved
-    /// once is removed with its goal); then the score.
+    /// Evaluate-Level (see `docs/METHODS.md#sokogen-actions`): goals at the boxes' cells, boxes
+    /// back to their starts, the player back to the start; post-processing (an unmoved box becomes
+    /// a wall, a box moved once is removed with its goal); then the score.
     fn evaluate(&mut self) {
         let mut walls = self.walls;
         let mut starts = Bits::EMPTY;
@@ -538,8 +539,8 @@ impl<const N: usize, const B: usize> GenState<N, B> {
     }
 }
 
-/// The score of a finished level (SPEC §B "Score"), from its walls, the kept boxes' start cells
-/// and goals, and the (start, goal) pair of each box.
+/// The score of a finished level (see `docs/METHODS.md#sokogen-score`), from its walls, the kept
+/// boxes' start cells and goals, and the (start, goal) pair of each box.
 ///
 /// - P_b counts the 3×3 windows fully inside the board with a wall and a non-wall cell;
 /// - Congestion-V2 sums `(α·b_i + β·g_i) / (γ·(A_i − o_i))` over the boxes, on the rectangle

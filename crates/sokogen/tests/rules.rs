@@ -1,5 +1,5 @@
 //! The generation game's actions, preconditions, post-processing and metrics on hand-made
-//! boards (SPEC §B).
+//! boards (see `docs/METHODS.md#sokogen-actions`).
 
 use puzzle_engine::bits::Bits;
 use puzzle_engine::{conformance, Game, Rng};

@@ -1,7 +1,7 @@
 //! Candidate bookkeeping for any n²×n² grid: one bitmask of used values per row, column and box
-//! (SPEC §D; the Czech paper's legality test "not used in the row, column or box"), plus the list
-//! of empty cells for O(1) random choice. Every buffer is a `Vec` whose storage `clone_from`
-//! reuses, so MCTS copies boards without allocating.
+//! (see `docs/METHODS.md#sudoku-grids`; the Czech paper's legality test "not used in the row,
+//! column or box"), plus the list of empty cells for O(1) random choice. Every buffer is a `Vec`
+//! whose storage `clone_from` reuses, so MCTS copies boards without allocating.
 
 use crate::grid::Grid;
 

@@ -1,5 +1,6 @@
-//! Puzzle generation (issue item 4): puzzles with exactly one solution, minimal (no clue can be
-//! removed without losing uniqueness), with a difficulty estimate from the exact solver.
+//! Puzzle generation (see `docs/METHODS.md#sudoku-generator`): puzzles with exactly one solution,
+//! minimal (no clue can be removed without losing uniqueness), with a difficulty estimate from the
+//! exact solver.
 //!
 //! Method: add random legal clues to an empty grid, keeping only clues that leave at least one
 //! solution, until the solution is unique; then try removing each clue in random order, keeping

@@ -3,7 +3,7 @@
 //!
 //! Symbols: `.` or `0` is an empty cell; values 1–9 are digits, values 10–25 the letters `A`–`P`
 //! (either case). In the grid layout, `|`, `+`, `-`, spaces and tabs are separators and lines
-//! made only of separators are skipped (SPEC §D "generalize to n²×n² where cheap").
+//! made only of separators are skipped (see `docs/METHODS.md#sudoku-grids`).
 
 use std::fmt;
 

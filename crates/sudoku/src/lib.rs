@@ -1,6 +1,7 @@
 //! # puzzle-sudoku
 //!
-//! Sudoku for puzzle-search (SPEC §D, the Czech thesis `mcts-samegame-sudoku.cs.txt`, chapter 4):
+//! Sudoku for puzzle-search (see `docs/METHODS.md#sudoku`; the Czech thesis, Malý 2010,
+//! chapter 4):
 //!
 //! - [`grid`] and [`parse`]: n²×n² grids (4×4 to 25×25), the one-line and grid text layouts,
 //!   errors naming line and column;

@@ -1,5 +1,5 @@
-//! The MCTS Sudoku solver of the Czech thesis (chapter 4; SPEC §D) on the engine's
-//! [`puzzle_engine::mcts`].
+//! The MCTS Sudoku solver of the Czech thesis (chapter 4; see `docs/METHODS.md#sudoku-mcts`) on the
+//! engine's [`puzzle_engine::mcts`].
 //!
 //! - **Moves** place a value v in an empty cell (x, y) (thesis 4.3.1), packed as `cell << 5 | v`.
 //! - **Tree expansion** (4.3.4): the legal actions of a state are the legal values of **one**

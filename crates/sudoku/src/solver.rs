@@ -1,5 +1,5 @@
-//! The exact solver (SPEC §D "an exact solver (constraint propagation + search) is also part of
-//! the product, to verify answers and as the speed reference"): solution counting up to a limit
+//! The exact solver (see `docs/METHODS.md#sudoku-exact`; constraint propagation and search, to
+//! verify answers and as the speed reference): solution counting up to a limit
 //! (uniqueness checks), a guess budget, and the number of guesses as the difficulty measure.
 //!
 //! 9×9 grids go to the band-bitboard solver in [`crate::fast9`]; other sizes to a generic

@@ -1,6 +1,6 @@
-//! The agents and the game loop (SPEC §E "Agents"). Every agent sees the current position at
-//! each tick and must answer within the per-move budget (GVGAI: 40 ms of CPU time; 1 s to set
-//! up). [`play_game`] times every answer, applies it, and replays the whole action sequence
+//! The agents and the game loop (see `docs/METHODS.md#bait-agents`). Every agent sees the current
+//! position at each tick and must answer within the per-move budget (GVGAI: 40 ms of CPU time; 1 s
+//! to set up). [`play_game`] times every answer, applies it, and replays the whole action sequence
 //! from the start before reporting, so a reported result is always reproducible.
 
 mod astar_agents;

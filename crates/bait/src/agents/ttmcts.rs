@@ -6,7 +6,7 @@
 //! almost nothing in levels that need 40–50 moves. Here every position is one node: its
 //! statistics are shared by every path that reaches it, a path never revisits a position
 //! (cycles are skipped), a new position is scored at once by the progress reward of
-//! [`super::mcts::JudgedState`] (relaxed distance to key and door, score), and a node's
+//! `super::mcts::JudgedState` (relaxed distance to key and door, score), and a node's
 //! value is the best value found below it (single-player and deterministic: the best line is
 //! what matters, as in SP-MCTS). UCB1's exploration term still spreads the search over
 //! alternatives, and the table persists from move to move.

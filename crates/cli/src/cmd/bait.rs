@@ -1,5 +1,5 @@
-//! `puzzle play bait`, `puzzle experiment bait`, `puzzle bench bait` (SPEC §E): argument
-//! parsing and printing over [`puzzle_jobs::bait`] (GVGAI's Bait played by the agents of
+//! `puzzle play bait`, `puzzle experiment bait`, `puzzle bench bait` (see `docs/METHODS.md#bait`):
+//! argument parsing and printing over [`puzzle_jobs::bait`] (GVGAI's Bait played by the agents of
 //! `puzzle-bait` under a per-move CPU budget).
 
 use crate::common::{interrupt_flag, read_text, save_report, CommonArgs};

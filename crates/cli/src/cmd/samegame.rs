@@ -1,5 +1,5 @@
-//! `puzzle solve|experiment|bench samegame` (issue 5; SPEC §C): argument parsing and printing
-//! over [`puzzle_jobs::samegame`].
+//! `puzzle solve|experiment|bench samegame` (see `docs/METHODS.md#samegame`): argument parsing and
+//! printing over [`puzzle_jobs::samegame`].
 //!
 //! - `solve`: every board of a standard-set file, the digits file (or one `--board N`), a
 //!   Hungarian CSV, or a random board, with SP-MCTS, NMCS, NRPA, DBS, A*, IDA* or random
@@ -44,7 +44,7 @@ pub enum PenaltyArg {
     PerColour,
 }
 
-/// `--tabu-schedule` (see [`TabuSchedule`]).
+/// `--tabu-schedule` (see [`TabuSchedule`](puzzle_samegame::search::TabuSchedule)).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TabuScheduleArg {
     /// Run i takes the (i mod K)-th most frequent colour.
@@ -79,6 +79,8 @@ pub struct SolveArgs {
     pub algo: Algorithm,
     /// Playout policy: random, tabu, tabu-colour, pseudo[-K], pseudo-tabu[-K], double-tabu,
     /// roulette, eps<E>-<policy>.
+    // The doc comment is the `--help` text: `<E>` is a placeholder, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, default_value = "tabu", value_parser = parse_playout)]
     pub playout: AnyChooser,
     /// Points per group.
@@ -260,6 +262,8 @@ pub struct ExperimentArgs {
     #[arg(long, default_value = "tabu,pseudo-tabu,double-tabu")]
     pub playouts: String,
     /// Selection formulas compared: ucb-tuned, uctk<C> (UCB1), spmcts.
+    // The doc comment is the `--help` text: `<C>` is a placeholder, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, default_value = "ucb-tuned,uctk0.1,uctk0.2,uctk0.4")]
     pub formulas: String,
     /// Write the Markdown report here (default: standard output).

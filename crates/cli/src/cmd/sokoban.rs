@@ -1,5 +1,5 @@
-//! `puzzle solve sokoban` and `puzzle bench sokoban` / `puzzle experiment sokoban` (issue 3,
-//! SPEC §F): argument parsing and printing over [`puzzle_jobs::sokoban`].
+//! `puzzle solve sokoban` and `puzzle bench sokoban` / `puzzle experiment sokoban` (see
+//! `docs/METHODS.md#sokoban`): argument parsing and printing over [`puzzle_jobs::sokoban`].
 
 use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs};
 use anyhow::Result;

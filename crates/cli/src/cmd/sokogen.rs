@@ -1,5 +1,5 @@
 //! `puzzle generate sokoban`, `puzzle experiment sokoban-gen` and `puzzle render`: Sokoban level
-//! generation with MCTS (SPEC §B, crate `puzzle_sokogen`).
+//! generation with MCTS (see `docs/METHODS.md#sokogen`, crate `puzzle_sokogen`).
 //!
 //! Generation streams every kept level as soon as it is found (JSON line, text, and the
 //! `--out` XSB file, flushed), each verified by replaying its solution first; Ctrl-C ends the run

@@ -1,6 +1,6 @@
-//! `puzzle solve|generate|bench|experiment sudoku`: the Czech thesis's MCTS solver (chapter 4,
-//! SPEC §D), the exact bitboard solver, the generator, and the thesis's test grid as a report:
-//! argument parsing and printing over [`puzzle_jobs::sudoku`].
+//! `puzzle solve|generate|bench|experiment sudoku`: the Czech thesis's MCTS solver (chapter 4, see
+//! `docs/METHODS.md#sudoku-mcts`), the exact bitboard solver, the generator, and the thesis's test
+//! grid as a report: argument parsing and printing over [`puzzle_jobs::sudoku`].
 
 use crate::common::{interrupt_flag, progress_bar, read_text, save_report, CommonArgs};
 use anyhow::{Context, Result};
@@ -301,6 +301,8 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
 }
 
 /// Arguments of `puzzle experiment sudoku` (short defaults; the thesis's are in brackets).
+// The field docs are the `--help` text, where `[10]` gives the thesis's value, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
     /// Runs per configuration [10].

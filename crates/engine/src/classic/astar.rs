@@ -1,6 +1,6 @@
-//! Best-first searches over [`SearchProblem`]: A* (Hart, Nilsson & Raphael 1968; SPEC §A:
-//! f = g + h, a binary-heap open list, a closed set, re-opening when a cheaper path is found),
-//! weighted A* (f = g + w·h) and greedy best-first (f = h).
+//! Best-first searches over [`SearchProblem`]: A* (Hart, Nilsson & Raphael 1968; see
+//! `docs/METHODS.md#classic-astar`: f = g + h, a binary-heap open list, a closed set, re-opening
+//! when a cheaper path is found), weighted A* (f = g + w·h) and greedy best-first (f = h).
 //!
 //! Storage is compact ([`StateArena`]): each state is stored once, with its parent index, cost
 //! and depth; the open list holds 24-byte entries and stale entries are skipped when popped

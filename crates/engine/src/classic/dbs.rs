@@ -1,7 +1,7 @@
-//! DBS, depth-budgeted search over a [`Game`] (SPEC §A and §C, the SameGame baseline): at each
-//! step every move sequence of up to `depth` moves is enumerated, each is completed by a
-//! playout policy (greedy or random), the first move of the best complete sequence is played,
-//! and the search repeats from the new state. The best complete sequence ever seen is
+//! DBS, depth-budgeted search over a [`Game`] (see `docs/METHODS.md#classic-dbs`, the SameGame
+//! baseline): at each step every move sequence of up to `depth` moves is enumerated, each is
+//! completed by a playout policy (greedy or random), the first move of the best complete sequence
+//! is played, and the search repeats from the new state. The best complete sequence ever seen is
 //! remembered, so the final score never falls below any sequence the search has evaluated.
 
 use super::meter::Meter;

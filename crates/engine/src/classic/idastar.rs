@@ -1,6 +1,6 @@
-//! IDA* (Korf 1985; SPEC §A): depth-first searches bounded by f = g + h, the bound raised to
-//! the least f that exceeded it, until a goal is reached. Memory is the current path, plus an
-//! optional small transposition table.
+//! IDA* (Korf 1985; see `docs/METHODS.md#classic-idastar`): depth-first searches bounded by f = g +
+//! h, the bound raised to the least f that exceeded it, until a goal is reached. Memory is the
+//! current path, plus an optional small transposition table.
 
 use super::arena::state_hash;
 use super::meter::Meter;

@@ -1,4 +1,4 @@
-//! Classic searches (SPEC §A "Other searches"): BFS, DFS with a visited set, depth-limited DFS
+//! Classic searches (see `docs/METHODS.md#classic`): BFS, DFS with a visited set, depth-limited DFS
 //! with a horizon heuristic, A* (with re-opening), weighted A* / greedy best-first, IDA*, and
 //! DBS. All are generic over [`SearchProblem`] (cost-minimizing, hashable states) except DBS,
 //! which maximizes a [`crate::Game`] score. Each respects a [`crate::Budget`]

@@ -1,5 +1,6 @@
 //! Breadth-first search, depth-first search with a visited set, and depth-limited DFS with a
-//! heuristic at the horizon (SPEC §A "Other searches"; §E uses the last one per move in Bait).
+//! heuristic at the horizon (see `docs/METHODS.md#classic`; the Bait agents of
+//! `docs/METHODS.md#bait-agents` use the last one per move).
 
 use super::arena::{StateArena, NONE};
 use super::meter::Meter;
@@ -163,12 +164,13 @@ struct Frame<A, S> {
     g: u32,
 }
 
-/// Depth-limited DFS with a heuristic at the horizon (SPEC §A; the Bait paper's per-move
-/// agent, §E): searches every path of at most `max_depth` steps, depth first. The first goal
-/// reached ends the search (`found`, [`StopReason::Solved`]). Otherwise the plan leads to the
-/// horizon state with the least [`SearchProblem::heuristic`] (ties: the cheaper path, then the
-/// first found), where the horizon is the states at depth `max_depth` and the dead ends (states
-/// without successors) before it; `found` is then false and `cost` is that path's cost.
+/// Depth-limited DFS with a heuristic at the horizon (see `docs/METHODS.md#classic-dls`; the Bait
+/// paper's per-move agent, `docs/METHODS.md#bait-agents`): searches every path of at most
+/// `max_depth` steps, depth first. The first goal reached ends the search (`found`,
+/// [`StopReason::Solved`]). Otherwise the plan leads to the horizon state with the least
+/// [`SearchProblem::heuristic`] (ties: the cheaper path, then the first found), where the horizon
+/// is the states at depth `max_depth` and the dead ends (states without successors) before it;
+/// `found` is then false and `cost` is that path's cost.
 ///
 /// A state already on the current path is skipped (cycle check). A transposition table
 /// remembers the shallowest depth each state was reached at and skips a state reached again no

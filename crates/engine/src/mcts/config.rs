@@ -1,8 +1,9 @@
-//! MCTS configuration: plain structs and enums whose `Default`s follow the papers (SPEC §A).
+//! MCTS configuration: plain structs and enums whose `Default`s follow the papers (see
+//! `docs/METHODS.md#mcts`).
 
 use crate::Budget;
 
-/// The selection formula ("tree policy"), SPEC §A "Selection formulas".
+/// The selection formula ("tree policy"); see `docs/METHODS.md#mcts-selection`.
 ///
 /// `n` is the parent's visits, `n_j` the child's, `X̄_j` the child's mean (transformed) reward;
 /// an unvisited child always scores +∞.
@@ -59,7 +60,7 @@ impl Default for SelectionPolicy {
     }
 }
 
-/// How many children one expansion creates (SPEC §A "expansion").
+/// How many children one expansion creates (see `docs/METHODS.md#mcts-expansion`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ChildrenPerExpansion {
     /// One new child per iteration, popped at random from the node's action list computed
@@ -89,7 +90,7 @@ impl Default for Expansion {
     }
 }
 
-/// All-moves-as-first statistics (SPEC §A "α-AMAF and RAVE").
+/// All-moves-as-first statistics (see `docs/METHODS.md#mcts-amaf`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum Amaf {
     /// No AMAF statistics.
@@ -106,9 +107,9 @@ pub enum Amaf {
     },
 }
 
-/// An affine map applied to every reward before it is backed up: `(r + offset) · scale`.
-/// SPEC §A "Reward scale": normalize (e.g. SameGame `(score + 1500) / max_score`) or keep the
-/// raw scale and tune C and D instead.
+/// An affine map applied to every reward before it is backed up: `(r + offset) · scale`. Reward
+/// scale (see `docs/METHODS.md#mcts-reward-scale`): normalize (e.g. SameGame
+/// `(score + 1500) / max_score`) or keep the raw scale and tune C and D instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RewardTransform {
     /// Added first.
@@ -134,7 +135,8 @@ impl RewardTransform {
     }
 }
 
-/// Which move the per-move mode plays after each search (SPEC §A "Final decision").
+/// Which move the per-move mode plays after each search (see
+/// `docs/METHODS.md#mcts-final-decision`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum MoveChoice {
     /// The first move of the best complete sequence found so far (puzzles).

@@ -1,4 +1,4 @@
-//! Monte Carlo Tree Search for single-player games (SPEC §A).
+//! Monte Carlo Tree Search for single-player games (see `docs/METHODS.md#mcts`).
 //!
 //! - [`search`] runs the full driver: root-parallel threads (independent trees, deterministic
 //!   for a seed, thread count and iteration budget), random restarts, target score, observer.
@@ -307,11 +307,11 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
     result
 }
 
-/// Per-move play (SPEC §A "Final decision"): search with `per_move` budget, play one move
-/// chosen by `config.move_choice`, re-root the tree on it (keeping the subtree), repeat until
-/// the game ends or the overall `config.budget` runs out (then the rest of the best known
-/// sequence, or random moves, finish the game). Single tree (`config.threads` is ignored).
-/// Returns the moves played and the final score.
+/// Per-move play (see `docs/METHODS.md#mcts-final-decision`): search with `per_move` budget, play
+/// one move chosen by `config.move_choice`, re-root the tree on it (keeping the subtree), repeat
+/// until the game ends or the overall `config.budget` runs out (then the rest of the best known
+/// sequence, or random moves, finish the game). Single tree (`config.threads` is ignored). Returns
+/// the moves played and the final score.
 pub fn play_per_move<G: Game, P: PlayoutPolicy<G>>(
     root: &G,
     config: &MctsConfig,

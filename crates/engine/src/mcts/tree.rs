@@ -1,4 +1,5 @@
-//! One MCTS tree in a flat arena (SPEC §A "MCTS loop", "Expansion bookkeeping", "Speed").
+//! One MCTS tree in a flat arena (see `docs/METHODS.md#mcts`,
+//! `docs/METHODS.md#mcts-expansion` and `docs/METHODS.md#engine-speed`).
 //!
 //! Nodes live in a `Vec` and link by `u32` index. A node's legal actions are computed once, on
 //! its first expansion ("bloom"), into a contiguous block of child slots: the first `born` slots

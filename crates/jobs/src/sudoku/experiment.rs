@@ -28,13 +28,13 @@ pub const GRID_PUZZLES: [&str; 3] = ["easy", "medium", "hard"];
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ExperimentRequest {
-    /// Runs per configuration, 1 to 1000 (default 3) [10].
+    /// Runs per configuration, 1 to 1000 (default 3) \[10\].
     pub runs: u64,
-    /// Simulation limit for the easy puzzle (default 10,000) [10000].
+    /// Simulation limit for the easy puzzle (default 10,000) \[10000\].
     pub easy_limit: u64,
-    /// Simulation limit for the medium puzzle (default 50,000) [200000].
+    /// Simulation limit for the medium puzzle (default 50,000) \[200000\].
     pub medium_limit: u64,
-    /// Simulation limit for the hard puzzle (default 100,000) [700000].
+    /// Simulation limit for the hard puzzle (default 100,000) \[700000\].
     pub hard_limit: u64,
     /// Also run α-AMAF on the hard puzzle (the thesis left it out there).
     pub amaf_on_hard: bool,

@@ -1,8 +1,8 @@
-//! Push-level solvers (issue item 4, SPEC §F "Classic solvers"): BFS, A*, weighted A*,
-//! greedy best-first and IDA* over pushes, with the dead-square table, freeze and closed-diagonal deadlocks, the
-//! Hungarian matching lower bound and a transposition table; and the genetic solver
-//! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations,
-//! stored positions as nodes, the stop flag) and reports how far it got.
+//! Push-level solvers (see `docs/METHODS.md#sokoban-push-search`): BFS, A*, weighted A*, greedy
+//! best-first and IDA* over pushes, with the dead-square table, freeze and closed-diagonal
+//! deadlocks, the Hungarian matching lower bound and a transposition table; and the genetic solver
+//! ([`crate::genetic`]). Every solver respects a [`Budget`] (time, expansions as iterations, stored
+//! positions as nodes, the stop flag) and reports how far it got.
 
 mod bestfirst;
 mod idastar;
@@ -14,6 +14,7 @@ use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
 use std::time::Duration;
 
+pub use crate::outcome::SearchOutcome;
 pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
 pub use idastar::idastar;
 
@@ -31,7 +32,7 @@ pub enum Algorithm {
     /// (see [`any_solution`]): greedy on the bound plus packing order, then weighted A*
     /// (w = 2), then A*. Fast, not push-optimal.
     Greedy,
-    /// The genetic "reactive string" solver of the paper (SPEC §F).
+    /// The genetic "reactive string" solver of the paper (see `docs/METHODS.md#sokoban-ga`).
     Genetic,
 }
 
@@ -75,19 +76,6 @@ pub struct Solution {
     pub stop: StopReason,
     /// Wall time.
     pub elapsed: Duration,
-}
-
-/// The raw outcome of a push search.
-#[derive(Clone, Debug)]
-pub struct SearchOutcome {
-    /// The pushes of the solution, if found.
-    pub pushes: Option<Vec<Push>>,
-    /// Positions generated.
-    pub nodes: u64,
-    /// Positions expanded.
-    pub expanded: u64,
-    /// Why it ended.
-    pub stop: StopReason,
 }
 
 /// Poll the budget: returns the reason to stop, if any. `expanded` counts iterations.
