@@ -30,7 +30,7 @@ fn the_standard_set_matches_the_digits_file() {
         assert_eq!(nb.name, format!("problem {:02}", i + 1));
         assert_eq!(nb.index, i + 1);
     }
-    // SOURCES.md: boards 11-15 have 45 stones of each colour.
+    // The source of the standard boards notes that boards 11-15 hold 45 stones of each colour.
     for nb in &digits[10..15] {
         assert_eq!(&nb.board.counts()[1..], &[45; 5]);
     }
