@@ -10,6 +10,7 @@ const PAGES = {
   samegame: { title: 'SameGame', load: () => import('./pages/samegame.js') },
   testsets: { title: 'Test sets', load: () => import('./pages/testsets.js') },
   bait: { title: 'Bait', load: () => import('./pages/bait.js') },
+  experiments: { title: 'Experiments', load: () => import('./pages/experiments.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 
