@@ -11,6 +11,7 @@ const PAGES = {
   testsets: { title: 'Test sets', load: () => import('./pages/testsets.js') },
   bait: { title: 'Bait', load: () => import('./pages/bait.js') },
   sudoku: { title: 'Sudoku', load: () => import('./pages/sudoku.js') },
+  experiments: { title: 'Experiments', load: () => import('./pages/experiments.js') },
 };
 const DEFAULT_PAGE = 'sokoban';
 

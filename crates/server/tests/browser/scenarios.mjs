@@ -467,6 +467,34 @@ const scenarios = [
       await eventually(async () => (await page.getByLabel('Filled', { exact: true }).textContent()).trim() === '33 / 81', 'one more cell should be filled');
     },
   },
+  {
+    name: 'Experiments: a tiny sokoban-gen run shows its plot and its report table',
+    limitMs: 30_000,
+    async run(page) {
+      await page.goto(`${options.base}#/experiments`);
+      await page.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();
+      await page.getByLabel('Experiment', { exact: true }).selectOption('sokoban-gen');
+      await page.getByLabel('Tables', { exact: true }).fill('3.1');
+      await page.getByLabel('Seeds per column').fill('1');
+      await page.getByLabel('Time per run (s)').fill('0.2');
+      await page.getByText('puzzle experiment sokoban-gen --tables 3.1 --seeds 1 --time-limit 0.2').waitFor();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const plot = page.getByRole('img', { name: /^Table 3\.1 — Move-Agent/ });
+      await plot.waitFor({ timeout: 20_000 });
+      const src = await plot.getAttribute('src');
+      if (!src.startsWith('data:image/svg+xml')) throw new Error(`the plot should be an SVG data URL, is ${src.slice(0, 40)}`);
+      if (!(await plot.evaluate((img) => img.complete && img.naturalWidth > 0))) throw new Error('the plot image did not load');
+      const report = page.getByRole('table', { name: /^Table 3\.1 — / });
+      await report.getByRole('rowheader', { name: 'push-based' }).waitFor();
+      await report.getByRole('rowheader', { name: 'naive' }).waitFor();
+      const rows = await page.getByRole('table', { name: 'Rows' }).locator('tbody tr').count();
+      if (rows !== 2) throw new Error(`the live table should have 2 rows (one per column), has ${rows}`);
+      await page.getByRole('status').filter({ hasText: /^Finished sokoban-gen \(done\)/ }).waitFor();
+      await page.getByRole('link', { name: 'Download sokoban-gen-table-3.1.svg' }).waitFor();
+      await page.getByRole('link', { name: 'Download report (Markdown)' }).waitFor();
+      await saveScreenshot(page, 'experiments.png');
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
