@@ -11,61 +11,12 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const HOST: &str = "127.0.0.1:8765";
-
-fn app(max_jobs: usize) -> axum::Router {
-    let config = ServerConfig {
-        max_jobs,
-        ..ServerConfig::default()
-    };
-    router(state(&config, HOST.parse().unwrap(), TOKEN.into()))
-}
-
-fn get(path: &str) -> axum::http::request::Builder {
-    Request::get(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-}
-
-fn post(path: &str, body: &Value) -> Request<Body> {
-    Request::post(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-async fn call(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
-}
-
-/// The `(event, data)` pairs of a whole server-sent-event stream.
-async fn events(app: &axum::Router, req: Request<Body>) -> Vec<(String, Value)> {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::OK);
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    parse_sse(&String::from_utf8_lossy(&bytes))
-}
-
-fn parse_sse(text: &str) -> Vec<(String, Value)> {
-    text.split("\n\n")
-        .filter_map(|block| {
-            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
-            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
-            Some((name.to_string(), serde_json::from_str(data).ok()?))
-        })
-        .collect()
-}
+mod common;
+use common::*;
 
 #[tokio::test]
 async fn the_token_is_required_and_checked() {
-    let app = app(2);
+    let app = app_with(2);
     let no_token = Request::get("/api/info")
         .header("host", HOST)
         .body(Body::empty())
@@ -90,7 +41,7 @@ async fn the_token_is_required_and_checked() {
 
 #[tokio::test]
 async fn a_foreign_host_or_origin_is_refused() {
-    let app = app(2);
+    let app = app_with(2);
     let rebinding = Request::get("/api/info")
         .header("host", "attacker.example:8765")
         .header("authorization", format!("Bearer {TOKEN}"))
@@ -111,8 +62,7 @@ async fn a_foreign_host_or_origin_is_refused() {
     own.headers_mut()
         .insert("origin", format!("http://{HOST}").parse().unwrap());
     assert_eq!(call(&app, own).await.0, StatusCode::OK);
-    let localhost = get("/api/info").header("host", "localhost:8765");
-    let mut req = localhost.body(Body::empty()).unwrap();
+    let mut req = get("/api/info");
     req.headers_mut()
         .insert("host", "localhost:8765".parse().unwrap());
     assert_eq!(call(&app, req).await.0, StatusCode::OK);
@@ -120,7 +70,7 @@ async fn a_foreign_host_or_origin_is_refused() {
 
 #[tokio::test]
 async fn the_page_is_served_without_a_token() {
-    let app = app(2);
+    let app = app_with(2);
     let resp = app
         .clone()
         .oneshot(
@@ -147,7 +97,7 @@ async fn the_page_is_served_without_a_token() {
 
 #[tokio::test]
 async fn an_oversized_body_is_refused_with_413() {
-    let app = app(2);
+    let app = app_with(2);
     let huge = "#".repeat(puzzle_server::BODY_LIMIT + 10);
     let (status, body) = call(&app, post("/api/sokoban/parse", &json!({ "xsb": huge }))).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
@@ -156,7 +106,7 @@ async fn an_oversized_body_is_refused_with_413() {
 
 #[tokio::test]
 async fn malformed_xsb_is_a_400_naming_line_and_column() {
-    let app = app(2);
+    let app = app_with(2);
     let xsb = "#####\n#@$.#\n#  x#\n#####\n";
     let (status, body) = call(&app, post("/api/sokoban/parse", &json!({ "xsb": xsb }))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -179,31 +129,21 @@ async fn malformed_xsb_is_a_400_naming_line_and_column() {
 
 #[tokio::test]
 async fn sets_are_listed_and_served() {
-    let app = app(2);
-    let (status, sets) = call(&app, get("/api/sokoban/sets").body(Body::empty()).unwrap()).await;
+    let app = app_with(2);
+    let (status, sets) = call(&app, get("/api/sokoban/sets")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(sets[0]["id"], "microban");
     assert_eq!(sets[0]["levels"], 155);
-    let (status, set) = call(
-        &app,
-        get("/api/sokoban/sets/xsokoban")
-            .body(Body::empty())
-            .unwrap(),
-    )
-    .await;
+    let (status, set) = call(&app, get("/api/sokoban/sets/xsokoban")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(set["levels"].as_array().unwrap().len(), 90);
-    let (status, _) = call(
-        &app,
-        get("/api/sokoban/sets/nope").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (status, _) = call(&app, get("/api/sokoban/sets/nope")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
 async fn play_steps_pushes_walks_and_refuses_bad_moves() {
-    let app = app(2);
+    let app = app_with(2);
     let xsb = "######\n#@ $.#\n#    #\n######\n";
     let step = |moves: &str, action: Value| {
         post(
@@ -238,7 +178,7 @@ async fn play_steps_pushes_walks_and_refuses_bad_moves() {
 
 #[tokio::test]
 async fn play_reports_dead_squares_and_frozen_boxes() {
-    let app = app(2);
+    let app = app_with(2);
     let xsb = "#####\n#$  #\n# @.#\n#####\n";
     let (_, body) = call(&app, post("/api/sokoban/play", &json!({ "xsb": xsb }))).await;
     let state = &body["state"];
@@ -251,7 +191,7 @@ async fn play_reports_dead_squares_and_frozen_boxes() {
 
 #[tokio::test]
 async fn a_solve_job_streams_a_replayed_solution() {
-    let app = app(2);
+    let app = app_with(2);
     let level1 = MICROBAN.split("\n\n").find(|b| b.contains('#')).unwrap();
     let events = events(
         &app,
@@ -285,7 +225,7 @@ async fn a_solve_job_streams_a_replayed_solution() {
 
 #[tokio::test]
 async fn a_bad_job_request_is_refused_before_it_starts() {
-    let app = app(2);
+    let app = app_with(2);
     let (status, body) = call(&app, post("/api/jobs", &json!({ "job": "nope" }))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["error"].as_str().unwrap().contains("unknown variant"));
@@ -313,7 +253,7 @@ async fn a_bad_job_request_is_refused_before_it_starts() {
 }
 
 async fn running_jobs(app: &axum::Router) -> u64 {
-    let (_, info) = call(app, get("/api/info").body(Body::empty()).unwrap()).await;
+    let (_, info) = call(app, get("/api/info")).await;
     info["running_jobs"].as_u64().unwrap()
 }
 
@@ -331,7 +271,7 @@ async fn jobs_end_within(app: &axum::Router, limit: Duration) -> bool {
 
 #[tokio::test]
 async fn the_job_limit_answers_429_and_a_dropped_stream_stops_its_job() {
-    let app = app(1);
+    let app = app_with(1);
     let long = json!({ "job": "sokoban_generate", "time_limit": 60 });
     let first = app.clone().oneshot(post("/api/jobs", &long)).await.unwrap();
     assert_eq!(first.status(), StatusCode::OK);
@@ -348,7 +288,7 @@ async fn the_job_limit_answers_429_and_a_dropped_stream_stops_its_job() {
 
 #[tokio::test]
 async fn delete_stops_a_job_and_its_stream_says_so() {
-    let app = app(2);
+    let app = app_with(2);
     let resp = app
         .clone()
         .oneshot(post(
@@ -424,7 +364,7 @@ async fn a_client_that_closes_its_socket_stops_its_job() {
 
 #[tokio::test]
 async fn hint_gives_the_next_push() {
-    let app = app(2);
+    let app = app_with(2);
     let xsb = "######\n#@ $.#\n#    #\n######\n";
     let (status, body) = call(
         &app,

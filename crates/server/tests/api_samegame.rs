@@ -1,63 +1,11 @@
 //! The SameGame endpoints (boards, random boards, parsing, play) and the `samegame_solve` job,
 //! through the real router: the normal paths with the scoring rules checked, and the refusals.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use puzzle_server::{router, state, ServerConfig};
+use axum::http::StatusCode;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const HOST: &str = "127.0.0.1:8765";
-
-fn app() -> axum::Router {
-    let config = ServerConfig {
-        max_jobs: 2,
-        ..ServerConfig::default()
-    };
-    router(state(&config, HOST.parse().unwrap(), TOKEN.into()))
-}
-
-fn get(path: &str) -> Request<Body> {
-    Request::get(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .unwrap()
-}
-
-fn post(path: &str, body: &Value) -> Request<Body> {
-    Request::post(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-async fn call(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
-}
-
-/// The `(event, data)` pairs of a whole server-sent-event stream.
-async fn events(app: &axum::Router, req: Request<Body>) -> Vec<(String, Value)> {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::OK);
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    String::from_utf8_lossy(&bytes)
-        .split("\n\n")
-        .filter_map(|block| {
-            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
-            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
-            Some((name.to_string(), serde_json::from_str(data).ok()?))
-        })
-        .collect()
-}
+mod common;
+use common::*;
 
 async fn play(app: &axum::Router, body: Value) -> (StatusCode, Value) {
     call(app, post("/api/samegame/play", &body)).await

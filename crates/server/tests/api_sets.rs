@@ -5,20 +5,11 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use puzzle_jobs::data::{MICROBAN, SUDOKU_TOP95};
-use puzzle_server::{router, state, ServerConfig};
 use serde_json::Value;
 use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const HOST: &str = "127.0.0.1:8765";
-
-fn app() -> axum::Router {
-    router(state(
-        &ServerConfig::default(),
-        HOST.parse().unwrap(),
-        TOKEN.into(),
-    ))
-}
+mod common;
+use common::*;
 
 async fn get(app: &axum::Router, path: &str, token: Option<&str>) -> (StatusCode, Value) {
     let mut req = Request::get(path).header("host", HOST);

@@ -1,54 +1,18 @@
 //! The Sudoku endpoints and jobs through the real router: sets, parse, state, hint, the
 //! `sudoku_solve` (exact and MCTS) and `sudoku_generate` jobs, and their refusals.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use http_body_util::BodyExt;
 use puzzle_jobs::data::{SUDOKU_EASY, SUDOKU_HARDEST11};
-use puzzle_server::{router, state, ServerConfig};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const HOST: &str = "127.0.0.1:8765";
+mod common;
+use common::*;
+
 /// A puzzle without a single at the start (from Norvig's hardest list).
 const NO_SINGLES: &str =
     "....7..2.8.......6.1.2.5...9.54....8.........3....85.1...3.2.8.4.......9.7..6....";
-
-fn app() -> axum::Router {
-    router(state(
-        &ServerConfig::default(),
-        HOST.parse().unwrap(),
-        TOKEN.into(),
-    ))
-}
-
-fn get(path: &str) -> Request<Body> {
-    Request::get(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .unwrap()
-}
-
-fn post(path: &str, body: &Value) -> Request<Body> {
-    Request::post(path)
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-async fn call(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
 
 /// The `(event, data)` pairs of a job's whole event stream.
 async fn job(app: &axum::Router, request: Value) -> Vec<(String, Value)> {
