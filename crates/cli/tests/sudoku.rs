@@ -410,7 +410,14 @@ fn the_default_solves_top95_and_the_thesis_preset_keeps_the_thesis_policies() {
         let out = puzzle()
             .args(["solve", "sudoku"])
             .arg(f.path())
-            .args(["--max-simulations", "2000", "--restarts", "0", "--seed", "1"])
+            .args([
+                "--max-simulations",
+                "2000",
+                "--restarts",
+                "0",
+                "--seed",
+                "1",
+            ])
             .args(["--json"])
             .args(extra)
             .output()
@@ -433,7 +440,14 @@ fn the_default_solves_top95_and_the_thesis_preset_keeps_the_thesis_policies() {
     assert_eq!(spelled["simulations"], thesis["simulations"]);
     assert_eq!(spelled["solved"], false);
     // A flag beside the preset overrides it.
-    let mixed = run(&["--preset", "thesis", "--tree-cell", "mrv", "--playout", "mrv"]);
+    let mixed = run(&[
+        "--preset",
+        "thesis",
+        "--tree-cell",
+        "mrv",
+        "--playout",
+        "mrv",
+    ]);
     assert_eq!(mixed["simulations"], default["simulations"]);
     // An unknown preset is refused, naming the choices.
     let out = puzzle()

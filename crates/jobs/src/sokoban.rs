@@ -205,8 +205,13 @@ pub fn solve_one(
             .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
         (lurd, outcome.nodes, outcome.stop)
     } else {
-        let s = solve_threads(level, algo, &budget, limits.threads_or_cores(PORTFOLIO_THREADS))
-            .with_context(|| format!("level {index}"))?;
+        let s = solve_threads(
+            level,
+            algo,
+            &budget,
+            limits.threads_or_cores(PORTFOLIO_THREADS),
+        )
+        .with_context(|| format!("level {index}"))?;
         (s.lurd, s.nodes, s.stop)
     };
     result.time_s = start.elapsed().as_secs_f64();

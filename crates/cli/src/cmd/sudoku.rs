@@ -72,12 +72,14 @@ pub enum TreeCellArg {
 
 /// Arguments of `puzzle solve sudoku`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Defaults: MCTS with the most-constrained cell for the tree and the \
+#[command(
+    after_help = "Defaults: MCTS with the most-constrained cell for the tree and the \
 playouts (`--tree-cell mrv --playout mrv`: top95 95/95, forum-hardest-1106 375/375), UCB1 0.2, \
 100,000 simulations per tree, 9 restarts, 1 thread.\n\
 Presets (`--preset NAME`; flags given beside a preset override it):\n  \
 thesis  the Czech thesis's exact settings: `--playout random --tree-cell random`, UCB1 0.2, no \
-AMAF, 10 visits before expansion")]
+AMAF, 10 visits before expansion"
+)]
 pub struct SolveArgs {
     /// Puzzle file: one puzzle per line (81 symbols, `.` or `0` empty), or grids of 9 lines.
     pub file: PathBuf,
@@ -323,6 +325,12 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
 // The field docs are the `--help` text, where `[10]` gives the thesis's value, not a link.
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Every configuration is the thesis's (`solve sudoku --preset thesis`: random \
+tree cell, UCB1 0.2, no AMAF, 10 visits before expansion) with the playout, selection and AMAF \
+of its row, set explicitly: `solve sudoku`'s defaults (the most-constrained cell) do not apply. \
+The top95 table adds the MRV rows beside the thesis's."
+)]
 pub struct ExperimentArgs {
     /// Runs per configuration [10].
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
