@@ -195,3 +195,30 @@ fn bench_skip_keeps_the_set_level_numbers() {
     let summary = lines.iter().find(|v| v.get("levels").is_some()).unwrap();
     assert_eq!(summary["levels"], 2);
 }
+
+#[test]
+fn threads_default_to_the_cores_up_to_two_and_one_thread_stays_a_flag_away() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let bench = |extra: &[&str]| {
+        let out = puzzle()
+            .args(["bench", "sokoban", "--set", "microban", "--first", "3"])
+            .args(["--json", "--time-limit", "5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out);
+        json_lines(&out.stdout)
+    };
+    let default = bench(&[]);
+    assert_eq!(default[0]["threads"], cores.min(2));
+    assert_eq!(default[0]["solved"], 3);
+    let one = bench(&["--threads", "1"]);
+    assert_eq!(one[0]["threads"], 1);
+    assert_eq!(one[0]["solved"], 3);
+    let help = puzzle()
+        .args(["solve", "sokoban", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("cores up to 2"), "{help}");
+}

@@ -302,3 +302,17 @@ fn experiment_writes_a_plot_per_table_beside_the_report() {
         "{stdout}"
     );
 }
+
+#[test]
+fn help_names_the_thread_default_and_a_time_limited_default_run_works() {
+    let help = puzzle()
+        .args(["generate", "sokoban", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("the machine's cores"), "{help}");
+    // Without --iterations the run uses every core; it still reports its levels.
+    let lines = generate(&["--width", "5", "--height", "5", "--time-limit", "0.3"]);
+    assert!(lines.len() >= 2);
+    assert_eq!(lines.last().unwrap()["summary"], Value::Bool(true));
+}

@@ -397,3 +397,74 @@ fn experiment_to_stdout_writes_its_plots_into_the_current_directory() {
         "{err}"
     );
 }
+
+/// top95's third puzzle: the default (most-constrained cell) solves it in a few hundred
+/// simulations, the thesis's policies not within 2,000.
+const TOP95_3: &str =
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....";
+
+#[test]
+fn the_default_solves_top95_and_the_thesis_preset_keeps_the_thesis_policies() {
+    let f = temp_file(&format!("{TOP95_3}\n"));
+    let run = |extra: &[&str]| {
+        let out = puzzle()
+            .args(["solve", "sudoku"])
+            .arg(f.path())
+            .args([
+                "--max-simulations",
+                "2000",
+                "--restarts",
+                "0",
+                "--seed",
+                "1",
+            ])
+            .args(["--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out);
+        json_lines(&out.stdout).remove(0)
+    };
+    let default = run(&[]);
+    assert_eq!(default["solved"], true);
+    assert_solves(default["solution"].as_str().unwrap(), TOP95_3);
+    // The explicit flags of the default give the same seeded run.
+    let explicit = run(&["--playout", "mrv", "--tree-cell", "mrv"]);
+    assert_eq!(explicit["simulations"], default["simulations"]);
+    assert_eq!(explicit["solution"], default["solution"]);
+    // The thesis: random playouts and a random tree cell, the same as spelling them out.
+    let thesis = run(&["--preset", "thesis"]);
+    assert_eq!(thesis["solved"], false);
+    assert_eq!(thesis["simulations"], 2000);
+    let spelled = run(&["--playout", "random", "--tree-cell", "random"]);
+    assert_eq!(spelled["simulations"], thesis["simulations"]);
+    assert_eq!(spelled["solved"], false);
+    // A flag beside the preset overrides it.
+    let mixed = run(&[
+        "--preset",
+        "thesis",
+        "--tree-cell",
+        "mrv",
+        "--playout",
+        "mrv",
+    ]);
+    assert_eq!(mixed["simulations"], default["simulations"]);
+    // An unknown preset is refused, naming the choices.
+    let out = puzzle()
+        .args(["solve", "sudoku"])
+        .arg(f.path())
+        .args(["--preset", "paper"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("thesis"));
+    // --help lists the presets and the defaults.
+    let help = puzzle()
+        .args(["solve", "sudoku", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("--preset"), "{help}");
+    assert!(help.contains("thesis"), "{help}");
+    assert!(help.contains("default: mrv"), "{help}");
+}

@@ -17,10 +17,19 @@ pub struct Limits {
     pub time_limit: Option<f64>,
     /// Iteration (simulation) budget.
     pub iterations: Option<u64>,
-    /// Worker threads.
+    /// Worker threads (default 1, or the machine's cores where more threads help: each job
+    /// documents its default).
     pub threads: Option<usize>,
     /// The most search nodes held at once.
     pub max_nodes: Option<usize>,
+}
+
+/// The machine's cores (`std::thread::available_parallelism`, 1 when unknown), at most `cap`
+/// and at least 1.
+pub fn machine_threads(cap: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, cap.max(1))
 }
 
 impl Limits {
@@ -37,6 +46,12 @@ impl Limits {
     /// The thread count, or `default`.
     pub fn threads_or(&self, default: usize) -> usize {
         self.threads.unwrap_or(default)
+    }
+
+    /// The thread count, or the machine's cores capped at `cap`, for the jobs where more
+    /// threads help (`cap`: the most the job can use).
+    pub fn threads_or_cores(&self, cap: usize) -> usize {
+        self.threads.unwrap_or_else(|| machine_threads(cap))
     }
 
     /// Refuse values no job can run with (the CLI's parsers refuse them too; the server's
@@ -74,5 +89,24 @@ impl Limits {
             .with_stop_flag(stop.clone());
         b.max_iterations = self.iterations;
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_default_to_the_cores_within_the_cap_and_an_explicit_count_wins() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let none = Limits::default();
+        assert_eq!(none.threads_or_cores(2), cores.min(2));
+        assert_eq!(none.threads_or_cores(1), 1);
+        assert_eq!(none.threads_or_cores(0), 1);
+        let one = Limits {
+            threads: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(one.threads_or_cores(2), 1);
     }
 }

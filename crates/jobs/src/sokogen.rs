@@ -59,7 +59,8 @@ pub struct GenerateRequest {
     pub selection: String,
     /// UCB1's exploration factor ξ.
     pub xi: f64,
-    /// Budget (default 10 s, 8,000,000 nodes over all threads, one thread, seed 1).
+    /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
+    /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
     pub limits: Limits,
 }
@@ -206,6 +207,18 @@ pub struct GenOutcome {
     pub seed: u64,
 }
 
+/// The thread count: `limits.threads`, else the machine's cores when only time bounds the run
+/// (root parallelism: 2 threads gave 1.90× the iterations of one on a quiet 2-core machine,
+/// docs/benchmarks/sokogen.md), else 1. With an iteration budget the default stays one thread,
+/// which alone is reproducible: threads report levels into one set as they find them, so a
+/// multi-threaded run's levels depend on timing.
+pub fn default_threads(limits: &Limits) -> usize {
+    match limits.iterations {
+        Some(_) => limits.threads_or(1),
+        None => limits.threads_or_cores(256),
+    }
+}
+
 /// The generator's parameters for a request, after checking every field.
 pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams> {
     req.limits.validate()?;
@@ -250,7 +263,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
                 )
             })?,
     };
-    let threads = req.limits.threads_or(1);
+    let threads = default_threads(&req.limits);
     let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
     let per_tree = (max_nodes / threads).max(1);
     let budget = match (req.limits.iterations, req.limits.time_limit) {
@@ -655,4 +668,25 @@ pub fn signature() -> Result<Vec<Signature>> {
         });
     }
     Ok(sigs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_default_to_the_cores_for_a_time_budget_and_one_for_an_iteration_budget() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(default_threads(&Limits::default()), cores);
+        let iterations = Limits {
+            iterations: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(default_threads(&iterations), 1);
+        let two = Limits {
+            threads: Some(2),
+            ..iterations
+        };
+        assert_eq!(default_threads(&two), 2);
+    }
 }

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The solvers: `mcts` (the thesis's, the default) and `exact` (propagation and search; proves
+/// The solvers: `mcts` (the thesis's MCTS, with the most-constrained cell by default; the default) and `exact` (propagation and search; proves
 /// uniqueness).
 pub const ALGORITHMS: [&str; 2] = ["mcts", "exact"];
 /// MCTS playout cell choices (thesis 4.3.3; `mrv`, the most constrained cell, is an extension).
@@ -36,6 +36,15 @@ pub const PLAYOUTS: [&str; 3] = ["random", "pseudo", "mrv"];
 pub const SELECTIONS: [&str; 2] = ["ucb1", "ucb-tuned"];
 /// MCTS tree cell choices for expansion (thesis 4.3.4 leaves it open).
 pub const TREE_CELLS: [&str; 3] = ["random", "pseudo", "mrv"];
+/// Named presets of [`SolveRequest`]: `thesis`, the Czech thesis's exact MCTS policies (random
+/// playouts, a random cell for expansion, UCB1 with UCTK 0.2, no AMAF, 10 visits before
+/// expansion), which solve none of top95 (`docs/benchmarks/sudoku.md` 2.3).
+pub const PRESETS: [&str; 1] = ["thesis"];
+/// The default MCTS playout and tree cell choice, the strongest measured (top95: 95/95,
+/// forum-hardest-1106: 375/375; `docs/benchmarks/sudoku.md` 2.1).
+pub const DEFAULT_PLAYOUT: &str = "mrv";
+/// See [`DEFAULT_PLAYOUT`].
+pub const DEFAULT_TREE_CELL: &str = "mrv";
 /// Benchmark modes: stop at the first solution, or prove uniqueness (up to 2 solutions).
 pub const BENCH_MODES: [&str; 2] = ["first", "unique"];
 /// The most simulations per tree (or simulation limit) a request may ask for.
@@ -55,8 +64,13 @@ pub struct SolveRequest {
     pub source: String,
     /// Solver: one of [`ALGORITHMS`] (default `mcts`).
     pub algo: String,
-    /// MCTS playout cell choice: one of [`PLAYOUTS`] (default `random`).
-    pub playout: String,
+    /// Named settings, one of [`PRESETS`] (default none: the strongest configuration). The
+    /// preset gives the playout and tree cell choice a request leaves out (`None`); the other
+    /// fields' defaults are already the thesis's.
+    pub preset: Option<String>,
+    /// MCTS playout cell choice: one of [`PLAYOUTS`] (`None`: the preset's, or `mrv`,
+    /// [`DEFAULT_PLAYOUT`], without one).
+    pub playout: Option<String>,
     /// MCTS selection formula: one of [`SELECTIONS`] (default `ucb1`).
     pub selection: String,
     /// UCB1's exploration constant UCTK, 0 to 100 (the thesis tried 0.1, 0.2, 0.4; 0.2, the
@@ -70,8 +84,9 @@ pub struct SolveRequest {
     /// Restarts allowed after the first tree (at most 10^6, default 9; total budget:
     /// `max_simulations` × (`restarts` + 1) simulations).
     pub restarts: u64,
-    /// Tree expansion cell choice: one of [`TREE_CELLS`] (default `random`).
-    pub tree_cell: String,
+    /// Tree expansion cell choice: one of [`TREE_CELLS`] (`None`: the preset's, or `mrv`,
+    /// [`DEFAULT_TREE_CELL`], without one).
+    pub tree_cell: Option<String>,
     /// Visits of a leaf before it is expanded (10 in the thesis).
     pub visits_before_expand: u32,
     /// Budget per puzzle: `iterations` caps the simulations, `time_limit` the time (default
@@ -86,13 +101,14 @@ impl Default for SolveRequest {
             puzzles: String::new(),
             source: "input".into(),
             algo: "mcts".into(),
-            playout: "random".into(),
+            preset: None,
+            playout: None,
             selection: "ucb1".into(),
             uctk: 0.2,
             amaf: None,
             max_simulations: 100_000,
             restarts: 9,
-            tree_cell: "random".into(),
+            tree_cell: None,
             visits_before_expand: 10,
             limits: Limits::default(),
         }
@@ -227,7 +243,18 @@ pub fn parse_puzzle_text(text: &str, source: &str) -> Result<Vec<ParsedPuzzle>> 
 /// selection, AMAF, restarts).
 pub fn mcts_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<MctsSudokuConfig> {
     req.limits.validate()?;
-    let playout = match choose("playout", &req.playout, &PLAYOUTS)? {
+    let (preset_playout, preset_tree_cell) = match req.preset.as_deref() {
+        None => (DEFAULT_PLAYOUT, DEFAULT_TREE_CELL),
+        Some(p) => {
+            // `thesis`, the only preset (chapter 4.3): random playouts, a random cell for
+            // expansion.
+            choose("preset", p, &PRESETS)?;
+            ("random", "random")
+        }
+    };
+    let playout = req.playout.as_deref().unwrap_or(preset_playout);
+    let tree_cell = req.tree_cell.as_deref().unwrap_or(preset_tree_cell);
+    let playout = match choose("playout", playout, &PLAYOUTS)? {
         "random" => PlayoutKind::Random,
         "pseudo" => PlayoutKind::PseudoRandom,
         _ => PlayoutKind::MostConstrained,
@@ -244,7 +271,7 @@ pub fn mcts_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<MctsSud
             bail!("amaf (α) must be between 0 and 1, not {a}");
         }
     }
-    let tree_cell = match choose("tree_cell", &req.tree_cell, &TREE_CELLS)? {
+    let tree_cell = match choose("tree_cell", tree_cell, &TREE_CELLS)? {
         "random" => CellChoice::Random,
         "pseudo" => CellChoice::PseudoRandom,
         _ => CellChoice::MostConstrained,
@@ -865,10 +892,55 @@ mod tests {
     }
 
     #[test]
+    fn the_default_is_the_most_constrained_cell_and_the_thesis_preset_restores_the_thesis() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let cfg = mcts_config(&SolveRequest::default(), &stop).unwrap();
+        assert_eq!(cfg.playout, PlayoutKind::MostConstrained);
+        assert_eq!(cfg.tree_cell, CellChoice::MostConstrained);
+        let thesis = SolveRequest {
+            preset: Some("thesis".into()),
+            ..SolveRequest::default()
+        };
+        let cfg = mcts_config(&thesis, &stop).unwrap();
+        assert_eq!(cfg.playout, PlayoutKind::Random);
+        assert_eq!(cfg.tree_cell, CellChoice::Random);
+        assert_eq!(cfg.selection, Selection::Ucb1 { uctk: 0.2 });
+        assert_eq!((cfg.amaf, cfg.visits_before_expand), (None, 10));
+        assert_eq!(cfg.threads, 1);
+        // A field given beside the preset wins over it.
+        let pseudo = SolveRequest {
+            playout: Some("pseudo".into()),
+            ..thesis.clone()
+        };
+        let cfg = mcts_config(&pseudo, &stop).unwrap();
+        assert_eq!(cfg.playout, PlayoutKind::PseudoRandom);
+        assert_eq!(cfg.tree_cell, CellChoice::Random);
+        // The request's JSON takes the preset by name, and refuses an unknown one.
+        let req: SolveRequest = serde_json::from_str(r#"{"preset": "thesis"}"#).unwrap();
+        assert_eq!(req.preset.as_deref(), Some("thesis"));
+        let bad = SolveRequest {
+            preset: Some("paper".into()),
+            ..SolveRequest::default()
+        };
+        let err = mcts_config(&bad, &stop).unwrap_err().to_string();
+        assert!(err.contains("preset") && err.contains("thesis"), "{err}");
+    }
+
+    #[test]
+    fn the_default_mcts_solves_hardest11() {
+        let req = SolveRequest {
+            puzzles: SUDOKU_HARDEST11.into(),
+            ..SolveRequest::default()
+        };
+        let (_, summary) = run_solve(&req, false).unwrap();
+        assert_eq!(summary.solved, 11);
+    }
+
+    #[test]
     fn mcts_solves_the_easy_puzzle_within_its_iteration_budget() {
         let req = SolveRequest {
             puzzles: SUDOKU_EASY.into(),
-            playout: "pseudo".into(),
+            playout: Some("pseudo".into()),
             max_simulations: 5_000,
             restarts: 1,
             limits: Limits {
@@ -941,7 +1013,7 @@ mod tests {
             ),
             (
                 SolveRequest {
-                    playout: "smart".into(),
+                    playout: Some("smart".into()),
                     ..base.clone()
                 },
                 "playout",
@@ -955,7 +1027,7 @@ mod tests {
             ),
             (
                 SolveRequest {
-                    tree_cell: "first".into(),
+                    tree_cell: Some("first".into()),
                     ..base.clone()
                 },
                 "tree_cell",

@@ -8,6 +8,11 @@ use std::path::PathBuf;
 
 /// Arguments of `puzzle solve sokoban`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
+cores up to 2 (the greedy portfolio runs its second half on a second thread: Microban 155/155 \
+at 10 s, against 154/155 with `--threads 1`, the one-thread portfolio)."
+)]
 pub struct SolveArgs {
     /// An XSB file with one or more levels.
     pub file: PathBuf,
@@ -109,6 +114,11 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
 
 /// Arguments of `puzzle bench sokoban` / `puzzle experiment sokoban`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
+cores up to 2 (the greedy portfolio runs its second half on a second thread: Microban 155/155 \
+at 10 s, against 154/155 with `--threads 1`, the one-thread portfolio)."
+)]
 pub struct BenchArgs {
     /// Level sets: `microban`, `xsokoban`, `boxoban-hard` (bundled) or XSB file paths.
     /// Default: microban and boxoban-hard.

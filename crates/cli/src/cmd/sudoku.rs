@@ -51,6 +51,14 @@ pub enum SelectionArg {
     UcbTuned,
 }
 
+/// Named settings of `puzzle solve sudoku`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// The Czech thesis's exact MCTS: random playouts, a random cell for expansion, UCB1 with
+    /// UCTK 0.2, no AMAF, 10 visits before expansion (solves none of top95).
+    Thesis,
+}
+
 /// Tree cell choice for expansion (thesis 4.3.4).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TreeCellArg {
@@ -64,15 +72,26 @@ pub enum TreeCellArg {
 
 /// Arguments of `puzzle solve sudoku`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Defaults: MCTS with the most-constrained cell for the tree and the \
+playouts (`--tree-cell mrv --playout mrv`: top95 95/95, forum-hardest-1106 375/375), UCB1 0.2, \
+100,000 simulations per tree, 9 restarts, 1 thread.\n\
+Presets (`--preset NAME`; flags given beside a preset override it):\n  \
+thesis  the Czech thesis's exact settings: `--playout random --tree-cell random`, UCB1 0.2, no \
+AMAF, 10 visits before expansion"
+)]
 pub struct SolveArgs {
     /// Puzzle file: one puzzle per line (81 symbols, `.` or `0` empty), or grids of 9 lines.
     pub file: PathBuf,
     /// Solver.
     #[arg(long, value_enum, default_value_t = Algo::Mcts)]
     pub algo: Algo,
-    /// MCTS playout cell choice.
-    #[arg(long, value_enum, default_value_t = PlayoutArg::Random)]
-    pub playout: PlayoutArg,
+    /// Named settings: `thesis` = the Czech thesis's exact MCTS (random playout and tree cell).
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// MCTS playout cell choice [default: mrv; random with `--preset thesis`].
+    #[arg(long, value_enum)]
+    pub playout: Option<PlayoutArg>,
     /// MCTS selection formula.
     #[arg(long, value_enum, default_value_t = SelectionArg::Ucb1)]
     pub selection: SelectionArg,
@@ -88,9 +107,10 @@ pub struct SolveArgs {
     /// Restarts allowed after the first tree (total budget: N × (R + 1) simulations).
     #[arg(long, value_name = "R", default_value_t = 9, value_parser = parse_restarts)]
     pub restarts: u64,
-    /// Tree expansion cell choice (beyond the contract: the thesis leaves it open).
-    #[arg(long, value_enum, default_value_t = TreeCellArg::Random)]
-    pub tree_cell: TreeCellArg,
+    /// Tree expansion cell choice (the thesis leaves it open) [default: mrv; random with
+    /// `--preset thesis`].
+    #[arg(long, value_enum)]
+    pub tree_cell: Option<TreeCellArg>,
     /// Visits of a leaf before it is expanded (10 in the thesis).
     #[arg(long, value_name = "V", default_value_t = 10)]
     pub visits_before_expand: u32,
@@ -138,13 +158,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         puzzles: read_text(&args.file)?,
         source: args.file.display().to_string(),
         algo: value_name(&args.algo),
-        playout: value_name(&args.playout),
+        preset: args.preset.as_ref().map(value_name),
+        playout: args.playout.as_ref().map(value_name),
         selection: value_name(&args.selection),
         uctk: args.uctk,
         amaf: args.amaf,
         max_simulations: args.max_simulations,
         restarts: args.restarts,
-        tree_cell: value_name(&args.tree_cell),
+        tree_cell: args.tree_cell.as_ref().map(value_name),
         visits_before_expand: args.visits_before_expand,
         limits: common.limits(),
     };
@@ -304,6 +325,12 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
 // The field docs are the `--help` text, where `[10]` gives the thesis's value, not a link.
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Every configuration is the thesis's (`solve sudoku --preset thesis`: random \
+tree cell, UCB1 0.2, no AMAF, 10 visits before expansion) with the playout, selection and AMAF \
+of its row, set explicitly: `solve sudoku`'s defaults (the most-constrained cell) do not apply. \
+The top95 table adds the MRV rows beside the thesis's."
+)]
 pub struct ExperimentArgs {
     /// Runs per configuration [10].
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]

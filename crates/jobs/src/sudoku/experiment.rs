@@ -143,6 +143,22 @@ impl JobEvent for ExperimentEvent {
     }
 }
 
+/// The thesis's MCTS settings (chapter 4.3, the `thesis` preset of `puzzle solve sudoku`), every
+/// policy field spelled out so that a change of the solver's defaults cannot change the grid:
+/// random playouts, a random cell for expansion, UCB1 with UCTK 0.2, no AMAF, 10 visits before
+/// expansion, one thread. Each row then sets what it varies.
+fn thesis_config() -> MctsSudokuConfig {
+    MctsSudokuConfig {
+        playout: PlayoutKind::Random,
+        selection: Selection::Ucb1 { uctk: 0.2 },
+        amaf: None,
+        tree_cell: CellChoice::Random,
+        visits_before_expand: 10,
+        threads: 1,
+        ..MctsSudokuConfig::default()
+    }
+}
+
 /// A configuration of the test grid.
 struct GridConfig {
     name: String,
@@ -295,7 +311,7 @@ pub fn experiment_report(
                     seed: Rng::stream_seed(seed, run),
                     stop: Some(stop.clone()),
                     time_limit,
-                    ..MctsSudokuConfig::default()
+                    ..thesis_config()
                 };
                 let r = solve_mcts(&grid, &c).map_err(|e| anyhow::anyhow!(e))?;
                 time += r.elapsed.as_secs_f64();
@@ -403,7 +419,7 @@ pub fn experiment_report(
                     seed: Rng::stream_seed(seed, i as u64),
                     stop: Some(stop.clone()),
                     time_limit,
-                    ..MctsSudokuConfig::default()
+                    ..thesis_config()
                 };
                 let r = solve_mcts(&p.grid, &c).map_err(|e| anyhow::anyhow!(e))?;
                 if r.solution.is_some() {
