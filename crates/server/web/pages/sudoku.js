@@ -11,8 +11,8 @@ const PASTED_SET = 'pasted';
 const GENERATED_SET = 'generated';
 const MOVE_KEYS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 const SELECTIONS = [['ucb1', 'UCB1 (with UCTK)'], ['ucb-tuned', 'UCB1-Tuned']];
-const PLAYOUTS = [['random', 'Random cell'], ['pseudo', 'Pseudo-random (near the last move)'], ['mrv', 'Most constrained cell']];
-const TREE_CELLS = [['random', 'Random cell'], ['pseudo', 'Pseudo-random'], ['mrv', 'Most constrained cell']];
+const PLAYOUTS = [['mrv', 'Most constrained cell (default)'], ['random', 'Random cell (the thesis)'], ['pseudo', 'Pseudo-random (near the last move)']];
+const TREE_CELLS = [['mrv', 'Most constrained cell (default)'], ['random', 'Random cell (the thesis)'], ['pseudo', 'Pseudo-random']];
 
 /** The page's only mutable state; it outlives a visit to another page. */
 const state = {
@@ -141,8 +141,8 @@ function buildPage() {
     option(['exact', 'Exact (propagation and search)'], 'exact'), option(['mcts', 'MCTS (the thesis)'], 'exact'));
   ui.selectionSelect = el('select', { id: 'sudoku-selection', onchange: render }, SELECTIONS.map((o) => option(o, 'ucb1')));
   ui.uctkInput = el('input', { id: 'sudoku-uctk', type: 'number', min: 0, max: 100, step: 0.1, value: '0.2' });
-  ui.playoutSelect = el('select', { id: 'sudoku-playout' }, PLAYOUTS.map((o) => option(o, 'random')));
-  ui.treeCellSelect = el('select', { id: 'sudoku-tree-cell' }, TREE_CELLS.map((o) => option(o, 'random')));
+  ui.playoutSelect = el('select', { id: 'sudoku-playout' }, PLAYOUTS.map((o) => option(o, 'mrv')));
+  ui.treeCellSelect = el('select', { id: 'sudoku-tree-cell' }, TREE_CELLS.map((o) => option(o, 'mrv')));
   ui.amafBox = el('input', { id: 'sudoku-amaf-on', type: 'checkbox', onchange: render });
   ui.amafInput = el('input', { id: 'sudoku-amaf', type: 'number', min: 0, max: 1, step: 0.1, value: '0.5' });
   ui.simulationsInput = el('input', { id: 'sudoku-simulations', type: 'number', min: 1, step: 1000, value: '100000' });
