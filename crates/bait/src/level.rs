@@ -107,13 +107,16 @@ impl Level {
     /// Distance value of cells that cannot be reached.
     pub const UNREACHABLE: u16 = u16::MAX;
 
-    /// Parse GVGAI level text (trailing newline and `\r` tolerated; blank lines at the end
-    /// ignored).
+    /// Parse GVGAI level text. A leading byte-order mark, CRLF or CR line ends, trailing
+    /// whitespace on a row and blank lines before and after the level are accepted (the level
+    /// alphabet has no space); a blank line inside the level is an error.
     pub fn parse(text: &str) -> Result<Level, LevelError> {
+        let text = puzzle_engine::text::normalize(text);
         let mut rows: Vec<(usize, Vec<char>)> = text
             .lines()
             .enumerate()
-            .map(|(i, l)| (i + 1, l.trim_end_matches('\r').chars().collect::<Vec<_>>()))
+            .map(|(i, l)| (i + 1, l.trim_end().chars().collect::<Vec<_>>()))
+            .skip_while(|(_, r)| r.is_empty())
             .collect();
         while rows.last().is_some_and(|(_, r)| r.is_empty()) {
             rows.pop();
@@ -130,14 +133,14 @@ impl Level {
             if row.is_empty() {
                 return Err(LevelError {
                     line: *line,
-                    column: 0,
-                    message: "empty row inside the level".into(),
+                    column: 1,
+                    message: "empty row inside the level (expected a row of tiles)".into(),
                 });
             }
             if row.len() != width {
                 return Err(LevelError {
                     line: *line,
-                    column: 0,
+                    column: row.len().min(width) + 1,
                     message: format!(
                         "ragged row: {} characters where the first row has {width}",
                         row.len()

@@ -130,8 +130,12 @@ pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
 /// An open grid block: box size, the cells so far (value, column), the line of each row.
 type Block = (usize, Vec<(u8, usize)>, Vec<usize>);
 
-/// Parse every puzzle of a file (one-line puzzles and grid blocks may be mixed).
+/// Parse every puzzle of a file (one-line puzzles and grid blocks may be mixed). A leading
+/// byte-order mark, CRLF or CR line ends, trailing spaces and blank lines between puzzles are
+/// accepted.
 pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut out = Vec::new();
     let mut block: Option<Block> = None;
     for (index, raw) in text.lines().enumerate() {
