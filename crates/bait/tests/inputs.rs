@@ -43,3 +43,29 @@ proptest! {
         prop_assert_eq!(Level::parse(&dress(text, bom, eol, trailing, blank)).unwrap(), want);
     }
 }
+
+#[test]
+fn a_level_over_the_limit_is_refused_with_the_limit_and_why() {
+    let row = |inner: &str| format!("w{inner}w\n");
+    let mut text = format!("\u{feff}\r\n{}", row(&"w".repeat(15)));
+    text += &row(&format!("A{}g", ".".repeat(13)));
+    for _ in 0..14 {
+        text += &row(&".".repeat(15));
+    }
+    text += &row(&"w".repeat(15));
+    let e = Level::parse(&text).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+    assert!(
+        e.message.contains("17x17 = 289 cells") && e.message.contains("at most 256"),
+        "{e}"
+    );
+    // 16x16 is accepted.
+    let mut text = row(&"w".repeat(14));
+    text += &row(&format!("A{}g", ".".repeat(12)));
+    for _ in 0..13 {
+        text += &row(&".".repeat(14));
+    }
+    text += &row(&"w".repeat(14));
+    let level = Level::parse(&text).unwrap();
+    assert_eq!((level.width, level.height), (16, 16));
+}

@@ -63,6 +63,7 @@ fn a_level_with_no_boxes_is_already_solved() {
     assert!(r.solved);
     let play = Play::new(&level);
     assert!(play.is_solved());
+    assert!(play.deadlocks().frozen_boxes.is_empty());
     let board = Board::new(&level).unwrap();
     assert_eq!(board.box_count(), 0);
     for algo in ALGORITHMS {
@@ -83,6 +84,12 @@ fn a_box_the_player_cannot_reach_makes_an_unsolvable_level() {
     assert_eq!(board.box_count(), 2);
     let r = replay(&level, "R").unwrap();
     assert!(!r.solved);
+    // The workbench's play: the stranded box shows as on a dead square, nothing panics.
+    let mut play = Play::from_lurd(&level, "R").unwrap();
+    assert!(!play.is_solved());
+    let dead = play.deadlocks();
+    assert!(dead.dead_squares.contains(&level.index(6, 1)));
+    assert!(!play.walk_to(level.index(6, 1)));
     for algo in ALGORITHMS {
         let s = solve(&level, algo, &Budget::iterations(10_000)).unwrap();
         assert_ne!(s.stop, StopReason::Solved, "{algo:?}");
