@@ -87,8 +87,7 @@ fn samegame_solves_a_bom_crlf_file() {
 
 #[test]
 fn sudoku_solves_a_bom_crlf_file() {
-    let easy =
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
     let file = temp_file(&windows(easy));
     let out = puzzle()
         .args(["solve", "sudoku"])
