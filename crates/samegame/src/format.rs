@@ -202,7 +202,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
             return Err(err(
                 file,
                 n,
-                None,
+                Some(1),
                 format!("more than the {rows} rows the header announces"),
             ));
         }
@@ -228,7 +228,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
             return Err(err(
                 file,
                 n,
-                None,
+                Some(lead + row.len().min(cols) + 1),
                 format!(
                     "row has {} stones, the header says {cols} columns",
                     row.len()
@@ -335,7 +335,7 @@ pub fn parse_digits(
                 return Err(err(
                     file,
                     n,
-                    None,
+                    Some(lead + row.len().min(first.len()) + 1),
                     format!(
                         "row has {} stones, the first row of this board has {}",
                         row.len(),
@@ -405,7 +405,7 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
             return Err(err(
                 file,
                 n,
-                None,
+                Some(1),
                 format!("more than the {rows} rows the header announces"),
             ));
         }
@@ -434,7 +434,7 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
             return Err(err(
                 file,
                 n,
-                None,
+                Some(row.len().min(cols) + 1),
                 format!(
                     "row has {} cells, the header says {cols} columns",
                     row.len()

@@ -44,6 +44,11 @@ fn a_bom_is_not_a_column() {
     assert_eq!((e.line, e.column), (3, Some(2)), "{e}");
     let e = parse_digits("\u{feff}# p\r01\r0x\r", "f.txt", Scoring::standard()).unwrap_err();
     assert_eq!((e.line, e.column), (3, Some(2)), "{e}");
+    // Row-length refusals point at the first missing or extra stone.
+    let e = parse_standard("2 3 2\r\nRGR\r\nRG\r\n", "f.txt", Scoring::standard()).unwrap_err();
+    assert_eq!((e.line, e.column), (3, Some(3)), "{e}");
+    let e = parse_csv("2;2\r0;1\r0;1;1\r", "f.csv", Scoring::standard()).unwrap_err();
+    assert_eq!((e.line, e.column), (3, Some(3)), "{e}");
 }
 
 proptest! {

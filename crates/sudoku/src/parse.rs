@@ -158,7 +158,10 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
             if syms.len() != side {
                 return Err(ParseError {
                     line: line_no,
-                    column: None,
+                    column: Some(
+                        syms.get(side)
+                            .map_or_else(|| raw.trim_end().chars().count() + 1, |s| s.1),
+                    ),
                     message: format!(
                         "grid row {} has {} cells, expected {side}",
                         lines.len() + 1,
@@ -188,7 +191,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
         } else {
             return Err(ParseError {
                 line: line_no,
-                column: None,
+                column: Some(raw.chars().take_while(|c| c.is_whitespace()).count() + 1),
                 message: format!(
                     "{} cells on this line: expected a puzzle of 81 (or 16, 256, 625) cells, \
                      or a grid row of 9 (or 4, 25) cells",

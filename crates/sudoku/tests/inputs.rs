@@ -30,6 +30,9 @@ fn a_bom_is_not_a_column() {
     let e = parse_puzzle(&format!("\u{feff}{line}\r\n")).unwrap_err();
     assert_eq!((e.line, e.column), (plain.line, plain.column), "{e}");
     assert_eq!(plain.column, Some(81));
+    // A short grid row names the column where a cell is missing.
+    let e = parse_puzzle("\u{feff}123456789\r\n12345678\r\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, Some(9)), "{e}");
 }
 
 proptest! {
