@@ -35,6 +35,7 @@ pub mod nmcs;
 pub mod nrpa;
 pub mod playout;
 pub mod rng;
+pub mod text;
 pub mod toy;
 
 pub use budget::{Budget, Deadline, StopReason, WorkCounter, DEFAULT_MAX_NODES};

@@ -88,6 +88,8 @@ pub enum FileFormat {
 
 /// Guess the format of `text`.
 pub fn detect(text: &str) -> FileFormat {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let first = text
         .lines()
         .map(str::trim)
@@ -104,6 +106,8 @@ pub fn detect(text: &str) -> FileFormat {
 
 /// Read any of the three formats; `file` names the source in errors and board names.
 pub fn parse_any(text: &str, file: &str, scoring: Scoring) -> Result<Vec<NamedBoard>, FormatError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let stem = std::path::Path::new(file)
         .file_stem()
         .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
@@ -150,6 +154,8 @@ fn parse_count(
 
 /// Read a standard-set file: `rows cols colours`, then `rows` lines of `cols` letters.
 pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board, FormatError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut lines = text
         .lines()
         .enumerate()
@@ -181,6 +187,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
     let mut grid = Vec::with_capacity(rows);
     let mut first_row_line = 0;
     for (n, line) in lines.by_ref() {
+        let lead = line.chars().take_while(|c| c.is_whitespace()).count();
         let line = line.trim();
         if line.is_empty() {
             if grid.is_empty() {
@@ -195,7 +202,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
             return Err(err(
                 file,
                 n,
-                None,
+                Some(1),
                 format!("more than the {rows} rows the header announces"),
             ));
         }
@@ -208,7 +215,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
                     return Err(err(
                         file,
                         n,
-                        Some(c + 1),
+                        Some(lead + c + 1),
                         format!(
                             "unknown colour '{ch}' (this file has {colours} colours: {})",
                             String::from_utf8_lossy(allowed)
@@ -221,7 +228,7 @@ pub fn parse_standard(text: &str, file: &str, scoring: Scoring) -> Result<Board,
             return Err(err(
                 file,
                 n,
-                None,
+                Some(lead + row.len().min(cols) + 1),
                 format!(
                     "row has {} stones, the header says {cols} columns",
                     row.len()
@@ -262,6 +269,8 @@ pub fn parse_digits(
     file: &str,
     scoring: Scoring,
 ) -> Result<Vec<NamedBoard>, FormatError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut boards = Vec::new();
     let mut current: Option<(String, usize, Vec<Vec<u8>>)> = None;
     let finish = |cur: Option<(String, usize, Vec<Vec<u8>>)>,
@@ -289,6 +298,7 @@ pub fn parse_digits(
     };
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
+        let lead = line.chars().take_while(|c| c.is_whitespace()).count();
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -314,7 +324,7 @@ pub fn parse_digits(
                     return Err(err(
                         file,
                         n,
-                        Some(c + 1),
+                        Some(lead + c + 1),
                         format!("unknown colour '{ch}' (expected a digit 0-9)"),
                     ))
                 }
@@ -325,7 +335,7 @@ pub fn parse_digits(
                 return Err(err(
                     file,
                     n,
-                    None,
+                    Some(lead + row.len().min(first.len()) + 1),
                     format!(
                         "row has {} stones, the first row of this board has {}",
                         row.len(),
@@ -367,6 +377,8 @@ pub fn write_digits(boards: &[(String, Board)]) -> String {
 /// Read the Hungarian paper's CSV: `columns;rows`, then the rows (top first), cells
 /// separated by `;` (a trailing `;` is allowed), colours as integers from 0.
 pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, FormatError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut lines = text
         .lines()
         .enumerate()
@@ -393,7 +405,7 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
             return Err(err(
                 file,
                 n,
-                None,
+                Some(1),
                 format!("more than the {rows} rows the header announces"),
             ));
         }
@@ -422,7 +434,7 @@ pub fn parse_csv(text: &str, file: &str, scoring: Scoring) -> Result<Board, Form
             return Err(err(
                 file,
                 n,
-                None,
+                Some(row.len().min(cols) + 1),
                 format!(
                     "row has {} cells, the header says {cols} columns",
                     row.len()

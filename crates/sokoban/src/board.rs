@@ -153,7 +153,14 @@ impl Board {
             ));
         }
         let area = level.area();
-        let count = area.iter().filter(|&&a| a).count();
+        // A lone box or goal the player can never reach (a well-formed but unsolvable level)
+        // gets a cell of its own with no neighbours: the box is on a dead square and the goal
+        // can never be filled, so every search answers "unsolved". A box on a goal out there is
+        // decoration and is dropped.
+        let stranded: Vec<usize> = (0..width * height)
+            .filter(|&i| !area[i] && level.boxes[i] != level.goals[i])
+            .collect();
+        let count = area.iter().filter(|&&a| a).count() + stranded.len();
         if count > MAX_CELLS {
             return Err(BoardError::TooLarge(count));
         }
@@ -165,13 +172,23 @@ impl Board {
                 grid_of.push(i);
             }
         }
+        // Neighbours and rings are read from the player's area only: seen from inside, a
+        // stranded cell is a wall.
+        let inside = cell_of.clone();
+        for &i in &stranded {
+            cell_of[i] = grid_of.len() as u16;
+            grid_of.push(i);
+        }
         let neighbors: Vec<[u16; 4]> = grid_of
             .iter()
             .map(|&i| {
                 let mut n = [NONE; 4];
+                if inside[i] == NONE {
+                    return n;
+                }
                 for d in Dir::ALL {
                     if let Some(j) = d.step(i, width, height) {
-                        n[d as usize] = cell_of[j];
+                        n[d as usize] = inside[j];
                     }
                 }
                 n
@@ -193,10 +210,15 @@ impl Board {
                 ];
                 offsets.map(|(dx, dy)| {
                     let (nx, ny) = (x + dx, y + dy);
-                    if nx < 0 || ny < 0 || nx as usize >= width || ny as usize >= height {
+                    if inside[i] == NONE
+                        || nx < 0
+                        || ny < 0
+                        || nx as usize >= width
+                        || ny as usize >= height
+                    {
                         NONE
                     } else {
-                        cell_of[ny as usize * width + nx as usize]
+                        inside[ny as usize * width + nx as usize]
                     }
                 })
             })

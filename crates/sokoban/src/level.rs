@@ -11,8 +11,9 @@ use std::fmt;
 /// A parsed Sokoban level: a `width` × `height` grid stored row-major (index `y * width + x`).
 ///
 /// Cells outside the walls are neither walls nor playable; [`Level::to_xsb`] writes them as
-/// spaces. A level returned by [`parse_xsb`] is valid: one player, as many boxes as goals (at
-/// least one), and the player's area closed by walls.
+/// spaces. A level returned by [`parse_xsb`] is well formed: one player, as many boxes as goals,
+/// and the player's area closed by walls. It may be trivially solved (no boxes) or unsolvable (a
+/// box or goal the player can never reach): that is the solver's answer, not a format error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Level {
     /// Number of columns.
@@ -54,12 +55,8 @@ pub enum XsbProblem {
         /// Goals counted.
         goals: usize,
     },
-    /// The level has no box (and no goal).
-    NoBoxes,
     /// The player's area is not closed by walls: the player could walk off the board here.
     OpenBorder,
-    /// A box or goal (not a box on a goal) outside the area the player can ever reach.
-    OutsideArea(char),
     /// A run-length count with nothing after it, or absurdly large.
     BadRunLength,
     /// [`Level::parse_one`] was given a text with several levels.
@@ -70,7 +67,10 @@ impl fmt::Display for XsbProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             XsbProblem::Empty => write!(f, "no level found (empty input)"),
-            XsbProblem::UnknownCharacter(c) => write!(f, "unknown character {c:?}"),
+            XsbProblem::UnknownCharacter(c) => write!(
+                f,
+                "unknown character {c:?} (expected one of # @ + $ * . space - _, a run-length count or |)"
+            ),
             XsbProblem::NoPlayer => write!(f, "no player ('@' or '+')"),
             XsbProblem::TwoPlayers {
                 first_line,
@@ -82,12 +82,14 @@ impl fmt::Display for XsbProblem {
             XsbProblem::BoxGoalMismatch { boxes, goals } => {
                 write!(f, "{boxes} boxes but {goals} goals")
             }
-            XsbProblem::NoBoxes => write!(f, "no boxes"),
-            XsbProblem::OpenBorder => write!(f, "open border: the player can walk off the board"),
-            XsbProblem::OutsideArea(c) => {
-                write!(f, "{c:?} outside the area the player can reach")
-            }
-            XsbProblem::BadRunLength => write!(f, "bad run-length count"),
+            XsbProblem::OpenBorder => write!(
+                f,
+                "open border: the player can walk off the board here (expected a wall)"
+            ),
+            XsbProblem::BadRunLength => write!(
+                f,
+                "bad run-length count (expected 1 to 10000 followed by a board character)"
+            ),
             XsbProblem::MoreThanOneLevel => write!(f, "expected one level, found more"),
         }
     }
@@ -203,10 +205,14 @@ fn is_board_line(line: &str, in_board: bool) -> bool {
 
 /// Parse every level of an XSB text.
 ///
+/// A byte-order mark, CRLF or CR line ends, trailing spaces and blank lines are accepted.
 /// Errors name the level (1-based), the line and column and the problem: unknown characters,
-/// no player, two players, boxes ≠ goals, no boxes, an open border, boxes/goals outside the
-/// player's area, an empty text.
+/// no player, two players, boxes ≠ goals, an open border, a bad run length, an empty text.
+/// A level with no boxes (already solved) or with a box the player can never reach
+/// (unsolvable) is a level: the solvers answer for it.
 pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut levels = Vec::new();
     let mut title: Option<String> = None;
     let mut rows: Vec<Vec<RawCell>> = Vec::new();
@@ -227,7 +233,7 @@ pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
     };
     for (i, raw) in lines.iter().enumerate() {
         let line_no = i + 1;
-        let line = raw.trim_end_matches(['\r', '\n']);
+        let line = raw.trim_end();
         if is_board_line(line, !rows.is_empty()) {
             if rows.is_empty() {
                 first_line = line_no;
@@ -356,24 +362,6 @@ fn build_level(
             stack.push(j);
         }
     }
-    for i in 0..n {
-        // A box on a goal walled in away from the player is decoration (Microban 155 has
-        // some); a lone box or goal out there makes the level unsolvable.
-        if (boxes[i] != goals[i]) && !area[i] {
-            let (line, column) = origin[i];
-            let ch = match (boxes[i], goals[i]) {
-                (true, true) => '*',
-                (true, false) => '$',
-                _ => '.',
-            };
-            return Err(XsbError {
-                level: level_no,
-                line,
-                column,
-                problem: XsbProblem::OutsideArea(ch),
-            });
-        }
-    }
     let box_count = boxes.iter().filter(|&&b| b).count();
     let goal_count = goals.iter().filter(|&&g| g).count();
     if box_count != goal_count {
@@ -382,13 +370,15 @@ fn build_level(
             goals: goal_count,
         }));
     }
-    if box_count == 0 {
-        return Err(level_err(XsbProblem::NoBoxes));
-    }
-    // Trailing columns without walls (trailing spaces in the text) lie outside the closed
-    // area: drop them so that writing and reading again gives the same grid.
+    // Trailing columns without walls, boxes or goals (trailing spaces in the text) lie outside
+    // the closed area: drop them so that writing and reading again gives the same grid.
     let mut new_width = width;
-    while new_width > 0 && (0..height).all(|y| !walls[y * width + new_width - 1]) {
+    while new_width > 0
+        && (0..height).all(|y| {
+            let i = y * width + new_width - 1;
+            !walls[i] && !boxes[i] && !goals[i] && i != player
+        })
+    {
         new_width -= 1;
     }
     let crop = |v: &[bool]| -> Vec<bool> {
@@ -412,6 +402,8 @@ impl Level {
     /// Parse a text holding exactly one level (comments and a title allowed).
     /// More than one level is reported as an error at the second level's first line.
     pub fn parse_one(text: &str) -> Result<Level, XsbError> {
+        let text = puzzle_engine::text::normalize(text);
+        let text = text.as_ref();
         let mut levels = parse_xsb(text)?;
         if levels.len() > 1 {
             // Find the first line of the second board to report it.

@@ -157,9 +157,11 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Read a LURD string into steps (direction, push?). Whitespace is skipped; any other
-/// character outside `lurdLURD` is an error naming its 1-based step.
+/// Read a LURD string into steps (direction, push?). A leading byte-order mark and whitespace
+/// (spaces, any line ends) are skipped; any other character outside `lurdLURD` is an error
+/// naming its 1-based step.
 pub fn parse_lurd(lurd: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
+    let lurd = lurd.strip_prefix(puzzle_engine::text::BOM).unwrap_or(lurd);
     lurd.chars()
         .filter(|c| !c.is_whitespace())
         .enumerate()

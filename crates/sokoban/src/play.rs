@@ -44,6 +44,7 @@ impl Play {
     /// must; whitespace is skipped).
     pub fn from_lurd(level: &Level, lurd: &str) -> Result<Play, ReplayError> {
         let mut play = Play::new(level);
+        let lurd = lurd.strip_prefix(puzzle_engine::text::BOM).unwrap_or(lurd);
         for c in lurd.chars().filter(|c| !c.is_whitespace()) {
             let step = play.steps.len() + 1;
             let Some((dir, push)) = Dir::from_letter(c) else {

@@ -96,7 +96,8 @@ fn error_cases_name_level_line_and_column() {
         problem("######\n#@$$.#\n######\n").3,
         XsbProblem::BoxGoalMismatch { boxes: 2, goals: 1 }
     );
-    assert_eq!(problem("####\n#@ #\n####\n").3, XsbProblem::NoBoxes);
+    // Issue 19: a level with no boxes is a level (already solved), not a format error.
+    assert!(parse_xsb("####\n#@ #\n####\n").is_ok());
     let (level, line, _, p) = problem("#####\n#@$. \n#####\n");
     assert_eq!((level, line, p), (1, 2, XsbProblem::OpenBorder));
     // Ragged line: the cell below the gap has no character.
@@ -106,15 +107,21 @@ fn error_cases_name_level_line_and_column() {
         problem("#####\n#@$.#\n#3\n"),
         (1, 3, 2, XsbProblem::BadRunLength)
     );
+    // Issue 19: a box the player can never reach makes the level unsolvable, which is the
+    // solver's answer, not a format error (the counts must still match).
     assert_eq!(
         problem("#######\n#@$.#$#\n#######\n").3,
-        XsbProblem::OutsideArea('$')
+        XsbProblem::BoxGoalMismatch { boxes: 2, goals: 1 }
     );
+    assert!(parse_xsb("########\n#@$.#$.#\n########\n").is_ok());
     let e = Level::parse_one("#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n").unwrap_err();
     assert_eq!((e.level, e.line), (2, 5));
     assert_eq!(e.problem, XsbProblem::MoreThanOneLevel);
     let msg = parse_xsb("#####\n#@$x#\n#####\n").unwrap_err().to_string();
-    assert_eq!(msg, "level 1, line 2, column 4: unknown character 'x'");
+    assert_eq!(
+        msg,
+        "level 1, line 2, column 4: unknown character 'x' (expected one of # @ + $ * . space - _, a run-length count or |)"
+    );
 }
 
 #[test]

@@ -130,8 +130,12 @@ pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
 /// An open grid block: box size, the cells so far (value, column), the line of each row.
 type Block = (usize, Vec<(u8, usize)>, Vec<usize>);
 
-/// Parse every puzzle of a file (one-line puzzles and grid blocks may be mixed).
+/// Parse every puzzle of a file (one-line puzzles and grid blocks may be mixed). A leading
+/// byte-order mark, CRLF or CR line ends, trailing spaces and blank lines between puzzles are
+/// accepted.
 pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
+    let text = puzzle_engine::text::normalize(text);
+    let text = text.as_ref();
     let mut out = Vec::new();
     let mut block: Option<Block> = None;
     for (index, raw) in text.lines().enumerate() {
@@ -154,7 +158,10 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
             if syms.len() != side {
                 return Err(ParseError {
                     line: line_no,
-                    column: None,
+                    column: Some(
+                        syms.get(side)
+                            .map_or_else(|| raw.trim_end().chars().count() + 1, |s| s.1),
+                    ),
                     message: format!(
                         "grid row {} has {} cells, expected {side}",
                         lines.len() + 1,
@@ -184,7 +191,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<ParsedPuzzle>, ParseError> {
         } else {
             return Err(ParseError {
                 line: line_no,
-                column: None,
+                column: Some(raw.chars().take_while(|c| c.is_whitespace()).count() + 1),
                 message: format!(
                     "{} cells on this line: expected a puzzle of 81 (or 16, 256, 625) cells, \
                      or a grid row of 9 (or 4, 25) cells",
