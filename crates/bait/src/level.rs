@@ -10,7 +10,7 @@ use std::fmt;
 
 /// The most cells (width × height) a level may have: the state's bitsets are fixed-size
 /// (256 bits, `Copy`, no heap). Raising it to 64×64 = 4096 cells by widening the sets measured
-/// 2.3× the CPU time and 4.3× the peak memory of A* on the bundled levels (issue 19), so larger
+/// 2.3× the CPU time and 4.3× the peak memory of A* on the bundled levels (measured November 2026), so larger
 /// levels are refused with this limit in the message; they would need sets sized per level.
 pub const MAX_CELLS: usize = Bits::CAPACITY;
 
