@@ -205,11 +205,13 @@ async fn a_bad_level_text_is_refused_with_its_line_and_column() {
             .starts_with("pasted level: line 2, column 3: unknown character 'x'"),
         "{e}"
     );
-    // A ragged row: the line, no column.
+    // A ragged row: the line, and the column where the row goes past the first row's width.
     let (status, e) = play(&app, json!({ "text": "wwww\nwAgww\nwwww" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(e["line"], 2);
-    assert!(e.get("column").is_none(), "{e}");
+    assert_eq!(
+        (e["line"].clone(), e["column"].clone()),
+        (json!(2), json!(5))
+    );
     assert!(e["error"].as_str().unwrap().contains("ragged row"), "{e}");
     // The whole level: neither.
     let (status, e) = play(&app, json!({ "text": "wwww\nw.gw\nwwww" })).await;
