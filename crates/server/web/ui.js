@@ -1,4 +1,4 @@
-// Small DOM helpers shared by the pages: element building, downloads and the clipboard.
+// Small DOM helpers shared by the pages: element building, downloads, the clipboard and text entry.
 
 /** el('button', {type: 'button', onclick}, 'Text', child...) -> element. */
 export function el(tag, props = {}, ...children) {
@@ -42,4 +42,23 @@ export async function copyText(text) {
 /** A file-name-safe slug of a title. */
 export function slug(text) {
   return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'level';
+}
+
+/** Puts a textarea's caret at a 1-based line and column of its text (a parse error's place). */
+export function moveCaretTo(area, line, column) {
+  if (!area) return;
+  const lines = area.value.split('\n');
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
+  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
+  area.focus();
+  area.setSelectionRange(offset, offset);
+}
+
+/** Whether a key event's target takes typed text (so page-wide key shortcuts leave it alone). */
+export function isTextEntry(target) {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
+  return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(target.type);
 }

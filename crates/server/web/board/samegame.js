@@ -2,7 +2,7 @@
 // colours 1-based, 0 empty). Used by play and replay. No rules here: which stones form a group
 // comes from the server (`groups` of /api/samegame/play); this only outlines the cells it is given.
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { svgNode } from '../svg.js';
 
 /** Colour names for screen readers and the legend (the standard set's R G B Y V first). */
 export const COLOUR_NAMES = [
@@ -13,12 +13,6 @@ export const COLOUR_NAMES = [
 /** CSS colour classes exist for colours 1 to 10; beyond them a hue is spread around the wheel. */
 const STYLED_COLOURS = 10;
 
-function svgEl(tag, attributes = {}) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
-
 const cellKey = ([col, row]) => `${col},${row}`;
 
 /**
@@ -27,7 +21,7 @@ const cellKey = ([col, row]) => `${col},${row}`;
  * ('hover' or 'next'), `cursor` (the keyboard cursor's cell), `cellPixels`, `label`.
  */
 export function drawBoard(state, { highlight = [], highlightKind = 'hover', cursor = null, cellPixels = 32, label } = {}) {
-  const svg = svgEl('svg', {
+  const svg = svgNode('svg', {
     viewBox: `0 0 ${state.width} ${state.height}`,
     width: state.width * cellPixels,
     height: state.height * cellPixels,
@@ -35,7 +29,7 @@ export function drawBoard(state, { highlight = [], highlightKind = 'hover', curs
     role: 'img',
     'aria-label': label ?? describeBoard(state),
   });
-  svg.append(svgEl('rect', { x: 0, y: 0, width: state.width, height: state.height, class: 'sg-empty' }));
+  svg.append(svgNode('rect', { x: 0, y: 0, width: state.width, height: state.height, class: 'sg-empty' }));
   const marked = new Set(highlight.map(cellKey));
   state.rows.forEach((row, y) => row.forEach((colour, x) => {
     if (colour === 0) return;
@@ -43,7 +37,7 @@ export function drawBoard(state, { highlight = [], highlightKind = 'hover', curs
   }));
   if (marked.size > 0) svg.append(outline(highlight, marked, highlightKind));
   if (cursor) {
-    svg.append(svgEl('rect', {
+    svg.append(svgNode('rect', {
       x: cursor[0] + 0.04, y: cursor[1] + 0.04, width: 0.92, height: 0.92, rx: 0.12, class: 'sg-cursor',
     }));
   }
@@ -51,8 +45,8 @@ export function drawBoard(state, { highlight = [], highlightKind = 'hover', curs
 }
 
 function stone(x, y, colour, marked) {
-  const group = svgEl('g', { class: `sg-stone${marked ? ' sg-marked' : ''}` });
-  const body = svgEl('rect', { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.18, class: colourClass(colour) });
+  const group = svgNode('g', { class: `sg-stone${marked ? ' sg-marked' : ''}` });
+  const body = svgNode('rect', { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.18, class: colourClass(colour) });
   if (colour > STYLED_COLOURS) body.setAttribute('style', `fill: hsl(${(colour * 137) % 360} 65% 50%)`);
   group.append(body);
   // A mark per colour, so that colour is not the only cue.
@@ -69,13 +63,13 @@ function colourClass(colour) {
 function colourMark(cx, cy, colour) {
   const r = 0.14;
   switch (colour) {
-    case 1: return svgEl('circle', { cx, cy, r, class: 'sg-mark' });
-    case 2: return svgEl('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, class: 'sg-mark' });
-    case 3: return svgEl('path', { d: `M${cx} ${cy - r * 1.2} L${cx + r * 1.2} ${cy + r} L${cx - r * 1.2} ${cy + r} Z`, class: 'sg-mark' });
-    case 4: return svgEl('path', { d: `M${cx} ${cy - r * 1.3} L${cx + r * 1.3} ${cy} L${cx} ${cy + r * 1.3} L${cx - r * 1.3} ${cy} Z`, class: 'sg-mark' });
-    case 5: return svgEl('circle', { cx, cy, r, class: 'sg-mark sg-ring' });
+    case 1: return svgNode('circle', { cx, cy, r, class: 'sg-mark' });
+    case 2: return svgNode('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, class: 'sg-mark' });
+    case 3: return svgNode('path', { d: `M${cx} ${cy - r * 1.2} L${cx + r * 1.2} ${cy + r} L${cx - r * 1.2} ${cy + r} Z`, class: 'sg-mark' });
+    case 4: return svgNode('path', { d: `M${cx} ${cy - r * 1.3} L${cx + r * 1.3} ${cy} L${cx} ${cy + r * 1.3} L${cx - r * 1.3} ${cy} Z`, class: 'sg-mark' });
+    case 5: return svgNode('circle', { cx, cy, r, class: 'sg-mark sg-ring' });
     default: {
-      const text = svgEl('text', { x: cx, y: cy + 0.13, class: 'sg-letter', 'text-anchor': 'middle' });
+      const text = svgNode('text', { x: cx, y: cy + 0.13, class: 'sg-letter', 'text-anchor': 'middle' });
       text.textContent = String(colour);
       return text;
     }
@@ -91,7 +85,7 @@ function outline(cells, marked, kind) {
     if (!marked.has(`${x - 1},${y}`)) d += `M${x} ${y}v1`;
     if (!marked.has(`${x + 1},${y}`)) d += `M${x + 1} ${y}v1`;
   }
-  return svgEl('path', { d, class: `sg-outline sg-outline-${kind}` });
+  return svgNode('path', { d, class: `sg-outline sg-outline-${kind}` });
 }
 
 /** A one-line description for screen readers. */
@@ -101,13 +95,3 @@ export function describeBoard(state) {
   return `SameGame board ${state.width} by ${state.height}: ${stones} stones, ${state.moves_left ?? '?'} groups to remove`;
 }
 
-/** The [col, row] cell under a pointer position, or null outside the board. */
-export function cellAt(svg, clientX, clientY) {
-  const matrix = svg.getScreenCTM();
-  if (!matrix) return null;
-  const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-  const [width, height] = svg.getAttribute('viewBox').split(' ').slice(2).map(Number);
-  const x = Math.floor(point.x);
-  const y = Math.floor(point.y);
-  return x >= 0 && y >= 0 && x < width && y < height ? [x, y] : null;
-}

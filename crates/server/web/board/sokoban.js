@@ -2,13 +2,7 @@
 // floor, dead_squares, frozen_boxes} (cells are [x, y], x the column). Used by play, replay and
 // thumbnails. No rules here: what is dead or frozen comes from the server.
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-function svgEl(tag, attributes = {}) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
+import { svgNode } from '../svg.js';
 
 const key = ([x, y]) => `${x},${y}`;
 const cellSet = (cells) => new Set((cells ?? []).map(key));
@@ -18,7 +12,7 @@ const cellSet = (cells) => new Set((cells ?? []).map(key));
  * squares, outline frozen boxes), cellPixels (the natural size of a cell), label (accessible name).
  */
 export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label } = {}) {
-  const svg = svgEl('svg', {
+  const svg = svgNode('svg', {
     viewBox: `0 0 ${state.width} ${state.height}`,
     width: state.width * cellPixels,
     height: state.height * cellPixels,
@@ -34,7 +28,7 @@ export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label 
     for (const cell of state.dead_squares ?? []) svg.append(square(cell, 'dead', 0.06));
   }
   for (const [x, y] of state.goals ?? []) {
-    svg.append(svgEl('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: 'goal' }));
+    svg.append(svgNode('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: 'goal' }));
   }
   for (const cell of state.boxes ?? []) {
     const onGoal = goals.has(key(cell));
@@ -43,23 +37,23 @@ export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label 
   }
   if (state.player) {
     const [x, y] = state.player;
-    svg.append(svgEl('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.32, class: 'player' }));
+    svg.append(svgNode('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.32, class: 'player' }));
   }
   return svg;
 }
 
 function square([x, y], className, inset = 0) {
-  return svgEl('rect', {
+  return svgNode('rect', {
     x: x + inset, y: y + inset, width: 1 - 2 * inset, height: 1 - 2 * inset, class: className,
   });
 }
 
 function box([x, y], onGoal, isFrozen) {
-  const group = svgEl('g', { class: `box${onGoal ? ' on-goal' : ''}${isFrozen ? ' frozen' : ''}` });
-  group.append(svgEl('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, rx: 0.12, class: 'box-body' }));
+  const group = svgNode('g', { class: `box${onGoal ? ' on-goal' : ''}${isFrozen ? ' frozen' : ''}` });
+  group.append(svgNode('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, rx: 0.12, class: 'box-body' }));
   // An inner mark tells a box on a goal apart without relying on colour alone.
-  if (onGoal) group.append(svgEl('path', { d: `M${x + 0.3} ${y + 0.52} l0.14 0.14 l0.28 -0.3`, class: 'box-mark' }));
-  if (isFrozen) group.append(svgEl('path', { d: `M${x + 0.28} ${y + 0.28} l0.44 0.44 M${x + 0.72} ${y + 0.28} l-0.44 0.44`, class: 'box-mark frozen-mark' }));
+  if (onGoal) group.append(svgNode('path', { d: `M${x + 0.3} ${y + 0.52} l0.14 0.14 l0.28 -0.3`, class: 'box-mark' }));
+  if (isFrozen) group.append(svgNode('path', { d: `M${x + 0.28} ${y + 0.28} l0.44 0.44 M${x + 0.72} ${y + 0.28} l-0.44 0.44`, class: 'box-mark frozen-mark' }));
   return group;
 }
 
@@ -69,17 +63,6 @@ export function describeBoard(state) {
   const onGoal = (state.boxes ?? []).filter((cell) => goals.has(key(cell))).length;
   const player = state.player ? `, player at column ${state.player[0] + 1}, row ${state.player[1] + 1}` : '';
   return `Sokoban board ${state.width} by ${state.height}: ${state.boxes?.length ?? 0} boxes, ${onGoal} on goals${player}`;
-}
-
-/** The [x, y] cell under a pointer position, or null outside the board. */
-export function cellAt(svg, clientX, clientY) {
-  const matrix = svg.getScreenCTM();
-  if (!matrix) return null;
-  const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-  const [width, height] = svg.getAttribute('viewBox').split(' ').slice(2).map(Number);
-  const x = Math.floor(point.x);
-  const y = Math.floor(point.y);
-  return x >= 0 && y >= 0 && x < width && y < height ? [x, y] : null;
 }
 
 /**

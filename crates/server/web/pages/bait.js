@@ -5,7 +5,8 @@
 
 import { api, streamJob } from '../app.js';
 import { drawBoard, LEGEND, tileSwatch } from '../board/bait.js';
-import { el, field } from '../ui.js';
+import { el, field, moveCaretTo, isTextEntry } from '../ui.js';
+import { createReplay } from '../replay.js';
 
 const PASTED = 'pasted';
 const KEY_ACTIONS = {
@@ -35,11 +36,11 @@ const state = {
   cursor: 0,             // history[cursor] is on screen
   actionQueue: Promise.resolve(),
   playMessage: '',
-  watch: {
-    running: false, controller: null, level: null, agent: '', frames: [], position: 0,
-    playing: true, timer: null, result: null, error: null, message: '',
-  },
-  speedMs: WATCH_SPEEDS[1].ms,
+  watch: { running: false, controller: null, level: null, agent: '', frames: [], result: null, error: null, message: '' },
+  playback: createReplay({   // position in the watched frames, playing, timer and speed
+    showFrame: () => render(), frameCount: () => state.watch.frames.length, onChange: () => render(),
+    live: () => state.watch.running, speedMs: WATCH_SPEEDS[1].ms, playing: true,
+  }),
   root: null,
   ui: null,
 };
@@ -55,7 +56,7 @@ export function mount(main, params = new URLSearchParams()) {
   render();
   return () => {
     document.removeEventListener('keydown', onKeyDown);
-    stopWatchTimer();
+    state.playback.stopTimer();
     state.root = null;
     state.ui = null;
   };
@@ -148,13 +149,16 @@ function buildPage() {
   ui.watchError = el('p', { class: 'error', role: 'alert' });
   ui.watchResult = el('p', { class: 'game-status', role: 'status' });
   ui.watchBoard = el('div', { class: 'watch-board' });
-  ui.watchBack = el('button', { type: 'button', onclick: () => stepWatch(-1) }, 'Step back');
-  ui.watchPlay = el('button', { type: 'button', onclick: toggleWatchPlaying }, 'Pause');
-  ui.watchForward = el('button', { type: 'button', onclick: () => stepWatch(1) }, 'Step forward');
+  ui.watchBack = el('button', { type: 'button', onclick: () => state.playback.step(-1) }, 'Step back');
+  ui.watchPlay = el('button', { type: 'button', onclick: () => state.playback.toggle() }, 'Pause');
+  ui.watchForward = el('button', { type: 'button', onclick: () => state.playback.step(1) }, 'Step forward');
   ui.speedSelect = el('select', {
-    id: 'bait-speed', onchange: () => { state.speedMs = Number(ui.speedSelect.value); },
-  }, WATCH_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.speedMs }, speed.label)));
-  ui.scrubber = el('input', { id: 'bait-frame', type: 'range', min: 0, max: 0, step: 1, value: '0', oninput: onScrub });
+    id: 'bait-speed', onchange: () => { state.playback.speedMs = Number(ui.speedSelect.value); },
+  }, WATCH_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.playback.speedMs }, speed.label)));
+  ui.scrubber = el('input', {
+    id: 'bait-frame', type: 'range', min: 0, max: 0, step: 1, value: '0',
+    oninput: () => state.playback.scrubTo(Number(ui.scrubber.value)),
+  });
   ui.frameInfo = el('p', { class: 'note frame-info' });
 
   const watchSection = el('section', { class: 'panel watch', 'aria-labelledby': 'bait-watch-heading' },
@@ -239,7 +243,8 @@ function renderLevelOptions() {
 function renderWatch() {
   const ui = state.ui;
   const watch = state.watch;
-  const frame = watch.frames[watch.position] ?? null;
+  const playback = state.playback;
+  const frame = watch.frames[playback.position] ?? null;
   const agent = state.agents.find((a) => a.name === ui.agentSelect.value);
   ui.agentAbout.textContent = agent ? agent.description : '';
   ui.watchButton.disabled = watch.running || !state.level;
@@ -256,9 +261,9 @@ function renderWatch() {
   ui.watchResult.dataset.status = watch.result ? (watch.result.win ? 'won' : 'lost') : '';
   const count = watch.frames.length;
   for (const control of [ui.watchBack, ui.watchPlay, ui.watchForward, ui.scrubber]) control.disabled = count === 0;
-  ui.watchPlay.textContent = watch.playing ? 'Pause' : 'Play';
+  ui.watchPlay.textContent = playback.playing ? 'Pause' : 'Play';
   ui.scrubber.max = String(Math.max(0, count - 1));
-  ui.scrubber.value = String(watch.position);
+  ui.scrubber.value = String(playback.position);
   ui.scrubber.setAttribute('aria-valuetext', count ? `tick ${frame?.tick ?? 0} of ${count - 1} received` : 'no frames yet');
   ui.frameInfo.textContent = frame ? frameText(frame, count) : '';
 }
@@ -320,20 +325,8 @@ async function loadPasted(text) {
   } catch (error) {
     state.levelError = error;
     render();
-    if (error.line) moveCaretTo(error.line, error.column ?? 1);
+    if (error.line) moveCaretTo(state.ui?.pasteArea, error.line, error.column ?? 1);
   }
-}
-
-/** Puts the textarea's caret at a 1-based line and column of its text. */
-function moveCaretTo(line, column) {
-  const area = state.ui?.pasteArea;
-  if (!area) return;
-  const lines = area.value.split('\n');
-  let offset = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
-  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
-  area.focus();
-  area.setSelectionRange(offset, offset);
 }
 
 /** Shows a level from its start, dropping the moves and the watched game of the previous one. */
@@ -406,13 +399,6 @@ async function restart() {
   render();
 }
 
-function isTextEntry(target) {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
-  return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(target.type);
-}
-
 function onKeyDown(event) {
   if (isTextEntry(event.target) || event.altKey || event.metaKey) return;
   const letter = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -434,8 +420,8 @@ function onKeyDown(event) {
 // Watch an agent: a `bait_play` job; its tick events are the frames
 
 function clearWatch() {
-  stopWatchTimer();
-  Object.assign(state.watch, { frames: [], position: 0, playing: true, result: null, error: null, message: '' });
+  state.playback.reset(true);
+  Object.assign(state.watch, { frames: [], result: null, error: null, message: '' });
 }
 
 async function startWatch() {
@@ -463,7 +449,7 @@ async function startWatch() {
   } finally {
     watch.running = false;
     watch.controller = null;
-    scheduleWatch();
+    state.playback.keepPlaying();
     render();
   }
 }
@@ -473,8 +459,7 @@ function onWatchEvent(level, name, data) {
   if (state.level !== level) return;
   if (name === 'progress') {
     watch.frames.push(data);
-    if (watch.frames.length === 1) watch.position = 0;
-    scheduleWatch();
+    state.playback.keepPlaying();
   } else if (name === 'result') {
     watch.result = data;
   } else if (name === 'error') {
@@ -485,55 +470,4 @@ function onWatchEvent(level, name, data) {
 
 function stopWatch() {
   state.watch.controller?.abort();
-}
-
-function stopWatchTimer() {
-  clearTimeout(state.watch.timer);
-  state.watch.timer = null;
-}
-
-/** While playing, shows the next received frame every `speedMs`; waits when none is left. */
-function scheduleWatch() {
-  const watch = state.watch;
-  if (!watch.playing || watch.timer) return;
-  if (watch.position >= watch.frames.length - 1) {
-    // Shown everything: wait for more while the game runs, else stop at the last frame.
-    if (!watch.running && watch.frames.length > 0) watch.playing = false;
-    return;
-  }
-  watch.timer = setTimeout(() => {
-    watch.timer = null;
-    if (!watch.playing) return;
-    if (watch.position < watch.frames.length - 1) watch.position += 1;
-    scheduleWatch();
-    render();
-  }, state.speedMs);
-}
-
-function toggleWatchPlaying() {
-  const watch = state.watch;
-  watch.playing = !watch.playing;
-  if (watch.playing) {
-    if (watch.position >= watch.frames.length - 1 && !watch.running) watch.position = 0;
-    scheduleWatch();
-  } else {
-    stopWatchTimer();
-  }
-  render();
-}
-
-function stepWatch(delta) {
-  const watch = state.watch;
-  watch.playing = false;
-  stopWatchTimer();
-  watch.position = Math.max(0, Math.min(watch.position + delta, watch.frames.length - 1));
-  render();
-}
-
-function onScrub() {
-  const watch = state.watch;
-  watch.playing = false;
-  stopWatchTimer();
-  watch.position = Number(state.ui.scrubber.value);
-  render();
 }

@@ -5,6 +5,7 @@
 import { streamJob, navigate } from '../app.js';
 import { drawBoard, stateFromXsb } from '../board/sokoban.js';
 import { el, field, downloadText } from '../ui.js';
+import { svgNode, svgText, niceCeiling } from '../svg.js';
 
 /** Each option of the job: request name, label, control kind and default (CLI defaults). */
 const OPTIONS = [
@@ -300,26 +301,8 @@ function chart({ title, yLabel, value, marks }) {
   return [svg, el('figcaption', {}, title)];
 }
 
-function niceCeiling(value) {
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * magnitude >= value) ?? 10;
-  return step * magnitude;
-}
-
 function formatTick(value) {
   if (value >= 10000) return `${Math.round(value / 1000)}k`;
   if (value >= 100) return String(Math.round(value));
   return String(Number(value.toPrecision(3)));
-}
-
-function svgNode(tag, attributes) {
-  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
-
-function svgText(text, x, y, anchor, className = 'chart-tick') {
-  const node = svgNode('text', { x, y, 'text-anchor': anchor, class: className });
-  node.textContent = text;
-  return node;
 }

@@ -5,8 +5,10 @@
 // (`/api/samegame/play`); the page keeps only view state in `state`.
 
 import { api, streamJob } from '../app.js';
-import { drawBoard, cellAt, COLOUR_NAMES } from '../board/samegame.js';
-import { el, field } from '../ui.js';
+import { drawBoard, COLOUR_NAMES } from '../board/samegame.js';
+import { el, field, moveCaretTo } from '../ui.js';
+import { svgNode, svgText, niceCeiling, cellAt } from '../svg.js';
+import { createReplay } from '../replay.js';
 
 const PASTED_SET = 'pasted';
 const RANDOM_SET = 'random';
@@ -89,8 +91,11 @@ const state = {
   threads: '1',
   seed: '1',
   solve: { running: false, controller: null, samples: [], latest: null, message: '', error: null, result: null, board: null, scoring: null },
-  replay: null,          // {moves, score, board, scoring, frames, shown, shownPosition, position, playing, timer}
-  speedMs: REPLAY_SPEEDS[2].ms,
+  replay: null,          // {moves, score, board, scoring, frames, shown, shownPosition}
+  playback: createReplay({   // position, playing, timer and speed of the replay
+    showFrame, frameCount: () => (state.replay ? state.replay.moves.length + 1 : 0), onChange: () => render(),
+    speedMs: REPLAY_SPEEDS[2].ms,
+  }),
   root: null,
   ui: null,
 };
@@ -104,7 +109,7 @@ export function mount(main) {
   startPage();
   render();
   return () => {
-    pauseReplay();
+    state.playback.pause();
     state.root = null;
     state.ui = null;
   };
@@ -219,13 +224,16 @@ function buildPage() {
   ui.solveStatus = el('p', { class: 'note', role: 'status' });
   ui.solveError = el('p', { class: 'error', role: 'alert' });
   ui.chart = el('figure', { class: 'chart' });
-  ui.replayPlay = el('button', { type: 'button', onclick: toggleReplay }, 'Play');
-  ui.replayBack = el('button', { type: 'button', onclick: () => stepReplay(-1) }, 'Step back');
-  ui.replayForward = el('button', { type: 'button', onclick: () => stepReplay(1) }, 'Step forward');
+  ui.replayPlay = el('button', { type: 'button', onclick: () => state.playback.toggle() }, 'Play');
+  ui.replayBack = el('button', { type: 'button', onclick: () => state.playback.step(-1) }, 'Step back');
+  ui.replayForward = el('button', { type: 'button', onclick: () => state.playback.step(1) }, 'Step forward');
   ui.replayClose = el('button', { type: 'button', onclick: () => { closeReplay(); render(); } }, 'Back to my game');
-  ui.speedSelect = el('select', { id: 'sg-replay-speed', onchange: () => { state.speedMs = Number(ui.speedSelect.value); } },
-    REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.speedMs }, speed.label)));
-  ui.scrubber = el('input', { id: 'sg-replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0', oninput: onScrub });
+  ui.speedSelect = el('select', { id: 'sg-replay-speed', onchange: () => { state.playback.speedMs = Number(ui.speedSelect.value); } },
+    REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.playback.speedMs }, speed.label)));
+  ui.scrubber = el('input', {
+    id: 'sg-replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0',
+    oninput: () => state.playback.scrubTo(Number(ui.scrubber.value)),
+  });
   ui.replayPosition = el('p', { class: 'note' });
 
   const solveForm = el('form', {
@@ -345,13 +353,14 @@ function render() {
   ui.chart.replaceChildren(...bestScoreChart());
 
   const length = replay ? replay.moves.length : 0;
+  const position = replay ? state.playback.position : 0;
   for (const control of [ui.replayPlay, ui.replayBack, ui.replayForward, ui.scrubber, ui.replayClose]) control.disabled = !replay;
-  ui.replayPlay.textContent = replay?.playing ? 'Pause' : 'Play';
+  ui.replayPlay.textContent = replay && state.playback.playing ? 'Pause' : 'Play';
   ui.scrubber.max = String(length);
-  ui.scrubber.value = String(replay ? replay.position : 0);
-  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${replay.position} of ${length}` : 'no best game yet');
+  ui.scrubber.value = String(position);
+  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${position} of ${length}` : 'no best game yet');
   ui.replayPosition.textContent = replay
-    ? `Move ${replay.position} of ${length}${replay.position < length ? ': the outlined group goes next.' : '.'}`
+    ? `Move ${position} of ${length}${position < length ? ': the outlined group goes next.' : '.'}`
     : 'Solve the board to replay its best game.';
 }
 
@@ -516,20 +525,8 @@ async function loadPasted(text) {
   } catch (error) {
     state.boardError = error;
     render();
-    if (error.line) moveCaretTo(error.line, error.column ?? 1);
+    if (error.line) moveCaretTo(state.ui?.pasteArea, error.line, error.column ?? 1);
   }
-}
-
-/** Puts the textarea's caret at a 1-based line and column of its text. */
-function moveCaretTo(line, column) {
-  const area = state.ui?.pasteArea;
-  if (!area) return;
-  const lines = area.value.split('\n');
-  let offset = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
-  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
-  area.focus();
-  area.setSelectionRange(offset, offset);
 }
 
 async function onFileChosen() {
@@ -780,18 +777,15 @@ function stopSolve() {
 
 function openReplay(moves, score) {
   closeReplay();
-  const replay = {
-    moves, score, board: state.board, scoring: scoringKey(), frames: [],
-    shown: null, shownPosition: 0, position: 0, playing: false, timer: null,
-  };
+  const replay = { moves, score, board: state.board, scoring: scoringKey(), frames: [], shown: null, shownPosition: 0 };
   state.replay = replay;
   prefetchFrames(replay);
-  showFrame(0).then(() => playReplay());
+  state.playback.goTo(0).then(() => { if (state.replay === replay) state.playback.play(); });
 }
 
 function closeReplay() {
   if (!state.replay) return;
-  pauseReplay();
+  state.playback.reset();
   state.replay = null;
 }
 
@@ -818,72 +812,23 @@ async function prefetchFrames(replay) {
   await Promise.all([worker(), worker(), worker()]);
 }
 
+/** The playback's showFrame: draws the replay's frame `position` once the server has sent it. */
 async function showFrame(position) {
   const replay = state.replay;
   if (!replay) return;
-  replay.position = Math.max(0, Math.min(position, replay.moves.length));
-  const target = replay.position;
   render();
   try {
-    const frame = await frameAt(replay, target);
-    if (state.replay === replay && replay.position === target) {
+    const frame = await frameAt(replay, position);
+    if (state.replay === replay && state.playback.position === position) {
       replay.shown = frame;
-      replay.shownPosition = target;
+      replay.shownPosition = position;
       render();
     }
   } catch (error) {
     state.solve.error = error;
-    pauseReplay();
+    state.playback.pause();
     render();
   }
-}
-
-function playReplay() {
-  const replay = state.replay;
-  if (!replay) return;
-  if (replay.position >= replay.moves.length) showFrame(0);
-  replay.playing = true;
-  clearTimeout(replay.timer);
-  const stillPlaying = () => state.replay === replay && replay.playing;
-  const tick = async () => {
-    if (!stillPlaying()) return;
-    await showFrame(replay.position + 1);
-    if (!stillPlaying()) return;
-    if (replay.position >= replay.moves.length) {
-      replay.playing = false;
-      render();
-      return;
-    }
-    replay.timer = setTimeout(tick, state.speedMs);
-  };
-  replay.timer = setTimeout(tick, state.speedMs);
-  render();
-}
-
-function pauseReplay() {
-  const replay = state.replay;
-  if (!replay) return;
-  replay.playing = false;
-  clearTimeout(replay.timer);
-  replay.timer = null;
-}
-
-function toggleReplay() {
-  if (state.replay?.playing) pauseReplay();
-  else playReplay();
-  render();
-}
-
-function stepReplay(delta) {
-  const replay = state.replay;
-  if (!replay) return;
-  pauseReplay();
-  showFrame(replay.position + delta);
-}
-
-function onScrub() {
-  pauseReplay();
-  showFrame(Number(state.ui.scrubber.value));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -943,26 +888,8 @@ function bestScoreChart() {
   return [svg, el('figcaption', {}, `${title}${result ? ` (the dot: the game replayed below, ${result.score} points)` : ''}`)];
 }
 
-function niceCeiling(value) {
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * magnitude >= value) ?? 10;
-  return step * magnitude;
-}
-
 function formatTick(value) {
   if (Math.abs(value) >= 10000) return `${Math.round(value / 1000)}k`;
   if (Math.abs(value) >= 100) return String(Math.round(value));
   return String(Number(value.toPrecision(3)));
-}
-
-function svgNode(tag, attributes) {
-  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
-
-function svgText(text, x, y, anchor, className = 'chart-tick') {
-  const node = svgNode('text', { x, y, 'text-anchor': anchor, class: className });
-  node.textContent = text;
-  return node;
 }

@@ -3,8 +3,10 @@
 // (`/api/sokoban/play`); the page keeps only view state in `state`.
 
 import { api, streamJob, pageUrl, replaceRoute } from '../app.js';
-import { drawBoard, cellAt } from '../board/sokoban.js';
-import { el, field, downloadText, copyText, slug } from '../ui.js';
+import { drawBoard } from '../board/sokoban.js';
+import { el, field, downloadText, copyText, slug, moveCaretTo, isTextEntry } from '../ui.js';
+import { cellAt } from '../svg.js';
+import { createReplay } from '../replay.js';
 
 const PASTED_SET = 'pasted';
 const KEY_DIRECTIONS = {
@@ -32,8 +34,11 @@ const state = {
   actionQueue: Promise.resolve(),
   playMessage: '',
   solve: { running: false, controller: null, startedAt: 0, elapsed: 0, progress: null, message: '', error: null, result: null },
-  replay: null,          // {solution, level, frames: [promise], shown, shownPosition, position, playing, timer}
-  speedMs: REPLAY_SPEEDS[1].ms,
+  replay: null,          // {solution, level, frames: [promise], shown, shownPosition}
+  playback: createReplay({   // position, playing, timer and speed of the replay
+    showFrame, frameCount: () => (state.replay ? state.replay.solution.length + 1 : 0), onChange: () => render(),
+    speedMs: REPLAY_SPEEDS[1].ms,
+  }),
   hint: { pending: false, message: '' },
   exportMessage: '',
   shareUrl: '',
@@ -52,7 +57,7 @@ export function mount(main, params = new URLSearchParams()) {
   render();
   return () => {
     document.removeEventListener('keydown', onKeyDown);
-    pauseReplay();
+    state.playback.pause();
     state.root = null;
     state.ui = null;
   };
@@ -142,13 +147,16 @@ function buildPage() {
   ui.solveStatus = el('p', { class: 'note', 'aria-live': 'polite' });
   ui.solveError = el('p', { class: 'error', role: 'alert' });
   ui.hintMessage = el('p', { class: 'note', 'aria-live': 'polite' });
-  ui.replayPlay = el('button', { type: 'button', onclick: toggleReplay }, 'Play');
-  ui.replayBack = el('button', { type: 'button', onclick: () => stepReplay(-1) }, 'Step back');
-  ui.replayForward = el('button', { type: 'button', onclick: () => stepReplay(1) }, 'Step forward');
+  ui.replayPlay = el('button', { type: 'button', onclick: () => state.playback.toggle() }, 'Play');
+  ui.replayBack = el('button', { type: 'button', onclick: () => state.playback.step(-1) }, 'Step back');
+  ui.replayForward = el('button', { type: 'button', onclick: () => state.playback.step(1) }, 'Step forward');
   ui.speedSelect = el('select', {
-    id: 'replay-speed', onchange: () => { state.speedMs = Number(ui.speedSelect.value); },
-  }, REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.speedMs }, speed.label)));
-  ui.scrubber = el('input', { id: 'replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0', oninput: onScrub });
+    id: 'replay-speed', onchange: () => { state.playback.speedMs = Number(ui.speedSelect.value); },
+  }, REPLAY_SPEEDS.map((speed) => el('option', { value: String(speed.ms), selected: speed.ms === state.playback.speedMs }, speed.label)));
+  ui.scrubber = el('input', {
+    id: 'replay-position', type: 'range', min: 0, max: 0, step: 1, value: '0',
+    oninput: () => state.playback.scrubTo(Number(ui.scrubber.value)),
+  });
   ui.replayPosition = el('span', { class: 'note' });
 
   const solveSection = el('section', { class: 'panel solve', 'aria-labelledby': 'solve-heading' },
@@ -228,12 +236,13 @@ function render() {
 
   const replay = state.replay;
   const length = replay ? replay.solution.length : 0;
+  const position = replay ? state.playback.position : 0;
   for (const control of [ui.replayPlay, ui.replayBack, ui.replayForward, ui.scrubber]) control.disabled = !replay;
-  ui.replayPlay.textContent = replay?.playing ? 'Pause' : 'Play';
+  ui.replayPlay.textContent = replay && state.playback.playing ? 'Pause' : 'Play';
   ui.scrubber.max = String(length);
-  ui.scrubber.value = String(replay ? replay.position : 0);
-  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${replay.position} of ${length}` : 'no solution yet');
-  ui.replayPosition.textContent = replay ? `Move ${replay.position} of ${length}` : 'Solve the level to replay its solution.';
+  ui.scrubber.value = String(position);
+  ui.scrubber.setAttribute('aria-valuetext', replay ? `move ${position} of ${length}` : 'no solution yet');
+  ui.replayPosition.textContent = replay ? `Move ${position} of ${length}` : 'Solve the level to replay its solution.';
 
   ui.exportMessage.textContent = state.exportMessage;
   ui.shareOutput.value = state.shareUrl;
@@ -322,20 +331,8 @@ async function loadPasted(text, { fromLink = false } = {}) {
   } catch (error) {
     state.levelError = error;
     render();
-    if (error.line) moveCaretTo(error.line, error.column ?? 1);
+    if (error.line) moveCaretTo(state.ui?.pasteArea, error.line, error.column ?? 1);
   }
-}
-
-/** Puts the textarea's caret at a 1-based line and column of its text. */
-function moveCaretTo(line, column) {
-  const area = state.ui?.pasteArea;
-  if (!area) return;
-  const lines = area.value.split('\n');
-  let offset = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
-  offset += Math.min(column - 1, (lines[line - 1] ?? '').length);
-  area.focus();
-  area.setSelectionRange(offset, offset);
 }
 
 async function onFileChosen() {
@@ -435,13 +432,6 @@ async function restart() {
   if (start && state.cursor !== 0) pushPosition(start.moves, start.state);
   state.playMessage = '';
   render();
-}
-
-function isTextEntry(target) {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
-  return target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file'].includes(target.type);
 }
 
 function onKeyDown(event) {
@@ -553,15 +543,15 @@ async function askHint() {
 /** A replay of `solution` from the level's start; frames are fetched from the server. */
 function openReplay(solution) {
   closeReplay();
-  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, shownPosition: 0, position: 0, playing: false, timer: null, level: state.level };
+  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, shownPosition: 0, level: state.level };
   state.replay = replay;
   prefetchFrames(replay);
-  playReplay();
+  state.playback.play();
 }
 
 function closeReplay() {
   if (!state.replay) return;
-  pauseReplay();
+  state.playback.reset();
   state.replay = null;
 }
 
@@ -587,73 +577,23 @@ async function prefetchFrames(replay) {
   await Promise.all([worker(), worker(), worker(), worker()]);
 }
 
+/** The playback's showFrame: draws the replay's frame `position` once the server has sent it. */
 async function showFrame(position) {
   const replay = state.replay;
   if (!replay) return;
-  replay.position = Math.max(0, Math.min(position, replay.solution.length));
-  const target = replay.position;
   render();
   try {
-    const frame = await frameAt(replay, target);
-    if (state.replay === replay && replay.position === target) {
+    const frame = await frameAt(replay, position);
+    if (state.replay === replay && state.playback.position === position) {
       replay.shown = frame;
-      replay.shownPosition = target;
+      replay.shownPosition = position;
       render();
     }
   } catch (error) {
     state.solve.error = error;
-    pauseReplay();
+    state.playback.pause();
     render();
   }
-}
-
-function playReplay() {
-  const replay = state.replay;
-  if (!replay) return;
-  if (replay.position >= replay.solution.length) replay.position = 0;
-  replay.playing = true;
-  clearTimeout(replay.timer);
-  const stillPlaying = () => state.replay === replay && replay.playing;
-  const tick = async () => {
-    if (!stillPlaying()) return;
-    await showFrame(replay.position + 1);
-    if (!stillPlaying()) return;
-    if (replay.position >= replay.solution.length) {
-      replay.playing = false;
-      render();
-      return;
-    }
-    replay.timer = setTimeout(tick, state.speedMs);
-  };
-  if (replay.position === 0) showFrame(0);
-  replay.timer = setTimeout(tick, state.speedMs);
-  render();
-}
-
-function pauseReplay() {
-  const replay = state.replay;
-  if (!replay) return;
-  replay.playing = false;
-  clearTimeout(replay.timer);
-  replay.timer = null;
-}
-
-function toggleReplay() {
-  if (state.replay?.playing) pauseReplay();
-  else playReplay();
-  render();
-}
-
-function stepReplay(delta) {
-  const replay = state.replay;
-  if (!replay) return;
-  pauseReplay();
-  showFrame(replay.position + delta);
-}
-
-function onScrub() {
-  pauseReplay();
-  showFrame(Number(state.ui.scrubber.value));
 }
 
 // ---------------------------------------------------------------------------------------------
