@@ -92,11 +92,13 @@ async fn every_format_parses_and_errors_carry_line_and_column() {
         error_text(&body).starts_with("pasted board:3:3: unknown colour 'X'"),
         "{body}"
     );
-    // A short row: the line, no column.
+    // A short row: the line, and the column where the missing stone should be.
     let (status, body) = call(&app, parse("2 3 2\nRGR\nRG\n")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(body["line"], 3);
-    assert!(body.get("column").is_none(), "{body}");
+    assert_eq!(
+        (body["line"].as_u64(), body["column"].as_u64()),
+        (Some(3), Some(3))
+    );
     // A bad header, and nothing at all (no line to point at).
     let (status, body) = call(&app, parse("2 x 2\nRG\n")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
