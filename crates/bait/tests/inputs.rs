@@ -1,4 +1,4 @@
-//! Issue 19: level files with a byte-order mark, CRLF or CR line ends, trailing spaces and
+//! Level files with a byte-order mark, CRLF or CR line ends, trailing spaces and
 //! blank lines before and after read the same as without.
 
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! Issue 19: board files with a byte-order mark, CRLF or CR line ends, trailing spaces and
+//! Board files with a byte-order mark, CRLF or CR line ends, trailing spaces and
 //! trailing blank lines read the same as without, in all three formats.
 
 use proptest::prelude::*;

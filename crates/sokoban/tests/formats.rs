@@ -96,7 +96,7 @@ fn error_cases_name_level_line_and_column() {
         problem("######\n#@$$.#\n######\n").3,
         XsbProblem::BoxGoalMismatch { boxes: 2, goals: 1 }
     );
-    // Issue 19: a level with no boxes is a level (already solved), not a format error.
+    // A level with no boxes is a level (already solved), not a format error.
     assert!(parse_xsb("####\n#@ #\n####\n").is_ok());
     let (level, line, _, p) = problem("#####\n#@$. \n#####\n");
     assert_eq!((level, line, p), (1, 2, XsbProblem::OpenBorder));
@@ -107,7 +107,7 @@ fn error_cases_name_level_line_and_column() {
         problem("#####\n#@$.#\n#3\n"),
         (1, 3, 2, XsbProblem::BadRunLength)
     );
-    // Issue 19: a box the player can never reach makes the level unsolvable, which is the
+    // A box the player can never reach makes the level unsolvable, which is the
     // solver's answer, not a format error (the counts must still match).
     assert_eq!(
         problem("#######\n#@$.#$#\n#######\n").3,

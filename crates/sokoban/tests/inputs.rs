@@ -1,4 +1,4 @@
-//! Issue 19: text inputs with a byte-order mark, CRLF or CR line ends, trailing spaces and
+//! Text inputs with a byte-order mark, CRLF or CR line ends, trailing spaces and
 //! blank lines parse as without; well-formed but trivially solved or unsolvable levels are
 //! levels, and every solver gives a sensible answer for them.
 

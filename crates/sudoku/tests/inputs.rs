@@ -1,4 +1,4 @@
-//! Issue 19: puzzle files with a byte-order mark, CRLF or CR line ends, trailing spaces and
+//! Puzzle files with a byte-order mark, CRLF or CR line ends, trailing spaces and
 //! trailing blank lines read the same as without, in the one-line and grid layouts.
 
 use proptest::prelude::*;
