@@ -363,18 +363,9 @@ fn agents_of(names: &[String], field: &str) -> Result<Vec<AgentKind>> {
         .collect()
 }
 
-/// Run an [`ExperimentRequest`]: a `Game` event per game (and `Progress`); returns the
-/// Markdown report (the table, with the paper's and GVGAI's figures for reference; see
-/// [`experiment_report`] for the report with its plot).
-pub fn experiment(
-    req: &ExperimentRequest,
-    stop: &Arc<AtomicBool>,
-    emit: Emit<'_, ExperimentEvent>,
-) -> Result<String> {
-    experiment_report(req, stop, emit).map(|r| r.markdown)
-}
-
-/// [`experiment`] with its plot: the share of games won per agent and level.
+/// Run an [`ExperimentRequest`]: a `Game` event per game (and `Progress`); returns the Markdown
+/// report (the table, with the paper's and GVGAI's figures for reference) and its plot, the
+/// share of games won per agent and level.
 pub fn experiment_report(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
@@ -849,13 +840,19 @@ mod tests {
             "not both",
         );
         let bad: ExperimentRequest = serde_json::from_str(r#"{"agents": ["dfs", "x"]}"#).unwrap();
-        let err = experiment(&bad, &no_stop(), &mut |_| Ok(())).unwrap_err();
+        let err = experiment_report(&bad, &no_stop(), &mut |_| Ok(()))
+            .map(drop)
+            .unwrap_err();
         assert!(err.to_string().starts_with("agents:"), "{err}");
         let bad: ExperimentRequest = serde_json::from_str(r#"{"levels": [7]}"#).unwrap();
-        let err = experiment(&bad, &no_stop(), &mut |_| Ok(())).unwrap_err();
+        let err = experiment_report(&bad, &no_stop(), &mut |_| Ok(()))
+            .map(drop)
+            .unwrap_err();
         assert!(err.to_string().starts_with("levels:"), "{err}");
         let bad: ExperimentRequest = serde_json::from_str(r#"{"seeds": 0}"#).unwrap();
-        let err = experiment(&bad, &no_stop(), &mut |_| Ok(())).unwrap_err();
+        let err = experiment_report(&bad, &no_stop(), &mut |_| Ok(()))
+            .map(drop)
+            .unwrap_err();
         assert!(err.to_string().contains("seeds"), "{err}");
         let bad = BenchRequest {
             level: 9,
@@ -876,14 +873,15 @@ mod tests {
         };
         let mut games = Vec::new();
         let mut last_progress = None;
-        let report = experiment(&req, &no_stop(), &mut |e| {
+        let report = experiment_report(&req, &no_stop(), &mut |e| {
             match e {
                 ExperimentEvent::Game(g) => games.push(g),
                 ExperimentEvent::Progress(p) => last_progress = Some(p),
             }
             Ok(())
         })
-        .unwrap();
+        .unwrap()
+        .markdown;
         // astar-offline plays once, dls (random) once per seed.
         assert_eq!(games.len(), 3);
         let p = last_progress.unwrap();

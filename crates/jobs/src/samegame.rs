@@ -1,6 +1,6 @@
 //! SameGame jobs (see `docs/METHODS.md#samegame`): solve boards with SP-MCTS, NMCS, NRPA, DBS, A*,
 //! IDA* or random playouts ([`solve`]), the Czech thesis's comparison of playout policies and
-//! selection formulas (§3.4, [`experiment()`]), playout and SP-MCTS speeds ([`bench()`]), and this
+//! selection formulas (§3.4, [`experiment_report()`]), playout and SP-MCTS speeds ([`bench()`]), and this
 //! game's part of the `puzzle bench` signature ([`signature`]).
 //!
 //! Every answer in a [`BoardResult`] was replayed on the game's rules (by
@@ -13,8 +13,7 @@ mod experiment;
 
 pub use self::bench::{bench, BenchEvent, BenchRequest, RateRecord, BENCH_PLAYOUTS};
 pub use self::experiment::{
-    experiment, experiment_report, paper_total, parse_formula, ExperimentEvent, ExperimentRequest,
-    TotalRecord,
+    experiment_report, paper_total, parse_formula, ExperimentEvent, ExperimentRequest, TotalRecord,
 };
 
 use crate::data::{samegame_set, SAMEGAME_SETS};

@@ -496,16 +496,6 @@ impl JobEvent for ExperimentEvent {
     }
 }
 
-/// Run the thesis's tables; returns the Markdown report (see [`experiment_report`] for the
-/// report with its plots).
-pub fn experiment(
-    req: &ExperimentRequest,
-    stop: &Arc<AtomicBool>,
-    emit: Emit<'_, ExperimentEvent>,
-) -> Result<String> {
-    experiment_report(req, stop, emit).map(|r| r.markdown)
-}
-
 /// Run the thesis's tables; returns the Markdown report and a plot per table (iterations per
 /// second and best score per column, ours beside the thesis's).
 pub fn experiment_report(

@@ -2,13 +2,12 @@
 //! chapter 4): solve the puzzles of a text with the
 //! thesis's MCTS solver or the exact bitboard solver, generate unique-solution puzzles, time the
 //! exact solver over a puzzle file, and the thesis's test grid as a Markdown report
-//! ([`experiment()`]). Every solution in a result was checked against its puzzle first.
+//! ([`experiment_report()`]). Every solution in a result was checked against its puzzle first.
 
 mod experiment;
 
 pub use experiment::{
-    experiment, experiment_report, BudgetRow, ExperimentEvent, ExperimentRequest, GridRow,
-    GRID_PUZZLES,
+    experiment_report, BudgetRow, ExperimentEvent, ExperimentRequest, GridRow, GRID_PUZZLES,
 };
 
 use crate::data::{SUDOKU_EASY, SUDOKU_HARDEST11};

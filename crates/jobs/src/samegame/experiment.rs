@@ -127,19 +127,10 @@ pub fn parse_formula(s: &str) -> Result<SelectionPolicy> {
     bail!("unknown formula '{s}' (expected ucb-tuned, uctk<C> or spmcts)")
 }
 
-/// Run the comparison: `Progress` per run (spread over `threads` workers), then a `Total`
-/// per playout and formula; returns the Markdown report (see [`experiment_report`] for the
-/// report with its plots).
-pub fn experiment(
-    req: &ExperimentRequest,
-    stop: &Arc<AtomicBool>,
-    emit: Emit<'_, ExperimentEvent>,
-) -> Result<String> {
-    experiment_report(req, stop, emit).map(|r| r.markdown)
-}
-
-/// [`experiment`] with its plots: the score per board and configuration, and the totals per
-/// configuration beside the paper's (when the boards are the 20 standard ones).
+/// Run the comparison: `Progress` per run (spread over `threads` workers), then a `Total` per
+/// playout and formula; returns the Markdown report and its plots: the score per board and
+/// configuration, and the totals per configuration beside the paper's (when the boards are
+/// the 20 standard ones).
 pub fn experiment_report(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
@@ -438,11 +429,12 @@ mod tests {
             ..ExperimentRequest::default()
         };
         let mut events = Vec::new();
-        let md = experiment(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {
+        let md = experiment_report(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {
             events.push(e);
             Ok(())
         })
-        .unwrap();
+        .unwrap()
+        .markdown;
         let progress = events
             .iter()
             .filter(|e| matches!(e, ExperimentEvent::Progress(_)))
@@ -477,7 +469,7 @@ mod tests {
             },
             ..req.clone()
         };
-        experiment(&one, &Arc::new(AtomicBool::new(false)), &mut |e| {
+        experiment_report(&one, &Arc::new(AtomicBool::new(false)), &mut |e| {
             if let ExperimentEvent::Total(t) = e {
                 again.push(t.total);
             }
@@ -490,7 +482,7 @@ mod tests {
     #[test]
     fn bad_requests_are_refused() {
         let run = |req: ExperimentRequest| {
-            experiment(&req, &Arc::new(AtomicBool::new(false)), &mut |_| Ok(()))
+            experiment_report(&req, &Arc::new(AtomicBool::new(false)), &mut |_| Ok(()))
                 .map(drop)
                 .unwrap_err()
                 .to_string()

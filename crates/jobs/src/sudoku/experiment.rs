@@ -225,19 +225,9 @@ fn validate(req: &ExperimentRequest) -> Result<()> {
 }
 
 /// Run an [`ExperimentRequest`]: `Progress` per run, a `Grid` or `Budget` event per table row;
-/// returns the Markdown report (a stopped run keeps the finished rows; see
-/// [`experiment_report`] for the report with its plots).
-pub fn experiment(
-    req: &ExperimentRequest,
-    stop: &Arc<AtomicBool>,
-    emit: Emit<'_, ExperimentEvent>,
-) -> Result<String> {
-    experiment_report(req, stop, emit).map(|r| r.markdown)
-}
-
-/// [`experiment`] with its plots: per grid puzzle, the share of runs solved within N
-/// simulations (one line per configuration); on top95, the share of puzzles solved against the
-/// simulation budget (one line per configuration).
+/// returns the Markdown report (a stopped run keeps the finished rows) and its plots: per grid
+/// puzzle, the share of runs solved within N simulations (one line per configuration); on top95,
+/// the share of puzzles solved against the simulation budget (one line per configuration).
 pub fn experiment_report(
     req: &ExperimentRequest,
     stop: &Arc<AtomicBool>,
@@ -548,11 +538,11 @@ mod tests {
     fn run(req: &ExperimentRequest) -> Result<(Vec<ExperimentEvent>, String)> {
         let mut events = Vec::new();
         let stop = Arc::new(AtomicBool::new(false));
-        let md = experiment(req, &stop, &mut |e| {
+        let report = experiment_report(req, &stop, &mut |e| {
             events.push(e);
             Ok(())
         })?;
-        Ok((events, md))
+        Ok((events, report.markdown))
     }
 
     #[test]
