@@ -1,13 +1,15 @@
 //! What every subcommand shares: the common flags, JSON Lines / text output written as results
-//! are found, progress bars on stderr, the Ctrl-C flag, and argument validation.
+//! are found, progress bars on stderr, the stop flag set by Ctrl-C and SIGTERM, atomic file writes, exit codes, and argument validation.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -115,6 +117,17 @@ impl Output {
         Ok(())
     }
 
+    /// Write a run's closing summary in JSON mode: on standard error, as one JSON object, so that
+    /// standard output keeps exactly one record per item (the solve commands' contract) while a
+    /// script or a batch log still sees the summary, interrupted runs included.
+    pub fn summary<T: Serialize>(&self, value: &T) -> Result<()> {
+        if self.json {
+            let line = serde_json::to_string(value).context("encoding the summary as JSON")?;
+            eprintln!("{line}");
+        }
+        Ok(())
+    }
+
     /// Write a line of text (in text mode only).
     pub fn text(&self, line: &str) -> Result<()> {
         if !self.json {
@@ -132,23 +145,83 @@ fn write_line(line: &str) -> Result<()> {
         .context("writing to standard output")
 }
 
-/// The process-wide interrupt flag: set by the first Ctrl-C (searches stop and keep what they
-/// found); a second Ctrl-C exits at once.
+/// The signal that stopped the run (SIGINT, SIGTERM or SIGHUP), 0 while none came.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// The process-wide stop flag: set by the first SIGINT (Ctrl-C), SIGTERM (what batch schedulers
+/// such as Slurm send before they kill a job) or SIGHUP; searches stop, keep what they found,
+/// and the command still writes its results, summary and files before it exits with
+/// [`exit_code`]'s code. A second signal exits at once (records already written stay whole:
+/// every record and level is written in one piece).
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let f = flag.clone();
-        // If a handler cannot be installed (e.g. one exists already), Ctrl-C just kills.
-        let _ = ctrlc::set_handler(move || {
-            if f.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\ninterrupted: finishing and keeping what was found (Ctrl-C again to quit)");
-        });
+        // If the handler cannot be installed, the signals keep their default action (exit).
+        if let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    if f.swap(true, Ordering::SeqCst) {
+                        std::process::exit(128 + signal);
+                    }
+                    STOPPED_BY.store(signal, Ordering::SeqCst);
+                    eprintln!(
+                        "\n{}: finishing and keeping what was found (again to quit at once)",
+                        signal_name(signal)
+                    );
+                }
+            });
+        }
         flag
     })
     .clone()
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        SIGINT => "interrupted (SIGINT)",
+        SIGTERM => "terminated (SIGTERM)",
+        _ => "hung up (SIGHUP)",
+    }
+}
+
+/// The process's exit code (docs/ROBUSTNESS.md#exit-codes): 0 when the command ran to its end
+/// (unsolved puzzles are answers, not failures), 1 for an error, 2 for bad usage (from the
+/// argument parser), and 128 + the signal number (130 SIGINT, 143 SIGTERM, 129 SIGHUP) when a
+/// signal stopped the run early, after its results and files were written.
+pub fn exit_code(result: &Result<()>) -> u8 {
+    match (result, STOPPED_BY.load(Ordering::SeqCst)) {
+        (Err(_), _) => 1,
+        (Ok(()), 0) => 0,
+        (Ok(()), signal) => u8::try_from(128 + signal).unwrap_or(1),
+    }
+}
+
+/// Write a whole file atomically: the bytes go to a temporary file in the same directory, which
+/// is flushed to disk and then renamed over `path`, so a reader (or a kill at any moment) sees
+/// either the old file or the complete new one, never half of it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
+        .and_then(|_| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
 }
 
 /// A progress bar over `len` items on stderr (hidden when stderr is not a terminal or with
@@ -254,15 +327,13 @@ pub fn save_report(
     let mut files = Vec::new();
     for plot in &report.plots {
         let file = plot_path(path, &plot.name);
-        std::fs::write(&file, &plot.svg)
-            .with_context(|| format!("cannot write the plot {}", file.display()))?;
+        write_atomic(&file, plot.svg.as_bytes()).context("writing a plot")?;
         files.push(file.display().to_string());
     }
     let md = markdown_with_plots(report, path);
     match path {
         Some(path) => {
-            std::fs::write(path, &md)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            write_atomic(path, md.as_bytes())?;
             out.text(&format!("report written to {}", path.display()))?;
             if !files.is_empty() {
                 out.text(&format!("plots written to {}", files.join(", ")))?;

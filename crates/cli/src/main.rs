@@ -141,11 +141,8 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd::sokogen::render(a, &common),
         Command::Serve(a) => cmd::serve::serve(a, &common),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
+    if let Err(e) = &result {
+        eprintln!("error: {e:#}");
     }
+    ExitCode::from(common::exit_code(&result))
 }

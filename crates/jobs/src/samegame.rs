@@ -596,7 +596,7 @@ pub fn solve(
         searched,
         cleared,
         total_score: total,
-        interrupted: searched < boards.len(),
+        interrupted: searched < boards.len() || stop.load(Ordering::Relaxed),
     };
     send(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)

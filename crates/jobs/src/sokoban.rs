@@ -98,12 +98,15 @@ pub struct LevelResult {
 /// The closing record of a solve run.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveSummary {
-    /// Levels attempted.
+    /// Levels chosen (every level of the text, or the one asked for).
     pub levels: usize,
     /// Levels solved.
     pub solved: usize,
-    /// The run was stopped before every level was attempted.
+    /// The run was stopped (a stop request or signal) before every level was searched to the
+    /// end of its budget.
     pub interrupted: bool,
+    /// Levels attempted (fewer than `levels` when stopped early).
+    pub attempted: usize,
 }
 
 /// The events of a solve or benchmark run.
@@ -279,7 +282,8 @@ pub fn solve(
     let summary = SolveSummary {
         levels: chosen.len(),
         solved,
-        interrupted: done < chosen.len(),
+        interrupted: done < chosen.len() || stop.load(Ordering::Relaxed),
+        attempted: done,
     };
     emit(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)

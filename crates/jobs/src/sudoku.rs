@@ -456,7 +456,7 @@ pub fn solve(
         solved,
         algo: algo.to_string(),
         mean_simulations: total_sims as f64 / solved.max(1) as f64,
-        interrupted: done < puzzles.len(),
+        interrupted: done < puzzles.len() || stop.load(Ordering::Relaxed),
     };
     emit(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)

@@ -2,8 +2,8 @@
 //! argument parsing and printing over [`puzzle_jobs::bait`] (GVGAI's Bait played by the agents of
 //! `puzzle-bait` under a per-move CPU budget).
 
-use crate::common::{interrupt_flag, read_text, save_report, CommonArgs};
-use anyhow::{bail, Context, Result};
+use crate::common::{interrupt_flag, read_text, save_report, write_atomic, CommonArgs};
+use anyhow::{bail, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_jobs::bait::{self as job, BenchEvent, ExperimentEvent, PlayEvent, TickRecord};
 use std::path::PathBuf;
@@ -104,8 +104,7 @@ pub fn play(args: PlayArgs, common: &CommonArgs) -> Result<()> {
             PlayEvent::Tick(_) => {}
             PlayEvent::Game(g) => {
                 if let Some(path) = &args.export {
-                    std::fs::write(path, format!("{}\n", g.actions))
-                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    write_atomic(path, format!("{}\n", g.actions).as_bytes())?;
                 }
                 out.json(&g)?;
                 out.text(&format!(
@@ -143,7 +142,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "MS", default_value = "40", value_parser = parse_budget_ms)]
     pub budget_ms: f64,
     /// Write the Markdown report here (default: standard output).
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, short, visible_alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 

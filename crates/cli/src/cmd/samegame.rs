@@ -235,7 +235,13 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
                 ))?;
             }
             SolveEvent::Summary(s) => {
-                if s.boards > 1 {
+                out.summary(&s)?;
+                if s.interrupted {
+                    out.text(&format!(
+                        "stopped early: total {} over {} of {} boards",
+                        s.total_score, s.searched, s.boards
+                    ))?;
+                } else if s.boards > 1 {
                     out.text(&format!("total {} over {} boards", s.total_score, s.boards))?;
                 }
             }
@@ -267,7 +273,7 @@ pub struct ExperimentArgs {
     #[arg(long, default_value = "ucb-tuned,uctk0.1,uctk0.2,uctk0.4")]
     pub formulas: String,
     /// Write the Markdown report here (default: standard output).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, short, visible_alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 

@@ -99,7 +99,13 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
                 bar.suspend(|| out.text(&line))?;
             }
             SolveEvent::Summary(s) => {
-                if s.levels > 1 {
+                out.summary(&s)?;
+                if s.interrupted {
+                    out.text(&format!(
+                        "stopped early: solved {} of {} attempted ({} levels)",
+                        s.solved, s.attempted, s.levels
+                    ))?;
+                } else if s.levels > 1 {
                     out.text(&format!("solved {} of {}", s.solved, s.levels))?;
                 }
             }

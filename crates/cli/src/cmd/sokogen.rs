@@ -5,7 +5,9 @@
 //! `--out` XSB file, flushed), each verified by replaying its solution first; Ctrl-C ends the run
 //! and keeps everything found.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
+use crate::common::{
+    interrupt_flag, progress_bar, read_text, save_report, time_bar, write_atomic, CommonArgs,
+};
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
     self as job, ExperimentEvent, ExperimentRequest, GenEvent, GenerateRequest,
@@ -179,7 +181,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
                 args.width, args.height, outcome.seed
             ),
         );
-        std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+        write_atomic(path, svg.as_bytes())?;
     }
     Ok(())
 }
@@ -195,7 +197,7 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub seeds: u64,
     /// Write the Markdown report here (default: standard output).
-    #[arg(long, value_name = "FILE.md")]
+    #[arg(long, short, visible_alias = "output", value_name = "FILE.md")]
     pub out: Option<PathBuf>,
 }
 
@@ -258,11 +260,9 @@ pub fn render(args: RenderArgs, common: &CommonArgs) -> Result<()> {
     };
     let svg_path = PathBuf::from(format!("{}.svg", prefix.display()));
     let png_path = PathBuf::from(format!("{}.png", prefix.display()));
-    std::fs::write(&svg_path, level_svg(level))
-        .with_context(|| format!("cannot write {}", svg_path.display()))?;
+    write_atomic(&svg_path, level_svg(level).as_bytes())?;
     let png = level_png(level).context("encoding the PNG")?;
-    std::fs::write(&png_path, png)
-        .with_context(|| format!("cannot write {}", png_path.display()))?;
+    write_atomic(&png_path, &png)?;
     let out = common.output();
     out.json(&serde_json::json!({
         "svg": svg_path.display().to_string(),

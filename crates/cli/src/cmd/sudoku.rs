@@ -2,8 +2,10 @@
 //! `docs/METHODS.md#sudoku-mcts`), the exact bitboard solver, the generator, and the thesis's test
 //! grid as a report: argument parsing and printing over [`puzzle_jobs::sudoku`].
 
-use crate::common::{interrupt_flag, progress_bar, read_text, save_report, CommonArgs};
-use anyhow::{Context, Result};
+use crate::common::{
+    interrupt_flag, progress_bar, read_text, save_report, write_atomic, CommonArgs,
+};
+use anyhow::Result;
 use indicatif::ProgressBar;
 use puzzle_jobs::sudoku::{self as job, BenchEvent, ExperimentEvent, GenerateEvent, SolveEvent};
 use puzzle_jobs::ItemProgress;
@@ -200,8 +202,10 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
             }
             SolveEvent::Summary(s) => {
                 bar.finish_and_clear();
+                out.summary(&s)?;
                 out.text(&format!(
-                    "{}/{} solved; mean {} per solved puzzle: {:.0}",
+                    "{}{}/{} solved; mean {} per solved puzzle: {:.0}",
+                    if s.interrupted { "stopped early: " } else { "" },
                     s.solved,
                     s.puzzles,
                     if s.algo == "mcts" {
@@ -259,7 +263,12 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
                 );
                 bar.suspend(|| out.text(&text))?;
             }
-            GenerateEvent::Summary(_) => {}
+            GenerateEvent::Summary(s) => {
+                out.summary(&s)?;
+                if s.interrupted {
+                    bar.suspend(|| out.text(&format!("stopped early: {} generated", s.generated)))?;
+                }
+            }
         }
         Ok(())
     };
@@ -355,7 +364,7 @@ pub struct ExperimentArgs {
     pub top95_budget: u64,
     /// Write the Markdown report here instead of standard output (rewritten after every
     /// configuration, so an interrupted long run keeps the finished rows).
-    #[arg(long)]
+    #[arg(long, short, visible_alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Which of the grid's puzzles to run (comma-separated; all three by default).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzle::Easy, GridPuzzle::Medium, GridPuzzle::Hard])]
@@ -376,7 +385,7 @@ pub enum GridPuzzle {
 /// Write the report so far to `--output` (no-op when it goes to standard output at the end).
 fn save_partial(path: Option<&Path>, md: &str) -> Result<()> {
     if let Some(path) = path {
-        std::fs::write(path, md).with_context(|| format!("cannot write {}", path.display()))?;
+        write_atomic(path, md.as_bytes())?;
     }
     Ok(())
 }
