@@ -40,6 +40,10 @@ pub struct CommonArgs {
     /// No progress bars.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// At exit, print the process's peak resident memory on standard error as a JSON object
+    /// `{"peak_rss_bytes": N}` (Linux; what `--max-nodes` bounds, docs/ROBUSTNESS.md#memory).
+    #[arg(long, global = true)]
+    pub peak_memory: bool,
 }
 
 impl CommonArgs {
@@ -196,6 +200,21 @@ pub fn exit_code(result: &Result<()>) -> u8 {
         (Ok(()), 0) => 0,
         (Ok(()), signal) => u8::try_from(128 + signal).unwrap_or(1),
     }
+}
+
+/// The process's peak resident set size in bytes (`VmHWM` in `/proc/self/status`; `None` where
+/// the kernel does not say).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 /// Write a whole file atomically: the bytes go to a temporary file in the same directory, which

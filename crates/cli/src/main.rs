@@ -144,5 +144,11 @@ fn main() -> ExitCode {
     if let Err(e) = &result {
         eprintln!("error: {e:#}");
     }
+    if common.peak_memory {
+        match common::peak_rss_bytes() {
+            Some(bytes) => eprintln!("{{\"peak_rss_bytes\":{bytes}}}"),
+            None => eprintln!("{{\"peak_rss_bytes\":null}}"),
+        }
+    }
     ExitCode::from(common::exit_code(&result))
 }

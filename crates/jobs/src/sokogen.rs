@@ -6,12 +6,13 @@ use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
 use anyhow::{bail, Result};
+use puzzle_engine::mcts::MctsConfig;
 use puzzle_engine::{Budget, WorkCounter};
 use puzzle_sokogen::experiment::{
     markdown_table, measure, process_cpu_seconds, tables, Measured, Table,
 };
 use puzzle_sokogen::{
-    generate as run_generation, Bootstrap, BoxLimit, Congestion, GenConfig, GenParams,
+    generate as run_generation, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig, GenParams,
     GeneratedLevel, MoveAgent, Rules, Selection,
 };
 use serde::{Deserialize, Serialize};
@@ -59,6 +60,11 @@ pub struct GenerateRequest {
     pub selection: String,
     /// UCB1's exploration factor ξ.
     pub xi: f64,
+    /// Memory for the search trees in MiB (the low-memory setting for long runs on big boards):
+    /// caps the node budget at what fits, at [`puzzle_engine::mcts::node_bytes`] a node (32 bytes
+    /// with UCB1, 48 with the formulas that read the rewards' spread). The tree stops growing
+    /// when full and the search goes on sampling from its leaves.
+    pub max_memory_mb: Option<f64>,
     /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
@@ -82,6 +88,7 @@ impl Default for GenerateRequest {
             congestion_v1: false,
             selection: "ucb1".into(),
             xi: 1.0,
+            max_memory_mb: None,
             limits: Limits::default(),
         }
     }
@@ -264,7 +271,18 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
             })?,
     };
     let threads = default_threads(&req.limits);
-    let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let mut max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    if let Some(mb) = req.max_memory_mb {
+        if !mb.is_finite() || mb <= 0.0 {
+            anyhow::bail!("max_memory_mb must be a positive number of MiB, not {mb}");
+        }
+        let probe = MctsConfig {
+            selection: selection.policy(),
+            ..MctsConfig::default()
+        };
+        let node = puzzle_engine::mcts::node_bytes::<GenAction>(&probe);
+        max_nodes = max_nodes.min((mb * 1024.0 * 1024.0 / node as f64) as usize);
+    }
     let per_tree = (max_nodes / threads).max(1);
     let budget = match (req.limits.iterations, req.limits.time_limit) {
         (Some(n), None) => Budget::iterations(n),

@@ -73,6 +73,18 @@ pub struct GenerateArgs {
     /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
     #[arg(long, default_value_t = 1.0, value_name = "XI")]
     pub xi: f64,
+    /// Low-memory setting for long runs on big boards: the search trees' memory in MiB (caps
+    /// `--max-nodes` at what fits: 32 bytes a node with UCB1, 48 with the other formulas; a
+    /// full tree stops growing and the search goes on sampling from its leaves).
+    #[arg(long, value_name = "MIB", value_parser = parse_mib)]
+    pub max_memory: Option<f64>,
+}
+
+fn parse_mib(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number of MiB")),
+    }
 }
 
 fn parse_box_limit(s: &str) -> Result<String, String> {
@@ -108,6 +120,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         congestion_v1: args.congestion_v1,
         selection: args.selection.clone(),
         xi: args.xi,
+        max_memory_mb: args.max_memory,
         limits: common.limits(),
     };
     let stop = interrupt_flag();

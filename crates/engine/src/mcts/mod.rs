@@ -20,7 +20,7 @@ mod tree;
 pub use config::{
     Amaf, ChildrenPerExpansion, Expansion, MctsConfig, MoveChoice, RewardTransform, SelectionPolicy,
 };
-pub use tree::{BestSequence, ChildStats, Found, MctsTree, Observer, TracePoint};
+pub use tree::{node_bytes, BestSequence, ChildStats, Found, MctsTree, Observer, TracePoint};
 
 use crate::{Budget, Deadline, Game, PlayoutPolicy, Rng, StopReason};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -290,7 +290,10 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
             {
                 m.visits += c.visits;
                 m.reward_sum += c.reward_sum;
-                m.max_reward = m.max_reward.max(c.max_reward);
+                m.max_reward = match (m.max_reward, c.max_reward) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                };
             } else {
                 result.root_children.push(c);
             }
