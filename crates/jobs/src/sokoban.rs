@@ -17,7 +17,8 @@ use std::time::Instant;
 
 /// Default time limit per level, seconds.
 pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
-/// Default node budget (positions stored; about 150 bytes each, so at most 1.2 GB).
+/// Default node budget (positions stored: about 100 bytes each for A* and BFS, about 400 for the
+/// greedy portfolio, so 0.8 to 3.2 GB at most; docs/ROBUSTNESS.md#memory).
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 /// The most threads a solve uses: the `greedy` portfolio runs its second half on a second
 /// thread (Microban at 10 s: 154/155 on one thread, 155/155 on two, docs/benchmarks/sokoban.md);

@@ -1,0 +1,197 @@
+//! `--max-nodes N` bounds each search's memory: the process's peak resident set stays under the
+//! bound documented in docs/ROBUSTNESS.md#memory, `base + N × bytes per node`, on a workload that
+//! would need far more without the budget (each run would go on for many seconds and grow
+//! without it). Peak memory comes from the CLI's own `--peak-memory` report (Linux `VmHWM`).
+
+mod common;
+
+use serde_json::Value;
+use std::path::PathBuf;
+
+const MB: u64 = 1 << 20;
+
+fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(path)
+}
+
+/// Run `puzzle ARGS --max-nodes N --peak-memory --json -q`; the JSON records on stdout and the
+/// peak RSS in bytes.
+fn run(args: &[&str], max_nodes: u64) -> (Vec<Value>, u64) {
+    let out = common::puzzle()
+        .args(args)
+        .args(["--max-nodes", &max_nodes.to_string()])
+        .args(["--peak-memory", "--json", "-q"])
+        .output()
+        .unwrap();
+    common::assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let peak = stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| v["peak_rss_bytes"].as_u64());
+    match peak {
+        Some(p) => (common::json_lines(&out.stdout), p),
+        None if !cfg!(target_os = "linux") => (common::json_lines(&out.stdout), 0),
+        None => panic!("no peak memory report: {stderr}"),
+    }
+}
+
+#[track_caller]
+fn assert_within(what: &str, peak: u64, base_mb: u64, nodes: u64, bytes_per_node: u64) {
+    let bound = base_mb * MB + nodes * bytes_per_node;
+    eprintln!(
+        "{what}: peak {:.1} MB, bound {:.1} MB",
+        peak as f64 / MB as f64,
+        bound as f64 / MB as f64
+    );
+    assert!(
+        peak <= bound,
+        "{what}: peak {:.1} MB over the documented bound {:.1} MB ({base_mb} MB + {nodes} × {bytes_per_node} B)",
+        peak as f64 / MB as f64,
+        bound as f64 / MB as f64
+    );
+}
+
+#[test]
+fn sokoban_searches_stay_within_their_node_budget() {
+    let level = data("sokoban/XSokoban_90.xsb");
+    let level = level.to_str().unwrap();
+    // XSokoban 90 is far beyond these budgets: A* and BFS stop on the node budget.
+    for (algo, base_mb, per_node) in [("astar", 16, 150), ("bfs", 16, 150)] {
+        let n = 100_000;
+        let (records, peak) = run(
+            &[
+                "solve",
+                "sokoban",
+                level,
+                "--level",
+                "90",
+                "--algo",
+                algo,
+                "--threads",
+                "1",
+                "--time-limit",
+                "60",
+            ],
+            n,
+        );
+        assert_eq!(records[0]["stop"], "nodes", "{algo} stopped on its budget");
+        assert_within(algo, peak, base_mb, n, per_node);
+    }
+    // IDA* keeps its transposition table within the budget; the greedy portfolio runs its
+    // phases one after another, each within the budget, until the time limit.
+    for (algo, base_mb, per_node) in [("idastar", 16, 60), ("greedy", 32, 500)] {
+        let n = 50_000;
+        let (_, peak) = run(
+            &[
+                "solve",
+                "sokoban",
+                level,
+                "--level",
+                "90",
+                "--algo",
+                algo,
+                "--threads",
+                "1",
+                "--time-limit",
+                "3",
+            ],
+            n,
+        );
+        assert_within(algo, peak, base_mb, n, per_node);
+    }
+}
+
+#[test]
+fn the_generator_tree_stays_within_its_node_budget() {
+    // 400,000 iterations grow about a million nodes without a budget (about 40 MB).
+    let n = 100_000;
+    let (records, peak) = run(
+        &[
+            "generate",
+            "sokoban",
+            "--width",
+            "5",
+            "--height",
+            "5",
+            "--iterations",
+            "400000",
+            "--seed",
+            "1",
+        ],
+        n,
+    );
+    let summary = records.last().unwrap();
+    assert!(summary["peak_nodes"].as_u64().unwrap() <= n);
+    assert_within("generation", peak, 16, n, 40);
+}
+
+#[test]
+fn the_generators_memory_setting_caps_its_trees() {
+    let (records, peak) = run(
+        &[
+            "generate",
+            "sokoban",
+            "--width",
+            "5",
+            "--height",
+            "5",
+            "--iterations",
+            "400000",
+            "--seed",
+            "1",
+            "--max-memory",
+            "4",
+        ],
+        8_000_000,
+    );
+    let summary = records.last().unwrap();
+    assert!(summary["peak_nodes"].as_u64().unwrap() * 32 <= 4 * MB);
+    assert_within("generation --max-memory 4", peak, 16, 0, 0);
+    assert!(peak <= 20 * MB);
+}
+
+#[test]
+fn samegame_astar_stays_within_its_node_budget() {
+    let boards = data("samegame/standard20_digits.txt");
+    let n = 50_000;
+    let (records, peak) = run(
+        &[
+            "solve",
+            "samegame",
+            boards.to_str().unwrap(),
+            "--board",
+            "1",
+            "--algo",
+            "astar",
+            "--time-limit",
+            "60",
+        ],
+        n,
+    );
+    assert_eq!(records[0]["stop"], "Nodes");
+    assert_within("samegame astar", peak, 16, n, 300);
+}
+
+#[test]
+fn bait_searches_stay_within_their_node_budget() {
+    for (agent, base_mb, per_node) in [("astar-offline", 24, 200), ("dfs", 16, 40)] {
+        let n = 50_000;
+        let (_, peak) = run(
+            &[
+                "play",
+                "bait",
+                "--level",
+                "4",
+                "--agent",
+                agent,
+                "--time-limit",
+                "60",
+            ],
+            n,
+        );
+        assert_within(agent, peak, base_mb, n, per_node);
+    }
+}
