@@ -246,8 +246,12 @@ fn is_board_line(line: &str, in_board: bool) -> bool {
 /// A level with no boxes (already solved) or with a box the player can never reach
 /// (unsolvable) is a level: the solvers answer for it.
 pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
-    let text = puzzle_engine::text::normalize(text);
-    let text = text.as_ref();
+    parse_normalized(&puzzle_engine::text::normalize(text))
+}
+
+/// [`parse_xsb`] on a text already normalized (normalizing twice would drop a second
+/// byte-order mark, which is a character of the text).
+fn parse_normalized(text: &str) -> Result<Vec<Level>, XsbError> {
     let mut levels = Vec::new();
     let mut title: Option<String> = None;
     let mut raw = RawLevel::default();
@@ -471,7 +475,7 @@ impl Level {
     pub fn parse_one(text: &str) -> Result<Level, XsbError> {
         let text = puzzle_engine::text::normalize(text);
         let text = text.as_ref();
-        let mut levels = parse_xsb(text)?;
+        let mut levels = parse_normalized(text)?;
         if levels.len() > 1 {
             // Find the first line of the second board to report it.
             return Err(XsbError {
@@ -616,6 +620,15 @@ mod tests {
         let e = parse_xsb("####\n#@.#|    |#$ #\n####\n").unwrap_err();
         assert_eq!((e.level, e.line, e.column), (1, 2, 1));
         assert_eq!(e.problem, XsbProblem::EmptyRow);
+    }
+
+    /// Found by fuzzing: `parse_one` normalized the text twice, so a second byte-order mark
+    /// was dropped too and the text read as two levels where `parse_xsb` read one.
+    #[test]
+    fn parse_one_reads_as_parse_xsb() {
+        let text = "\u{feff}\u{feff}#####\n\n#####\n#@$.#\n#####\n";
+        assert_eq!(parse_xsb(text).unwrap().len(), 1);
+        assert!(Level::parse_one(text).is_ok());
     }
 
     /// Run-length counts could ask for a grid of any size: a level is refused past
