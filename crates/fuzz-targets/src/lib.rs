@@ -67,7 +67,11 @@ pub fn xsb(data: &[u8]) {
     let text = text(data);
     let parsed = parse_xsb(&text);
     let via_job = puzzle_jobs::sokoban::parse_levels(&text, "fuzz.xsb");
-    assert_eq!(parsed.is_ok(), via_job.is_ok(), "the job layer reads as the parser");
+    assert_eq!(
+        parsed.is_ok(),
+        via_job.is_ok(),
+        "the job layer reads as the parser"
+    );
     let one = Level::parse_one(&text);
     match &parsed {
         Err(e) => {
@@ -176,16 +180,19 @@ fn samegame(data: &[u8], format: sg::FileFormat) {
         let boards: Result<Vec<SameBoard>, sg::FormatError> = match format {
             sg::FileFormat::Standard => sg::parse_standard(&text, "f", scoring).map(|b| vec![b]),
             sg::FileFormat::Csv => sg::parse_csv(&text, "f", scoring).map(|b| vec![b]),
-            sg::FileFormat::Digits => {
-                sg::parse_digits(&text, "f", scoring).map(|v| v.into_iter().map(|n| n.board).collect())
-            }
+            sg::FileFormat::Digits => sg::parse_digits(&text, "f", scoring)
+                .map(|v| v.into_iter().map(|n| n.board).collect()),
         };
         if let Err(e) = &boards {
             assert_eq!(e.file, "f", "a SameGame error names the file: {e}");
         }
         let any = sg::parse_any(&text, "f", scoring);
         if sg::detect(&text) == format {
-            assert_eq!(boards.is_ok(), any.is_ok(), "parse_any agrees with the parser");
+            assert_eq!(
+                boards.is_ok(),
+                any.is_ok(),
+                "parse_any agrees with the parser"
+            );
         }
         let _ = puzzle_jobs::samegame::parse_boards(&text, "f", scoring);
         if let Ok(boards) = &boards {
@@ -233,7 +240,10 @@ pub fn sudoku(data: &[u8]) {
                     .unwrap_or_else(|e| panic!("written puzzle does not read back: {e}\n{line}"));
                 assert_eq!(again, p.grid, "round trip");
                 let state = puzzle_sudoku::play::play_state(&p.grid, &p.grid);
-                assert!(state.conflicts.is_empty(), "an accepted puzzle has no clash");
+                assert!(
+                    state.conflicts.is_empty(),
+                    "an accepted puzzle has no clash"
+                );
             }
         }
     }

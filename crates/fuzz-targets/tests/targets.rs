@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 /// Every file of one target's corpus, sorted by name.
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus").join(target);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("a directory entry").path())
@@ -38,7 +40,11 @@ fn run_named(target: &str, what: &str, body: fn(&[u8]), data: &[u8]) {
 fn every_corpus_file_replays() {
     for &(name, body) in TARGETS {
         let files = corpus(name);
-        assert!(files.len() >= 5, "the {name} corpus has {} files", files.len());
+        assert!(
+            files.len() >= 5,
+            "the {name} corpus has {} files",
+            files.len()
+        );
         for (path, bytes) in &files {
             run_named(name, &path.display().to_string(), body, bytes);
         }
@@ -51,17 +57,35 @@ fn every_corpus_file_replays() {
 fn the_corpora_hold_accepted_inputs() {
     use puzzle_samegame::Scoring;
     let text = |t: &str, f: &str| {
-        String::from_utf8(corpus(t).into_iter().find(|(p, _)| p.ends_with(f)).unwrap().1).unwrap()
+        String::from_utf8(
+            corpus(t)
+                .into_iter()
+                .find(|(p, _)| p.ends_with(f))
+                .unwrap()
+                .1,
+        )
+        .unwrap()
     };
     assert_eq!(
-        puzzle_sokoban::parse_xsb(&text("xsb", "two.xsb")).unwrap().len(),
-        2
-    );
-    assert!(puzzle_samegame::format::parse_csv(&text("samegame_csv", "small.csv"), "f", Scoring::standard()).is_ok());
-    assert_eq!(
-        puzzle_samegame::format::parse_digits(&text("samegame_digits", "two.txt"), "f", Scoring::standard())
+        puzzle_sokoban::parse_xsb(&text("xsb", "two.xsb"))
             .unwrap()
             .len(),
+        2
+    );
+    assert!(puzzle_samegame::format::parse_csv(
+        &text("samegame_csv", "small.csv"),
+        "f",
+        Scoring::standard()
+    )
+    .is_ok());
+    assert_eq!(
+        puzzle_samegame::format::parse_digits(
+            &text("samegame_digits", "two.txt"),
+            "f",
+            Scoring::standard()
+        )
+        .unwrap()
+        .len(),
         2
     );
     assert!(puzzle_sudoku::parse_puzzle(&text("sudoku", "grid.txt")).is_ok());
@@ -70,7 +94,10 @@ fn the_corpora_hold_accepted_inputs() {
 
 /// One input for a target: its index in [`TARGETS`] and bytes.
 fn arbitrary_input() -> impl Strategy<Value = (usize, Vec<u8>)> {
-    (0..TARGETS.len(), proptest::collection::vec(any::<u8>(), 0..512))
+    (
+        0..TARGETS.len(),
+        proptest::collection::vec(any::<u8>(), 0..512),
+    )
 }
 
 /// A corpus file with a few bytes overwritten, inserted or removed.

@@ -68,9 +68,9 @@ pub enum XsbProblem {
     MoreThanOneLevel,
     /// The level spans more than [`MAX_LEVEL_CELLS`] cells.
     TooLarge,
-    /// A row inside the level holds no wall, box, goal or player (only possible with `|` row
-    /// breaks: in plain text such a line ends the level).
-    EmptyRow,
+    /// A row of the level holds no wall (only possible with `|` row breaks: in plain text such
+    /// a line ends the level, so the level could not be written back).
+    RowWithoutWall,
 }
 
 impl fmt::Display for XsbProblem {
@@ -105,10 +105,10 @@ impl fmt::Display for XsbProblem {
                 f,
                 "level too large (expected at most {MAX_LEVEL_CELLS} cells, width × height)"
             ),
-            XsbProblem::EmptyRow => write!(
+            XsbProblem::RowWithoutWall => write!(
                 f,
-                "empty row inside the level (expected a row with a wall; a level ends at a line \
-                 without one)"
+                "row without a wall (expected a wall on every row of a level; a line without one \
+                 ends the level)"
             ),
         }
     }
@@ -308,7 +308,8 @@ fn is_empty_row(row: &[RawCell]) -> bool {
 }
 
 /// Build and validate one level from its raw rows. Empty rows (see [`is_empty_row`]) before
-/// and after the board are dropped, as are trailing columns; one inside it is an error.
+/// and after the board are dropped, as are trailing columns; any other row without a wall is an
+/// error.
 fn build_level(
     raw: &RawLevel,
     title: Option<String>,
@@ -323,14 +324,18 @@ fn build_level(
             problem: XsbProblem::NoPlayer,
         });
     };
-    let bottom = raw.rows.iter().rposition(|r| !is_empty_row(r)).unwrap_or(top);
+    let bottom = raw
+        .rows
+        .iter()
+        .rposition(|r| !is_empty_row(r))
+        .unwrap_or(top);
     let rows = &raw.rows[top..=bottom];
-    if let Some(y) = rows.iter().position(|r| is_empty_row(r)) {
+    if let Some(y) = rows.iter().position(|r| r.iter().all(|c| c.ch != '#')) {
         return Err(XsbError {
             level: level_no,
             line: raw.lines[top + y],
             column: 1,
-            problem: XsbProblem::EmptyRow,
+            problem: XsbProblem::RowWithoutWall,
         });
     }
     let height = rows.len();
@@ -614,12 +619,16 @@ mod tests {
         assert_eq!(Level::parse_one(&piped.to_xsb()).unwrap(), piped);
     }
 
-    /// An empty row inside a board can only come from `|` breaks: it is refused at its line.
+    /// A row without a wall can only come from `|` breaks (in plain text such a line ends the
+    /// level), so the level could not be written back: it is refused at its line. Found by
+    /// fuzzing, for an empty row and for a row holding only a box on a goal.
     #[test]
-    fn an_empty_row_inside_the_board_is_refused() {
+    fn a_row_without_a_wall_is_refused() {
         let e = parse_xsb("####\n#@.#|    |#$ #\n####\n").unwrap_err();
         assert_eq!((e.level, e.line, e.column), (1, 2, 1));
-        assert_eq!(e.problem, XsbProblem::EmptyRow);
+        assert_eq!(e.problem, XsbProblem::RowWithoutWall);
+        let e = parse_xsb("#|#####\n# @ #\n#######\r_______*___|__ __#\n").unwrap_err();
+        assert_eq!((e.line, e.problem), (4, XsbProblem::RowWithoutWall));
     }
 
     /// Found by fuzzing: `parse_one` normalized the text twice, so a second byte-order mark
