@@ -29,7 +29,7 @@ fn strip_timings(value: &mut Value) -> bool {
         Value::Object(map) => {
             let mut found = false;
             for name in TIMING_FIELDS {
-                found |= map.remove(*name).is_some();
+                found |= map.shift_remove(*name).is_some();
             }
             for v in map.values_mut() {
                 found |= strip_timings(v);
