@@ -106,8 +106,8 @@ pub fn detect(text: &str) -> FileFormat {
 
 /// Read any of the three formats; `file` names the source in errors and board names.
 pub fn parse_any(text: &str, file: &str, scoring: Scoring) -> Result<Vec<NamedBoard>, FormatError> {
-    let text = puzzle_engine::text::normalize(text);
-    let text = text.as_ref();
+    // Each reader normalizes the text itself: normalizing here too would drop a second
+    // byte-order mark, which is a character of the text.
     let stem = std::path::Path::new(file)
         .file_stem()
         .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
@@ -469,4 +469,22 @@ pub fn write_csv(board: &Board) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing: `parse_any` normalized the text before the format's reader normalized
+    /// it again, so a second byte-order mark was dropped and `parse_any` accepted a text that
+    /// `parse_standard` refuses.
+    #[test]
+    fn parse_any_reads_as_the_formats_reader() {
+        let text = "\u{feff}\u{feff}1 2 2\nRG\n";
+        let direct = parse_standard(text, "f", Scoring::standard()).unwrap_err();
+        let any = parse_any(text, "f", Scoring::standard()).unwrap_err();
+        assert_eq!(any, direct);
+        assert_eq!((direct.line, direct.column), (1, None));
+        assert!(parse_any("\u{feff}1 2 2\nRG\n", "f", Scoring::standard()).is_ok());
+    }
 }

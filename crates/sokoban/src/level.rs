@@ -8,6 +8,11 @@
 
 use std::fmt;
 
+/// The most cells a level may span (width × height, cells outside the walls included): far
+/// above any real level (the solvers take at most [`crate::board::MAX_CELLS`] playable cells),
+/// and a bound on the memory a level text can ask for through run-length counts.
+pub const MAX_LEVEL_CELLS: usize = 1 << 20;
+
 /// A parsed Sokoban level: a `width` × `height` grid stored row-major (index `y * width + x`).
 ///
 /// Cells outside the walls are neither walls nor playable; [`Level::to_xsb`] writes them as
@@ -61,6 +66,11 @@ pub enum XsbProblem {
     BadRunLength,
     /// [`Level::parse_one`] was given a text with several levels.
     MoreThanOneLevel,
+    /// The level spans more than [`MAX_LEVEL_CELLS`] cells.
+    TooLarge,
+    /// A row of the level holds no wall (only possible with `|` row breaks: in plain text such
+    /// a line ends the level, so the level could not be written back).
+    RowWithoutWall,
 }
 
 impl fmt::Display for XsbProblem {
@@ -91,6 +101,15 @@ impl fmt::Display for XsbProblem {
                 "bad run-length count (expected 1 to 10000 followed by a board character)"
             ),
             XsbProblem::MoreThanOneLevel => write!(f, "expected one level, found more"),
+            XsbProblem::TooLarge => write!(
+                f,
+                "level too large (expected at most {MAX_LEVEL_CELLS} cells, width × height)"
+            ),
+            XsbProblem::RowWithoutWall => write!(
+                f,
+                "row without a wall (expected a wall on every row of a level; a line without one \
+                 ends the level)"
+            ),
         }
     }
 }
@@ -124,6 +143,15 @@ impl fmt::Display for XsbError {
 
 impl std::error::Error for XsbError {}
 
+/// The rows of one level as read so far, with the line each row came from and the number of
+/// cells in all of them.
+#[derive(Default)]
+struct RawLevel {
+    rows: Vec<Vec<RawCell>>,
+    lines: Vec<usize>,
+    cells: usize,
+}
+
 /// One cell of a raw board with where it came from in the text.
 #[derive(Clone, Copy)]
 struct RawCell {
@@ -142,7 +170,7 @@ fn expand_line(
     text: &str,
     line_no: usize,
     level: usize,
-    rows: &mut Vec<Vec<RawCell>>,
+    raw: &mut RawLevel,
 ) -> Result<(), XsbError> {
     let err = |column: usize, problem: XsbProblem| XsbError {
         level,
@@ -168,13 +196,18 @@ fn expand_line(
             if let Some((_, start)) = count {
                 return Err(err(start, XsbProblem::BadRunLength));
             }
-            rows.push(std::mem::take(&mut row));
+            raw.cells += row.len();
+            raw.rows.push(std::mem::take(&mut row));
+            raw.lines.push(line_no);
             continue;
         }
         if !is_board_char(c) {
             return Err(err(column, XsbProblem::UnknownCharacter(c)));
         }
         let n = count.take().map_or(1, |(v, _)| v);
+        if raw.cells + row.len() + n > MAX_LEVEL_CELLS {
+            return Err(err(column, XsbProblem::TooLarge));
+        }
         for _ in 0..n {
             row.push(RawCell {
                 ch: c,
@@ -186,7 +219,9 @@ fn expand_line(
     if let Some((_, start)) = count {
         return Err(err(start, XsbProblem::BadRunLength));
     }
-    rows.push(row);
+    raw.cells += row.len();
+    raw.rows.push(row);
+    raw.lines.push(line_no);
     Ok(())
 }
 
@@ -211,36 +246,40 @@ fn is_board_line(line: &str, in_board: bool) -> bool {
 /// A level with no boxes (already solved) or with a box the player can never reach
 /// (unsolvable) is a level: the solvers answer for it.
 pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
-    let text = puzzle_engine::text::normalize(text);
-    let text = text.as_ref();
+    parse_normalized(&puzzle_engine::text::normalize(text))
+}
+
+/// [`parse_xsb`] on a text already normalized (normalizing twice would drop a second
+/// byte-order mark, which is a character of the text).
+fn parse_normalized(text: &str) -> Result<Vec<Level>, XsbError> {
     let mut levels = Vec::new();
     let mut title: Option<String> = None;
-    let mut rows: Vec<Vec<RawCell>> = Vec::new();
+    let mut raw = RawLevel::default();
     let mut first_line = 0;
     let lines: Vec<&str> = text.lines().collect();
-    let flush = |rows: &mut Vec<Vec<RawCell>>,
+    let flush = |raw: &mut RawLevel,
                  title: &mut Option<String>,
                  first_line: usize,
                  levels: &mut Vec<Level>|
      -> Result<(), XsbError> {
-        if rows.is_empty() {
+        if raw.rows.is_empty() {
             return Ok(());
         }
-        let level = build_level(rows, title.take(), levels.len() + 1, first_line)?;
+        let level = build_level(raw, title.take(), levels.len() + 1, first_line)?;
         levels.push(level);
-        rows.clear();
+        *raw = RawLevel::default();
         Ok(())
     };
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, text_line) in lines.iter().enumerate() {
         let line_no = i + 1;
-        let line = raw.trim_end();
-        if is_board_line(line, !rows.is_empty()) {
-            if rows.is_empty() {
+        let line = text_line.trim_end();
+        if is_board_line(line, !raw.rows.is_empty()) {
+            if raw.rows.is_empty() {
                 first_line = line_no;
             }
-            expand_line(line, line_no, levels.len() + 1, &mut rows)?;
+            expand_line(line, line_no, levels.len() + 1, &mut raw)?;
         } else {
-            flush(&mut rows, &mut title, first_line, &mut levels)?;
+            flush(&mut raw, &mut title, first_line, &mut levels)?;
             let t = line.trim();
             let comment = t.strip_prefix(';').or_else(|| t.strip_prefix("Title:"));
             if let Some(comment) = comment {
@@ -251,7 +290,7 @@ pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
             }
         }
     }
-    flush(&mut rows, &mut title, first_line, &mut levels)?;
+    flush(&mut raw, &mut title, first_line, &mut levels)?;
     if levels.is_empty() {
         return Err(XsbError {
             level: 0,
@@ -263,15 +302,52 @@ pub fn parse_xsb(text: &str) -> Result<Vec<Level>, XsbError> {
     Ok(levels)
 }
 
-/// Build and validate one level from its raw rows.
+/// Does this raw row hold nothing but floor (no wall, box, goal or player)?
+fn is_empty_row(row: &[RawCell]) -> bool {
+    row.iter().all(|c| matches!(c.ch, ' ' | '-' | '_'))
+}
+
+/// Build and validate one level from its raw rows. Empty rows (see [`is_empty_row`]) before
+/// and after the board are dropped, as are trailing columns; any other row without a wall is an
+/// error.
 fn build_level(
-    rows: &[Vec<RawCell>],
+    raw: &RawLevel,
     title: Option<String>,
     level_no: usize,
     first_line: usize,
 ) -> Result<Level, XsbError> {
+    let Some(top) = raw.rows.iter().position(|r| !is_empty_row(r)) else {
+        return Err(XsbError {
+            level: level_no,
+            line: first_line,
+            column: 1,
+            problem: XsbProblem::NoPlayer,
+        });
+    };
+    let bottom = raw
+        .rows
+        .iter()
+        .rposition(|r| !is_empty_row(r))
+        .unwrap_or(top);
+    let rows = &raw.rows[top..=bottom];
+    if let Some(y) = rows.iter().position(|r| r.iter().all(|c| c.ch != '#')) {
+        return Err(XsbError {
+            level: level_no,
+            line: raw.lines[top + y],
+            column: 1,
+            problem: XsbProblem::RowWithoutWall,
+        });
+    }
     let height = rows.len();
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    if width.saturating_mul(height) > MAX_LEVEL_CELLS {
+        return Err(XsbError {
+            level: level_no,
+            line: first_line,
+            column: 1,
+            problem: XsbProblem::TooLarge,
+        });
+    }
     let n = width * height;
     let mut walls = vec![false; n];
     let mut goals = vec![false; n];
@@ -404,7 +480,7 @@ impl Level {
     pub fn parse_one(text: &str) -> Result<Level, XsbError> {
         let text = puzzle_engine::text::normalize(text);
         let text = text.as_ref();
-        let mut levels = parse_xsb(text)?;
+        let mut levels = parse_normalized(text)?;
         if levels.len() > 1 {
             // Find the first line of the second board to report it.
             return Err(XsbError {
@@ -527,4 +603,54 @@ fn second_board_line(text: &str) -> usize {
         }
     }
     1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing: `|` row breaks after the board made empty rows that the written level
+    /// lost, so the level did not read back the same.
+    #[test]
+    fn empty_rows_around_the_board_are_dropped() {
+        let plain = Level::parse_one("####\n#@ ##\n####\n").unwrap();
+        let piped = Level::parse_one("-|####\n#@ ##\n####||||\n").unwrap();
+        assert_eq!(piped, plain);
+        assert_eq!(Level::parse_one(&piped.to_xsb()).unwrap(), piped);
+    }
+
+    /// A row without a wall can only come from `|` breaks (in plain text such a line ends the
+    /// level), so the level could not be written back: it is refused at its line. Found by
+    /// fuzzing, for an empty row and for a row holding only a box on a goal.
+    #[test]
+    fn a_row_without_a_wall_is_refused() {
+        let e = parse_xsb("####\n#@.#|    |#$ #\n####\n").unwrap_err();
+        assert_eq!((e.level, e.line, e.column), (1, 2, 1));
+        assert_eq!(e.problem, XsbProblem::RowWithoutWall);
+        let e = parse_xsb("#|#####\n# @ #\n#######\r_______*___|__ __#\n").unwrap_err();
+        assert_eq!((e.line, e.problem), (4, XsbProblem::RowWithoutWall));
+    }
+
+    /// Found by fuzzing: `parse_one` normalized the text twice, so a second byte-order mark
+    /// was dropped too and the text read as two levels where `parse_xsb` read one.
+    #[test]
+    fn parse_one_reads_as_parse_xsb() {
+        let text = "\u{feff}\u{feff}#####\n\n#####\n#@$.#\n#####\n";
+        assert_eq!(parse_xsb(text).unwrap().len(), 1);
+        assert!(Level::parse_one(text).is_ok());
+    }
+
+    /// Run-length counts could ask for a grid of any size: a level is refused past
+    /// `MAX_LEVEL_CELLS` cells before anything that large is allocated.
+    #[test]
+    fn oversized_levels_are_refused_before_allocating() {
+        let wide = format!("{}\n#@ #\n####\n", "10000#".repeat(200));
+        let e = parse_xsb(&wide).unwrap_err();
+        assert_eq!(e.problem, XsbProblem::TooLarge);
+        assert_eq!(e.line, 1);
+        assert_eq!(e.column, 6 * 104 + 6);
+        let tall = format!("10000#\n#@#{}\n####\n", "|#".repeat(200));
+        let e = parse_xsb(&tall).unwrap_err();
+        assert_eq!((e.line, e.column, e.problem), (1, 1, XsbProblem::TooLarge));
+    }
 }
