@@ -5,6 +5,7 @@
 use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
 use puzzle_engine::{Budget, WorkCounter};
 use puzzle_sokogen::experiment::{
@@ -63,6 +64,101 @@ pub struct GenerateRequest {
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
     pub limits: Limits,
+    /// One generation (one level set) per seed of this range instead of one run with
+    /// `limits.seed`: the items a sharded run splits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<SeedRange>,
+    /// Sharding and resuming over `seeds` (items: the seeds in order).
+    #[serde(flatten)]
+    pub items: Items,
+}
+
+/// A range of seeds `A..B` (A to B−1) or `A..=B` (A to B), at most 100,000 of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedRange {
+    /// The first seed.
+    pub first: u64,
+    /// The last seed (inclusive).
+    pub last: u64,
+}
+
+impl SeedRange {
+    /// The seeds in order.
+    pub fn seeds(&self) -> impl Iterator<Item = u64> {
+        self.first..=self.last
+    }
+
+    /// How many seeds.
+    pub fn len(&self) -> usize {
+        (self.last - self.first) as usize + 1
+    }
+
+    /// Never: a range holds at least one seed.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+impl std::fmt::Display for SeedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..={}", self.first, self.last)
+    }
+}
+
+impl std::str::FromStr for SeedRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SeedRange, String> {
+        let bad = || format!("'{s}' is not a seed range: write A..B (A to B-1) or A..=B");
+        let (a, b, inclusive) = match s.split_once("..=") {
+            Some((a, b)) => (a, b, true),
+            None => {
+                let (a, b) = s.split_once("..").ok_or_else(bad)?;
+                (a, b, false)
+            }
+        };
+        let first: u64 = a.trim().parse().map_err(|_| bad())?;
+        let end: u64 = b.trim().parse().map_err(|_| bad())?;
+        let last = if inclusive {
+            end
+        } else {
+            end.checked_sub(1).ok_or_else(bad)?
+        };
+        if last < first {
+            return Err(format!("the seed range '{s}' is empty"));
+        }
+        if last - first >= 100_000 {
+            return Err(format!("the seed range '{s}' holds more than 100000 seeds"));
+        }
+        Ok(SeedRange { first, last })
+    }
+}
+
+impl Serialize for SeedRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SeedRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeedRange, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What identifies a generation's records in a run over seeds (`None` fields are left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunId {
+    /// The run's seed (with `--seeds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The run's item number (1-based position of the seed in the range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<usize>,
+    /// The shard that ran it (`"2/4"`), when sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl Default for GenerateRequest {
@@ -83,6 +179,8 @@ impl Default for GenerateRequest {
             selection: "ucb1".into(),
             xi: 1.0,
             limits: Limits::default(),
+            seeds: None,
+            items: Items::default(),
         }
     }
 }
@@ -103,7 +201,7 @@ pub fn parse_box_limit(s: &str) -> Result<BoxLimit, String> {
 }
 
 /// One kept level: the `puzzle generate sokoban --json` line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LevelRecord {
     /// The level's score (P_b · P_c, thesis §2).
     pub score: f64,
@@ -125,6 +223,9 @@ pub struct LevelRecord {
     pub new_best: bool,
     /// 1-based number of the kept level.
     pub index: usize,
+    /// The run it belongs to (with `--seeds`).
+    #[serde(flatten)]
+    pub run: RunId,
 }
 
 /// Live progress of a generation (every [`PROGRESS_EVERY`]).
@@ -143,7 +244,7 @@ pub struct GenProgress {
 }
 
 /// The final summary line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenSummaryRecord {
     /// Always true (tells the line from level lines).
     pub summary: bool,
@@ -171,6 +272,9 @@ pub struct GenSummaryRecord {
     pub cpu_s: Option<f64>,
     /// Iterations per CPU-second.
     pub iterations_per_cpu_s: Option<f64>,
+    /// The run it closes (with `--seeds`).
+    #[serde(flatten)]
+    pub run: RunId,
 }
 
 /// The events of a generation.
@@ -308,7 +412,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
     })
 }
 
-fn record(l: &GeneratedLevel, index: usize) -> LevelRecord {
+fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
     LevelRecord {
         score: l.metrics.score,
         pb: l.metrics.pb,
@@ -320,22 +424,123 @@ fn record(l: &GeneratedLevel, index: usize) -> LevelRecord {
         time_s: l.time_s,
         new_best: l.new_best,
         index,
+        run,
     }
 }
 
 /// The XSB text of a kept level with its comment lines (solution, metrics) and title, as
 /// `--out` writes it.
 pub fn xsb_entry(l: &LevelRecord, w: u32, h: u32) -> String {
+    let seed = l.run.seed.map_or(String::new(), |s| format!("seed {s} "));
     format!(
-        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} #{} score {:.4}\n{}\n",
+        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} score {:.4}\n{}\n",
         l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.score, l.xsb
     )
 }
 
-/// Run a generation: `Level` events as levels are kept, `Progress` every
-/// [`PROGRESS_EVERY`], then the `Summary`.
+/// Run a generation request: one run with `limits.seed`, or with `seeds` one run per seed
+/// (this shard's seeds; seeds done in `items` are emitted again from their records, each level
+/// replayed first), each run's records carrying its seed and item number.
 pub fn generate(
     req: &GenerateRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, GenEvent>,
+) -> Result<GenOutcome> {
+    let Some(range) = req.seeds else {
+        return generate_run(req, RunId::default(), stop, emit);
+    };
+    if req.limits.seed.is_some() {
+        bail!("give either seed or seeds: each run of a seed range takes its seed from the range");
+    }
+    params(req, stop)?;
+    req.items.check(range.len())?;
+    let mut last = None;
+    for (k, seed) in range.seeds().enumerate() {
+        let item = k + 1;
+        let run = RunId {
+            seed: Some(seed),
+            item: Some(item),
+            shard: req.items.shard,
+        };
+        match req.items.plan(item) {
+            Plan::Skip => {}
+            Plan::Done(records) => {
+                last = Some(done_run(req, item, run, records, emit)?);
+            }
+            Plan::Run => {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut one = req.clone();
+                one.limits.seed = Some(seed);
+                one.seeds = None;
+                last = Some(generate_run(&one, run, stop, emit)?);
+            }
+        }
+    }
+    last.ok_or_else(|| anyhow::anyhow!("this shard holds none of the {} seeds", range.len()))
+}
+
+/// Emit a seed's records from an earlier run again: its levels (each parsed and its solution
+/// replayed), then its summary.
+fn done_run(
+    req: &GenerateRequest,
+    item: usize,
+    run: RunId,
+    records: &[serde_json::Value],
+    emit: Emit<'_, GenEvent>,
+) -> Result<GenOutcome> {
+    let Some((summary, levels)) = records.split_last() else {
+        bail!("item {item}: no records");
+    };
+    let mut summary: GenSummaryRecord = req.items.decode(item, summary)?;
+    if summary.run.seed != run.seed {
+        bail!(
+            "item {item} is seed {:?}, but this run's item {item} is seed {:?}: the records come \
+             from a different configuration",
+            summary.run.seed,
+            run.seed
+        );
+    }
+    for record in levels {
+        let mut l: LevelRecord = req.items.decode(item, record)?;
+        if l.run.seed != run.seed {
+            bail!(
+                "item {item}: a level of seed {:?} among seed {:?}'s",
+                l.run.seed,
+                run.seed
+            );
+        }
+        let level = puzzle_sokoban::parse_xsb(&l.xsb)
+            .ok()
+            .and_then(|mut v| (v.len() == 1).then(|| v.remove(0)));
+        let solved = level.is_some_and(|level| {
+            puzzle_sokoban::replay(&level, &l.solution).is_ok_and(|r| r.solved)
+        });
+        if !solved {
+            bail!(
+                "item {item} (seed {:?}), level {}: the recorded solution does not solve the level",
+                run.seed,
+                l.index
+            );
+        }
+        l.run = run;
+        emit(GenEvent::Level(l))?;
+    }
+    summary.run = run;
+    emit(GenEvent::Summary(summary.clone()))?;
+    Ok(GenOutcome {
+        summary,
+        trace: Vec::new(),
+        seed: run.seed.unwrap_or(1),
+    })
+}
+
+/// Run one generation: `Level` events as levels are kept, `Progress` every
+/// [`PROGRESS_EVERY`], then the `Summary`.
+fn generate_run(
+    req: &GenerateRequest,
+    run: RunId,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, GenEvent>,
 ) -> Result<GenOutcome> {
@@ -388,7 +593,7 @@ pub fn generate(
                     k.1 = k.1.max(l.metrics.score);
                     k.0
                 };
-                send(GenEvent::Level(record(l, index))).map_err(|e| e.to_string().into())
+                send(GenEvent::Level(record(l, index, run))).map_err(|e| e.to_string().into())
             };
         let result = run_generation(&params, &mut sink);
         finished.store(true, Ordering::Relaxed);
@@ -417,6 +622,7 @@ pub fn generate(
         iterations_per_cpu_s: cpu_s
             .filter(|&c| c >= 0.2)
             .map(|c| summary.iterations as f64 / c),
+        run,
     };
     send(GenEvent::Summary(record.clone()))?;
     Ok(GenOutcome {

@@ -10,7 +10,9 @@
 //!   the 20 standard boards, totals beside the paper's, as Markdown.
 //! - `bench`: playouts per second on a fresh board and SP-MCTS iterations per second.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
+use crate::common::{
+    interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs, ShardArgs,
+};
 use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::ProgressBar;
@@ -269,6 +271,8 @@ pub struct ExperimentArgs {
     /// Write the Markdown report here (default: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// `puzzle experiment samegame`.
@@ -277,7 +281,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         Some(path) => (Some(read_text(path)?), path.display().to_string()),
         None => (None, "input".to_string()),
     };
-    let req = ExperimentRequest {
+    let mut req = ExperimentRequest {
         boards,
         source,
         count: args.count,
@@ -286,6 +290,12 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         limits: common.limits(),
         ..ExperimentRequest::default()
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SamegameExperiment,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "runs");
     let mut print = |event: ExperimentEvent| -> Result<()> {
@@ -294,6 +304,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                 bar.set_length(p.total);
                 bar.set_position(p.done);
             }
+            ExperimentEvent::Run(r) => out.json(&r)?,
             ExperimentEvent::Total(t) => out.json(&t)?,
         }
         Ok(())

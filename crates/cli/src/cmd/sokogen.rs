@@ -5,7 +5,9 @@
 //! `--out` XSB file, flushed), each verified by replaying its solution first; Ctrl-C ends the run
 //! and keeps everything found.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
+use crate::common::{
+    interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs, ShardArgs,
+};
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
     self as job, ExperimentEvent, ExperimentRequest, GenEvent, GenerateRequest,
@@ -71,6 +73,16 @@ pub struct GenerateArgs {
     /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
     #[arg(long, default_value_t = 1.0, value_name = "XI")]
     pub xi: f64,
+    /// One generation (one level set) per seed: `A..B` (A to B−1) or `A..=B`; each record
+    /// carries its seed. Instead of --seed; --shard splits the seeds.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    pub seeds: Option<job::SeedRange>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+fn parse_seeds(s: &str) -> Result<job::SeedRange, String> {
+    s.parse()
 }
 
 fn parse_box_limit(s: &str) -> Result<String, String> {
@@ -91,7 +103,16 @@ fn parse_start(s: &str) -> Result<(usize, usize), String> {
 
 /// `puzzle generate sokoban`.
 pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
-    let req = GenerateRequest {
+    if args.seeds.is_some() && common.seed.is_some() {
+        bail!("--seeds gives each run its seed: leave out --seed");
+    }
+    if args.seeds.is_some() && args.plot.is_some() {
+        bail!("--plot draws one run's best score over time: leave it out with --seeds");
+    }
+    if args.shard.active() && args.seeds.is_none() {
+        bail!("--shard and --resume split a run over seeds: give --seeds A..B");
+    }
+    let mut req = GenerateRequest {
         width: args.width,
         height: args.height,
         start: args.start,
@@ -107,7 +128,15 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         selection: args.selection.clone(),
         xi: args.xi,
         limits: common.limits(),
+        seeds: args.seeds,
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SokobanGenerate,
+    )?;
     let stop = interrupt_flag();
     // Refuse bad settings before creating the output file.
     let params = job::params(&req, &stop)?;
