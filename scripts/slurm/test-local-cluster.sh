@@ -14,7 +14,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-deadline=$((SECONDS + 240))
 
 say() { echo "== slurm test: $*"; }
 fail() {
@@ -43,6 +42,8 @@ fi
 PUZZLE=$(cd "$(dirname "$PUZZLE")" && pwd)/$(basename "$PUZZLE")
 [ -x "$PUZZLE" ] || fail "no binary at $PUZZLE"
 export PUZZLE
+# Bounded: about a minute on a 2-core machine once built; four minutes at most.
+deadline=$((SECONDS + 240))
 
 # --- 3. A one-node cluster in a temporary directory ------------------------------------------
 tmp=$(mktemp -d /tmp/puzzle-slurm.XXXXXX)

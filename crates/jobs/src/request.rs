@@ -106,6 +106,7 @@ impl JobRequest {
             JobRequest::SokobanBench(r) => Some(&mut r.items),
             JobRequest::SokobanGenerate(r) => Some(&mut r.items),
             JobRequest::SamegameExperiment(r) => Some(&mut r.items),
+            JobRequest::SokobanGenExperiment(r) => Some(&mut r.items),
             _ => None,
         }
     }

@@ -226,21 +226,34 @@ pub struct ExperimentArgs {
     /// Write the Markdown report here (default: standard output).
     #[arg(long, value_name = "FILE.md")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// `puzzle experiment sokoban-gen`.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let req = ExperimentRequest {
+    let mut req = ExperimentRequest {
         tables: args.tables,
         seeds: args.seeds,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SokobanGenExperiment,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "columns");
     let mut print = |event: ExperimentEvent| -> Result<()> {
-        let ExperimentEvent::Column(c) = event;
-        bar.inc(1);
-        out.json(&c)
+        match event {
+            ExperimentEvent::Run(r) => out.json(&r),
+            ExperimentEvent::Column(c) => {
+                bar.inc(1);
+                out.json(&c)
+            }
+        }
     };
     let result = job::experiment_report(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
