@@ -58,7 +58,7 @@ enum SolveCommand {
 #[derive(Subcommand, Debug)]
 enum GenerateCommand {
     /// Generate Sokoban levels with MCTS (solvable by construction).
-    Sokoban(cmd::sokogen::GenerateArgs),
+    Sokoban(Box<cmd::sokogen::GenerateArgs>),
     /// Generate Sudoku puzzles with a unique solution.
     Sudoku(cmd::sudoku::GenerateArgs),
 }
@@ -112,7 +112,7 @@ fn main() -> ExitCode {
         Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(a, &common),
         Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(a, &common),
         Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(a, &common),
-        Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(a, &common),
+        Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(*a, &common),
         Command::Generate(GenerateCommand::Sudoku(a)) => cmd::sudoku::generate(a, &common),
         Command::Play(PlayCommand::Bait(a)) => cmd::bait::play(a, &common),
         Command::Experiment(ExperimentCommand::SokobanGen(a)) => {

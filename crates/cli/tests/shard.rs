@@ -417,7 +417,7 @@ fn merge_refuses_duplicates_other_runs_missing_items_and_bad_lines() {
         e.contains("item 1 is in both") && e.contains("(line 2)"),
         "{e}"
     );
-    let e = err(merge(&[one.clone()], &[]));
+    let e = err(merge(std::slice::from_ref(&one), &[]));
     assert!(
         e.contains("77 of 155 items are in none of the files: 2, 4, 6"),
         "{e}"
@@ -435,7 +435,7 @@ fn merge_refuses_duplicates_other_runs_missing_items_and_bad_lines() {
     lines[3] = "{\"item\": 3, oops";
     let bad = dir.path().join("bad.jsonl");
     std::fs::write(&bad, lines.join("\n")).unwrap();
-    let e = err(merge(&[bad.clone()], &[]));
+    let e = err(merge(std::slice::from_ref(&bad), &[]));
     assert!(
         e.contains(&format!("{} line 4: not JSON", bad.display())),
         "{e}"

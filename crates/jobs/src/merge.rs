@@ -16,6 +16,9 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// Records of done items by item number (what [`Items::done`] holds).
+pub type DoneRecords = BTreeMap<usize, Vec<Value>>;
+
 /// The header line of a sharded or resumable run's JSON Lines.
 pub fn header(request: &JobRequest) -> Result<Value> {
     Ok(serde_json::json!({ "request": serde_json::to_value(request)? }))
@@ -160,11 +163,7 @@ fn without_shard(request: &Value) -> Value {
 
 /// The complete items of an earlier run's output `text` (file `name`) for resuming `request`
 /// (which must be the same request, shard included), with notes on what was left out.
-pub fn resume(
-    name: &str,
-    text: &str,
-    request: &JobRequest,
-) -> Result<(BTreeMap<usize, Vec<Value>>, Vec<String>)> {
+pub fn resume(name: &str, text: &str, request: &JobRequest) -> Result<(DoneRecords, Vec<String>)> {
     let file = RunFile::parse(name, text)?;
     let ours = serde_json::to_value(request)?;
     if let Some(d) = difference(&file.request_json, &ours) {
@@ -195,7 +194,7 @@ pub fn merge(files: &[RunFile]) -> Result<JobRequest> {
             );
         }
     }
-    let mut done: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+    let mut done = DoneRecords::new();
     let mut from: BTreeMap<usize, (&str, usize)> = BTreeMap::new();
     for f in files {
         for (&item, (line, records)) in &f.items {

@@ -161,11 +161,6 @@ impl Items {
         serde_json::from_value(record)
             .with_context(|| format!("item {item}: the record does not fit this job"))
     }
-
-    /// The `shard` field of a record this run makes.
-    pub fn shard_field(&self) -> Option<Shard> {
-        self.shard
-    }
 }
 
 fn plural(n: usize) -> &'static str {
@@ -202,7 +197,7 @@ mod tests {
     #[test]
     fn shards_partition_the_items_round_robin() {
         for count in 1..=5 {
-            let mut owners = vec![0; 23];
+            let mut owners = [0; 23];
             for index in 1..=count {
                 let s = Shard::new(index, count).unwrap();
                 for (k, owner) in owners.iter_mut().enumerate() {
