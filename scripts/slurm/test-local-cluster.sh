@@ -143,10 +143,8 @@ awk 'BEGIN { RS = ""; ORS = "\n\n" } NR > 1 && NR <= 13' data/sokoban/Microban_1
 solve=(sokoban "$levels" --algo astar --iterations 20000)
 
 say "submitting 4-task arrays with their merge jobs"
-submitted=$(scripts/slurm/submit.sh experiment 4 "$tmp/out/experiment" "${experiment[@]}")
-echo "$submitted"
-submitted+=" $(scripts/slurm/submit.sh solve 4 "$tmp/out/solve" "${solve[@]}")"
-echo "$submitted"
+echo "experiment: $(scripts/slurm/submit.sh experiment 4 "$tmp/out/experiment" "${experiment[@]}")"
+echo "solve: $(scripts/slurm/submit.sh solve 4 "$tmp/out/solve" "${solve[@]}")"
 
 say "unsharded runs for comparison"
 "$PUZZLE" experiment "${experiment[@]}" --threads 1 --json --quiet \
