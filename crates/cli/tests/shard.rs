@@ -14,7 +14,7 @@ const MICROBAN: &str = concat!(
 );
 
 /// Fields that hold times or rates (they differ between any two runs).
-const TIMED: [&str; 9] = [
+const TIMED: [&str; 12] = [
     "time_s",
     "elapsed_s",
     "total_time_s",
@@ -24,6 +24,9 @@ const TIMED: [&str; 9] = [
     "iterations_per_s",
     "cpu_s",
     "iterations_per_cpu_s",
+    "mean_time_s",
+    "max_move_ms",
+    "setup_ms",
 ];
 
 /// The records with their times removed.
@@ -477,4 +480,53 @@ fn shard_flags_are_checked() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("is empty"));
+}
+
+#[test]
+fn the_sudoku_and_bait_experiments_shard_and_merge_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "experiment",
+        "sudoku",
+        "--runs",
+        "2",
+        "--easy-limit",
+        "3000",
+        "--hard-limit",
+        "3000",
+        "--top95",
+        "3",
+        "--top95-budget",
+        "3000",
+        "--puzzles",
+        "easy,hard",
+        "--json",
+        "-q",
+    ];
+    let (whole, _) = sharded_equals_unsharded(dir.path(), &args, 3, &[]);
+    // 8 configurations × 2 runs on easy, 8 × 2 on hard (no α-AMAF there), 4 × 3 on top95,
+    // each configuration's row after its runs.
+    let runs = whole.iter().filter(|v| v.get("item").is_some()).count();
+    assert_eq!(runs, 16 * 2 + 16 + 12);
+    assert_eq!(whole.len(), runs + 16 + 8 + 4);
+    assert_eq!(whole[2]["table"], "grid");
+    assert_eq!(whole[2]["runs"], 2);
+
+    let bait_dir = dir.path().join("bait");
+    std::fs::create_dir(&bait_dir).unwrap();
+    // The deterministic agents (their games do not depend on the move budget's timing).
+    let args = [
+        "experiment",
+        "bait",
+        "--agents",
+        "astar-offline,dfs",
+        "--levels",
+        "0,1,2",
+        "--json",
+        "-q",
+    ];
+    let (whole, _) = sharded_equals_unsharded(&bait_dir, &args, 2, &[]);
+    assert_eq!(whole.len(), 6);
+    assert_eq!(whole[5]["agent"], "dfs");
+    assert_eq!(whole[5]["level"], 2);
 }

@@ -107,6 +107,8 @@ impl JobRequest {
             JobRequest::SokobanGenerate(r) => Some(&mut r.items),
             JobRequest::SamegameExperiment(r) => Some(&mut r.items),
             JobRequest::SokobanGenExperiment(r) => Some(&mut r.items),
+            JobRequest::SudokuExperiment(r) => Some(&mut r.items),
+            JobRequest::BaitExperiment(r) => Some(&mut r.items),
             _ => None,
         }
     }

@@ -360,6 +360,8 @@ pub struct ExperimentArgs {
     /// Which of the grid's puzzles to run (comma-separated; all three by default).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzle::Easy, GridPuzzle::Medium, GridPuzzle::Hard])]
     pub puzzles: Vec<GridPuzzle>,
+    #[command(flatten)]
+    pub shard: crate::common::ShardArgs,
 }
 
 /// One of the three test puzzles of the thesis's grid.
@@ -385,7 +387,7 @@ fn save_partial(path: Option<&Path>, md: &str) -> Result<()> {
 /// easy, a medium and a hard puzzle with a simulation limit per puzzle) and the success rate on
 /// top95 against the simulation budget, as a Markdown report.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::ExperimentRequest {
+    let mut req = job::ExperimentRequest {
         runs: args.runs,
         easy_limit: args.easy_limit,
         medium_limit: args.medium_limit,
@@ -395,17 +397,26 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         top95_budget: args.top95_budget,
         puzzles: args.puzzles.iter().map(value_name).collect(),
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SudokuExperiment,
+    )?;
+    let out = common.output();
     let bar = progress_bar(common, 0, "experiment");
     let output = args.output.as_deref();
     let mut print = |event: ExperimentEvent| -> Result<()> {
         match &event {
             ExperimentEvent::Progress(p) => show_progress(&bar, p),
-            _ => {
-                if let Some(md) = event.report_so_far() {
-                    save_partial(output, md)?;
-                }
-            }
+            ExperimentEvent::Run(r) => out.json(r)?,
+            ExperimentEvent::Grid(r) => out.json(r)?,
+            ExperimentEvent::Budget(r) => out.json(r)?,
+        }
+        if let Some(md) = event.report_so_far() {
+            save_partial(output, md)?;
         }
         Ok(())
     };
