@@ -530,3 +530,66 @@ fn the_sudoku_and_bait_experiments_shard_and_merge_too() {
     assert_eq!(whole[5]["agent"], "dfs");
     assert_eq!(whole[5]["level"], 2);
 }
+
+#[test]
+fn samegame_and_sudoku_set_solves_shard_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/samegame/standard20_digits.txt"
+    );
+    let args = [
+        "solve",
+        "samegame",
+        boards,
+        "--algo",
+        "nmcs",
+        "--level",
+        "1",
+        "--iterations",
+        "30",
+        "--json",
+        "-q",
+    ];
+    let (whole, _) = sharded_equals_unsharded(dir.path(), &args, 3, &[]);
+    assert_eq!(whole.len(), 20);
+    assert_eq!(whole[19]["board"], 20);
+    assert!(whole.iter().all(|v| v["score"].as_i64().unwrap() > 0));
+
+    let sudoku_dir = dir.path().join("sudoku");
+    std::fs::create_dir(&sudoku_dir).unwrap();
+    let puzzles = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/sudoku/norvig_hardest11.txt"
+    );
+    let args = [
+        "solve",
+        "sudoku",
+        puzzles,
+        "--max-simulations",
+        "20000",
+        "--json",
+        "-q",
+    ];
+    let (whole, files) = sharded_equals_unsharded(&sudoku_dir, &args, 2, &[]);
+    assert_eq!(whole.len(), 11);
+    assert!(whole.iter().any(|v| v["solved"] == true));
+    // A record whose solution was changed is refused when it is read back.
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let solved = text
+        .lines()
+        .find(|l| l.contains("\"solved\":true"))
+        .expect("a solved puzzle in shard 1");
+    let v: Value = serde_json::from_str(solved).unwrap();
+    let solution = v["solution"].as_str().unwrap();
+    let swapped: String = solution[1..2].to_string() + &solution[..1] + &solution[2..];
+    let tampered = sudoku_dir.join("tampered.jsonl");
+    std::fs::write(&tampered, text.replace(solution, &swapped)).unwrap();
+    let out = merge(&[tampered, files[1].clone()], &[]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the recorded solution does not solve the puzzle"),
+        "{stderr}"
+    );
+}

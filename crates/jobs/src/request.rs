@@ -109,6 +109,8 @@ impl JobRequest {
             JobRequest::SokobanGenExperiment(r) => Some(&mut r.items),
             JobRequest::SudokuExperiment(r) => Some(&mut r.items),
             JobRequest::BaitExperiment(r) => Some(&mut r.items),
+            JobRequest::SamegameSolve(r) => Some(&mut r.items),
+            JobRequest::SudokuSolve(r) => Some(&mut r.items),
             _ => None,
         }
     }

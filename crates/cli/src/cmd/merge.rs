@@ -42,8 +42,11 @@ pub struct MergeArgs {
 fn printed(request: &JobRequest, kind: EventKind) -> bool {
     match (request, kind) {
         (_, EventKind::Progress) => false,
-        // `solve sokoban` writes its closing summary as text only.
-        (JobRequest::SokobanSolve(_), EventKind::Summary) => false,
+        // The set solves write their closing summary as text only.
+        (
+            JobRequest::SokobanSolve(_) | JobRequest::SamegameSolve(_) | JobRequest::SudokuSolve(_),
+            EventKind::Summary,
+        ) => false,
         _ => true,
     }
 }

@@ -146,6 +146,8 @@ pub struct SolveArgs {
     /// DBS depth.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: u32,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -169,7 +171,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         anyhow::bail!("give either FILE or --random, not both");
     }
     let text = args.file.as_deref().map(read_text).transpose()?;
-    let req = SolveRequest {
+    let mut req = SolveRequest {
         text,
         source: args
             .file
@@ -198,7 +200,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         level: args.level,
         depth: args.depth,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SamegameSolve,
+    )?;
     let out = common.output();
     // The time bar of the board being searched.
     let mut bar: Option<(usize, ProgressBar)> = None;

@@ -114,6 +114,8 @@ pub struct SolveArgs {
     /// Visits of a leaf before it is expanded (10 in the thesis).
     #[arg(long, value_name = "V", default_value_t = 10)]
     pub visits_before_expand: u32,
+    #[command(flatten)]
+    pub shard: crate::common::ShardArgs,
 }
 
 fn parse_uctk(s: &str) -> Result<f64, String> {
@@ -154,7 +156,7 @@ fn parse_restarts(s: &str) -> Result<u64, String> {
 
 /// `puzzle solve sudoku FILE`: solve every puzzle, printing each result (verified) as found.
 pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::SolveRequest {
+    let mut req = job::SolveRequest {
         puzzles: read_text(&args.file)?,
         source: args.file.display().to_string(),
         algo: value_name(&args.algo),
@@ -168,7 +170,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         tree_cell: args.tree_cell.as_ref().map(value_name),
         visits_before_expand: args.visits_before_expand,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SudokuSolve,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sudoku");
     let mut print = |event: SolveEvent| -> Result<()> {
