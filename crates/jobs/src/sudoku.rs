@@ -939,10 +939,11 @@ mod tests {
             "solutions",
             "guesses",
             "line",
+            "item",
         ] {
             assert!(keys.contains(&key), "{key} missing from {json}");
         }
-        assert_eq!(keys.len(), 11, "{json}");
+        assert_eq!(keys.len(), 12, "{json}");
     }
 
     #[test]
