@@ -370,3 +370,70 @@ pub fn save_report(
     }
     Ok(())
 }
+
+/// `--shard I/N` and `--resume FILE`, on the commands that run many independent items.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ShardArgs {
+    /// Run only shard I of N (1-based; item k of the run goes to shard ((k−1) mod N)+1). Needs
+    /// --json: the output starts with a header line, and `puzzle merge` joins the shards'
+    /// outputs into the unsharded run's.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<puzzle_jobs::Shard>,
+    /// Continue an interrupted run: the items complete in FILE (the JSON Lines of the same
+    /// command, flags and shard) are written again as they are and not run; the rest run. Write
+    /// the output to a new file (a cut-off last line in FILE is left out).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
+}
+
+/// Parse `I/N` (1 ≤ I ≤ N).
+pub fn parse_shard(s: &str) -> Result<puzzle_jobs::Shard, String> {
+    s.parse()
+}
+
+impl ShardArgs {
+    /// Whether the run is sharded or resumed (its output then starts with a header line).
+    pub fn active(&self) -> bool {
+        self.shard.is_some() || self.resume.is_some()
+    }
+
+    /// Put the shard and the records of `--resume`'s complete items into `req` (`items` picks
+    /// its sharding part, `wrap` makes it a [`puzzle_jobs::JobRequest`]), and write the header
+    /// line. Nothing happens without `--shard` or `--resume`.
+    pub fn prepare<R: Clone>(
+        &self,
+        common: &CommonArgs,
+        req: &mut R,
+        items: fn(&mut R) -> &mut puzzle_jobs::Items,
+        wrap: fn(R) -> puzzle_jobs::JobRequest,
+    ) -> Result<()> {
+        if !self.active() {
+            return Ok(());
+        }
+        if !common.json {
+            bail!("--shard and --resume write JSON Lines for `puzzle merge`: add --json");
+        }
+        items(req).shard = self.shard;
+        let request = wrap(req.clone());
+        if let Some(path) = &self.resume {
+            // A run cut off mid-line may end inside a character: read what is there.
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = String::from_utf8_lossy(&bytes);
+            let name = path.display().to_string();
+            let (done, notes) = puzzle_jobs::merge::resume(&name, &text, &request)?;
+            for note in notes {
+                eprintln!("{note}");
+            }
+            if !common.quiet {
+                eprintln!(
+                    "resuming: {} item{} complete in {name}",
+                    done.len(),
+                    if done.len() == 1 { "" } else { "s" }
+                );
+            }
+            items(req).done = done;
+        }
+        common.output().json(&puzzle_jobs::merge::header(&request)?)
+    }
+}

@@ -1,6 +1,6 @@
 //! `puzzle`: the command line of puzzle-search.
 //!
-//! Subcommand groups: `solve`, `generate`, `play`, `experiment`, `bench`, `render`. Each game's
+//! Subcommand groups: `solve`, `generate`, `play`, `experiment`, `bench`, `render`, `merge`. Each game's
 //! commands live in their own module under `cmd/`; this file only parses and dispatches.
 
 mod cmd;
@@ -41,6 +41,8 @@ enum Command {
     Render(cmd::sokogen::RenderArgs),
     /// The workbench in the browser: play, solve and generate (prints its URL with a token).
     Serve(cmd::serve::ServeArgs),
+    /// Join the JSON Lines of a sharded run's shards (`--shard I/N`) into the unsharded output.
+    Merge(cmd::merge::MergeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -56,7 +58,7 @@ enum SolveCommand {
 #[derive(Subcommand, Debug)]
 enum GenerateCommand {
     /// Generate Sokoban levels with MCTS (solvable by construction).
-    Sokoban(cmd::sokogen::GenerateArgs),
+    Sokoban(Box<cmd::sokogen::GenerateArgs>),
     /// Generate Sudoku puzzles with a unique solution.
     Sudoku(cmd::sudoku::GenerateArgs),
 }
@@ -110,7 +112,7 @@ fn main() -> ExitCode {
         Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(a, &common),
         Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(a, &common),
         Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(a, &common),
-        Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(a, &common),
+        Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(*a, &common),
         Command::Generate(GenerateCommand::Sudoku(a)) => cmd::sudoku::generate(a, &common),
         Command::Play(PlayCommand::Bait(a)) => cmd::bait::play(a, &common),
         Command::Experiment(ExperimentCommand::SokobanGen(a)) => {
@@ -140,6 +142,7 @@ fn main() -> ExitCode {
         }) => cmd::bait::bench(a, &common),
         Command::Render(a) => cmd::sokogen::render(a, &common),
         Command::Serve(a) => cmd::serve::serve(a, &common),
+        Command::Merge(a) => cmd::merge::merge(a, &common),
     };
     if let Err(e) = &result {
         eprintln!("error: {e:#}");

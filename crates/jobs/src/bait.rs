@@ -8,12 +8,13 @@ use crate::data::BAIT_LEVELS;
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
-    actions_to_string, builtin_level, play_game, play_game_timed, Action, BaitState, GameConfig,
-    Level, MoveTime, Outcome, Status,
+    actions_to_string, builtin_level, parse_actions, play_game, play_game_timed, Action, BaitState,
+    GameConfig, Level, MoveTime, Outcome, Status,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -285,6 +286,9 @@ pub struct ExperimentRequest {
     /// The first seed (default 0) and the node budget (default 3,000,000).
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming (items: every agent × level × seed game, in that order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for ExperimentRequest {
@@ -295,12 +299,13 @@ impl Default for ExperimentRequest {
             levels: Vec::new(),
             budget_ms: DEFAULT_BUDGET_MS,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
 
 /// One game of the experiment: the `puzzle experiment bait --json` line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExperimentGameRecord {
     /// The level (0 to 4).
     pub level: usize,
@@ -320,6 +325,15 @@ pub struct ExperimentGameRecord {
     pub setup_ms: f64,
     /// The actions, one letter per tick, replayed before this was emitted.
     pub actions: String,
+    /// The game's number in the run (1-based; agent-major, then level, then seed).
+    #[serde(default)]
+    pub item: usize,
+    /// Seconds the game took (wall time, setup included).
+    #[serde(default)]
+    pub time_s: f64,
+    /// The shard that played it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// The events of the experiment.
@@ -393,8 +407,11 @@ pub fn experiment_report(
         .iter()
         .map(|a| levels.len() as u64 * if a.is_random() { req.seeds } else { 1 })
         .sum();
+    req.items.check(total as usize)?;
     let started = Instant::now();
     let (mut done, mut won) = (0u64, 0u64);
+    let mut run_time = 0.0;
+    let mut item = 0;
     let mut table: Vec<Vec<Cell>> = Vec::new();
     'agents: for &agent in &agents {
         let mut row = Vec::new();
@@ -410,33 +427,72 @@ pub fn experiment_report(
             };
             for s in 0..seeds {
                 let seed = base_seed + s;
-                let config = game_config(req.budget_ms, seed, &req.limits, stop);
-                let o: Outcome = play_game(&start, agent, &config, |_, _| {});
-                if o.interrupted {
-                    row.push(cell);
-                    table.push(row);
-                    break 'agents;
-                }
+                item += 1;
+                let record = match req.items.plan(item) {
+                    Plan::Skip => continue,
+                    Plan::Done(records) => {
+                        let [record] = records else {
+                            bail!(
+                                "item {item}: {} records where one is expected",
+                                records.len()
+                            );
+                        };
+                        let r: ExperimentGameRecord = req.items.decode(item, record)?;
+                        if (r.level, r.agent.as_str(), r.seed) != (li, agent.name(), seed) {
+                            bail!(
+                                "item {item} is {} on level {} seed {}, but this run's item \
+                                 {item} is {} on level {li} seed {seed}: the records come from a \
+                                 different configuration",
+                                r.agent,
+                                r.level,
+                                r.seed,
+                                agent.name()
+                            );
+                        }
+                        let end = parse_actions(&r.actions)
+                            .map(|actions| start.replay(&actions))
+                            .map_err(|e| anyhow::anyhow!("item {item}: {e}"))?;
+                        if end.is_win() != r.win || end.points() != r.score {
+                            bail!("item {item}: the recorded actions do not replay to its result");
+                        }
+                        r
+                    }
+                    Plan::Run => {
+                        let game_start = Instant::now();
+                        let config = game_config(req.budget_ms, seed, &req.limits, stop);
+                        let o: Outcome = play_game(&start, agent, &config, |_, _| {});
+                        if o.interrupted {
+                            row.push(cell);
+                            table.push(row);
+                            break 'agents;
+                        }
+                        ExperimentGameRecord {
+                            level: li,
+                            agent: agent.name().into(),
+                            seed,
+                            win: o.win,
+                            score: o.score,
+                            ticks: o.ticks,
+                            max_move_ms: o.max_move_ms,
+                            setup_ms: o.setup_ms,
+                            actions: actions_to_string(&o.actions),
+                            item,
+                            time_s: game_start.elapsed().as_secs_f64(),
+                            shard: req.items.shard,
+                        }
+                    }
+                };
                 cell.games += 1;
-                cell.wins += o.win as u32;
-                cell.score_sum += o.score as i64;
-                cell.ticks_sum += o.ticks as u64;
+                cell.wins += record.win as u32;
+                cell.score_sum += record.score as i64;
+                cell.ticks_sum += record.ticks as u64;
                 if agent != AgentKind::AstarOffline {
-                    cell.max_move_ms = cell.max_move_ms.max(o.max_move_ms);
+                    cell.max_move_ms = cell.max_move_ms.max(record.max_move_ms);
                 }
-                emit(ExperimentEvent::Game(ExperimentGameRecord {
-                    level: li,
-                    agent: agent.name().into(),
-                    seed,
-                    win: o.win,
-                    score: o.score,
-                    ticks: o.ticks,
-                    max_move_ms: o.max_move_ms,
-                    setup_ms: o.setup_ms,
-                    actions: actions_to_string(&o.actions),
-                }))?;
+                run_time += record.time_s;
                 done += 1;
-                won += o.win as u64;
+                won += record.win as u64;
+                emit(ExperimentEvent::Game(record))?;
                 emit(ExperimentEvent::Progress(ItemProgress {
                     done,
                     total,
@@ -452,7 +508,14 @@ pub fn experiment_report(
             break;
         }
     }
-    let markdown = markdown_report(&agents, &levels, &table, req, base_seed, started.elapsed());
+    let markdown = markdown_report(
+        &agents,
+        &levels,
+        &table,
+        req,
+        base_seed,
+        Duration::from_secs_f64(run_time),
+    );
     let plots = vec![wins_plot(&agents, &levels, &table, req)?];
     Ok(Report { markdown, plots })
 }
@@ -513,7 +576,7 @@ fn markdown_report(
         "## Bait: every agent on GVGAI's levels\n\n{} ms CPU per move; random agents (dls, mcts, \
          mcts-plus) {} games per level (seeds {}..{}), the others one. Cell: wins/games, mean score, \
          mean ticks. `max ms`: the longest CPU time any move took (astar-offline plans before the \
-         game and is not timed per move). Run time {:.0} s.\n\n",
+         game and is not timed per move). Run time {:.0} s (the games' seconds summed).\n\n",
         req.budget_ms,
         req.seeds,
         base_seed,

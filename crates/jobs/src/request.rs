@@ -3,6 +3,7 @@
 
 use crate::event::{EventKind, JobEvent};
 use crate::plot::Report;
+use crate::shard::Items;
 use crate::{bait, engine, samegame, sokoban, sokogen, sudoku};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -98,42 +99,89 @@ impl JobRequest {
         }
     }
 
+    /// The sharding part of a request that runs many items (`None` for the others).
+    pub fn items_mut(&mut self) -> Option<&mut Items> {
+        match self {
+            JobRequest::SokobanSolve(r) => Some(&mut r.items),
+            JobRequest::SokobanBench(r) => Some(&mut r.items),
+            JobRequest::SokobanGenerate(r) => Some(&mut r.items),
+            JobRequest::SamegameExperiment(r) => Some(&mut r.items),
+            JobRequest::SokobanGenExperiment(r) => Some(&mut r.items),
+            JobRequest::SudokuExperiment(r) => Some(&mut r.items),
+            JobRequest::BaitExperiment(r) => Some(&mut r.items),
+            JobRequest::SamegameSolve(r) => Some(&mut r.items),
+            JobRequest::SudokuSolve(r) => Some(&mut r.items),
+            _ => None,
+        }
+    }
+
+    /// Whether `records` hold a whole item of this job: a generation's seed is whole once its
+    /// summary is written; the other jobs write one record per item.
+    pub fn item_complete(&self, records: &[serde_json::Value]) -> bool {
+        match self {
+            JobRequest::SokobanGenerate(_) => records
+                .last()
+                .is_some_and(|r| r.get("summary") == Some(&serde_json::Value::Bool(true))),
+            _ => !records.is_empty(),
+        }
+    }
+
     /// Run the job, handing each event to `emit` as JSON. A job with a final text (an
     /// experiment's Markdown report) sends it as a last `summary` event
     /// `{"report": …, "plots": [{"name": …, "title": …, "svg": …}]}`.
     pub fn run(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<()> {
+        if let Some(report) = self.run_report(stop, &mut *emit)? {
+            summary(emit, report)?;
+        }
+        Ok(())
+    }
+
+    /// Run the job, handing each event to `emit` as JSON; an experiment returns its report
+    /// (Markdown and plots) instead of sending it.
+    pub fn run_report(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<Option<Report>> {
+        let none = |r: Result<()>| r.map(|()| None);
         match self {
-            JobRequest::SokobanSolve(r) => sokoban::solve(r, stop, &mut forward(emit)).map(drop),
-            JobRequest::SokobanBench(r) => sokoban::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SokobanSolve(r) => {
+                none(sokoban::solve(r, stop, &mut forward(emit)).map(drop))
+            }
+            JobRequest::SokobanBench(r) => {
+                none(sokoban::bench(r, stop, &mut forward(emit)).map(drop))
+            }
             JobRequest::SokobanGenerate(r) => {
-                sokogen::generate(r, stop, &mut forward(emit)).map(drop)
+                none(sokogen::generate(r, stop, &mut forward(emit)).map(drop))
             }
             JobRequest::SokobanGenExperiment(r) => {
-                let report = sokogen::experiment_report(r, stop, &mut forward(&mut *emit))?;
-                summary(emit, report)
+                sokogen::experiment_report(r, stop, &mut forward(emit)).map(Some)
             }
-            JobRequest::SudokuSolve(r) => sudoku::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SudokuSolve(r) => {
+                none(sudoku::solve(r, stop, &mut forward(emit)).map(drop))
+            }
             JobRequest::SudokuGenerate(r) => {
-                sudoku::generate(r, stop, &mut forward(emit)).map(drop)
+                none(sudoku::generate(r, stop, &mut forward(emit)).map(drop))
             }
-            JobRequest::SudokuBench(r) => sudoku::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SudokuBench(r) => {
+                none(sudoku::bench(r, stop, &mut forward(emit)).map(drop))
+            }
             JobRequest::SudokuExperiment(r) => {
-                let report = sudoku::experiment_report(r, stop, &mut forward(&mut *emit))?;
-                summary(emit, report)
+                sudoku::experiment_report(r, stop, &mut forward(emit)).map(Some)
             }
-            JobRequest::SamegameSolve(r) => samegame::solve(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SamegameSolve(r) => {
+                none(samegame::solve(r, stop, &mut forward(emit)).map(drop))
+            }
             JobRequest::SamegameExperiment(r) => {
-                let report = samegame::experiment_report(r, stop, &mut forward(&mut *emit))?;
-                summary(emit, report)
+                samegame::experiment_report(r, stop, &mut forward(emit)).map(Some)
             }
-            JobRequest::SamegameBench(r) => samegame::bench(r, stop, &mut forward(emit)).map(drop),
-            JobRequest::BaitPlay(r) => bait::play(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::SamegameBench(r) => {
+                none(samegame::bench(r, stop, &mut forward(emit)).map(drop))
+            }
+            JobRequest::BaitPlay(r) => none(bait::play(r, stop, &mut forward(emit)).map(drop)),
             JobRequest::BaitExperiment(r) => {
-                let report = bait::experiment_report(r, stop, &mut forward(&mut *emit))?;
-                summary(emit, report)
+                bait::experiment_report(r, stop, &mut forward(emit)).map(Some)
             }
-            JobRequest::BaitBench(r) => bait::bench(r, stop, &mut forward(emit)).map(drop),
-            JobRequest::EngineBench(r) => engine::bench(r, stop, &mut forward(emit)).map(drop),
+            JobRequest::BaitBench(r) => none(bait::bench(r, stop, &mut forward(emit)).map(drop)),
+            JobRequest::EngineBench(r) => {
+                none(engine::bench(r, stop, &mut forward(emit)).map(drop))
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ pub use self::experiment::{
 use crate::data::{samegame_set, SAMEGAME_SETS};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{anyhow, bail, Result};
 use puzzle_engine::mcts::SelectionPolicy;
 use puzzle_engine::{Budget, WorkCounter};
@@ -117,6 +118,9 @@ pub struct SolveRequest {
     /// A* 300,000; one thread; seed 1).
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming over the boards (items: the boards in order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for SolveRequest {
@@ -147,6 +151,7 @@ impl Default for SolveRequest {
             level: None,
             depth: 2,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -162,7 +167,7 @@ pub struct MoveRecord {
 
 /// One board's answer: the `puzzle solve samegame --json` line (the CLI contract
 /// `board, score, cleared, moves[{col,row}], time_s, iterations`, plus more).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoardResult {
     /// 1-based position of the board in its text.
     pub board: usize,
@@ -193,6 +198,12 @@ pub struct BoardResult {
     pub optimal: bool,
     /// Why the search ended (`Iterations`, `Time`, `Exhausted`, `Interrupted` …).
     pub stop: String,
+    /// The board's number in the run (1-based position among the boards solved).
+    #[serde(default)]
+    pub item: usize,
+    /// The shard that solved it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// Live progress of one board's search: at its start, at each improvement and every
@@ -554,7 +565,50 @@ fn solve_board(
         playout: cfg.playout.to_string(),
         optimal: solution.optimal,
         stop: format!("{:?}", solution.stop_reason),
+        item: 1,
+        shard: None,
     })
+}
+
+/// A board's result from an earlier run (`--resume`, `puzzle merge`), checked against the item
+/// it stands for and its moves replayed on the board to its score.
+fn done_board(
+    req: &SolveRequest,
+    item: usize,
+    records: &[serde_json::Value],
+    nb: &NamedBoard,
+) -> Result<BoardResult> {
+    let [record] = records else {
+        bail!(
+            "item {item}: {} records where one is expected",
+            records.len()
+        );
+    };
+    let r: BoardResult = req.items.decode(item, record)?;
+    if r.board != nb.index {
+        bail!(
+            "item {item} is board {}, but this run's item {item} is board {}: the records come \
+             from a different configuration",
+            r.board,
+            nb.index
+        );
+    }
+    let moves: Vec<(usize, usize)> = r.moves.iter().map(|m| (m.col, m.row)).collect();
+    let end = puzzle_samegame::play::replay(&nb.board, &moves).map_err(|e| {
+        anyhow!(
+            "item {item} (board {}): the recorded moves do not replay: {e}",
+            nb.index
+        )
+    })?;
+    let score = puzzle_samegame::play::ending(&end).map_or(end.points(), |(_, s)| s);
+    if score != r.score {
+        bail!(
+            "item {item} (board {}): the recorded moves score {score}, not {}",
+            nb.index,
+            r.score
+        );
+    }
+    Ok(r)
 }
 
 /// Run a [`SolveRequest`]: per board `Search` progress while it runs, its `Board` result and
@@ -573,9 +627,27 @@ pub fn solve(
         (*guard)(event)
     };
     let started = Instant::now();
-    let (mut total, mut searched, mut cleared) = (0i64, 0usize, 0usize);
-    for nb in &boards {
-        let r = solve_board(nb, scoring, &cfg, stop, &send)?;
+    req.items.check(boards.len())?;
+    let (mut total, mut searched, mut cleared, mut taken) = (0i64, 0usize, 0usize, 0usize);
+    for (k, nb) in boards.iter().enumerate() {
+        let item = k + 1;
+        let r = match req.items.plan(item) {
+            Plan::Skip => continue,
+            Plan::Done(records) => {
+                taken += 1;
+                done_board(req, item, records, nb)?
+            }
+            Plan::Run => {
+                taken += 1;
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut r = solve_board(nb, scoring, &cfg, stop, &send)?;
+                r.item = item;
+                r.shard = req.items.shard;
+                r
+            }
+        };
         total += r.score;
         searched += 1;
         cleared += usize::from(r.cleared);
@@ -587,16 +659,13 @@ pub fn solve(
             label: format!("samegame {}", cfg.algorithm),
             elapsed_s: started.elapsed().as_secs_f64(),
         }))?;
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
     }
     let summary = SolveSummary {
-        boards: boards.len(),
+        boards: taken,
         searched,
         cleared,
         total_score: total,
-        interrupted: searched < boards.len() || stop.load(Ordering::Relaxed),
+        interrupted: searched < taken || stop.load(Ordering::Relaxed),
     };
     send(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)

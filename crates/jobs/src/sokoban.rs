@@ -5,6 +5,7 @@
 use crate::data::{sokoban_set, MICROBAN};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use puzzle_engine::Budget;
 use puzzle_sokoban::board::Board;
@@ -47,6 +48,9 @@ pub struct SolveRequest {
     /// [`PORTFOLIO_THREADS`] threads; `threads: 1` for one).
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming over the levels (items: the chosen levels in order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for SolveRequest {
@@ -59,6 +63,7 @@ impl Default for SolveRequest {
             population: None,
             mutation: None,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -94,6 +99,12 @@ pub struct LevelResult {
     /// solvers cannot take, or an internal error caught by the replay).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The item's number in the run (1-based; a benchmark counts sets × solvers × levels).
+    #[serde(default)]
+    pub item: usize,
+    /// The shard that ran it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// The closing record of a solve run.
@@ -191,6 +202,8 @@ pub fn solve_one(
         stop: "error".into(),
         set: None,
         note: None,
+        item: 1,
+        shard: None,
     };
     let board = match Board::new(level) {
         Ok(board) => board,
@@ -261,14 +274,28 @@ pub fn solve(
         Some(n) => vec![n],
         None => (1..=levels.len()).collect(),
     };
+    req.items.check(chosen.len())?;
     let started = Instant::now();
-    let mut solved = 0;
-    let mut done = 0;
-    for &n in &chosen {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let r = solve_one(n, &levels[n - 1], algo, &ga, &req.limits, stop)?;
+    let (mut solved, mut done, mut taken) = (0, 0, 0);
+    for (k, &n) in chosen.iter().enumerate() {
+        let item = k + 1;
+        let r = match req.items.plan(item) {
+            Plan::Skip => continue,
+            Plan::Done(records) => {
+                taken += 1;
+                done_level(&req.items, item, records, n, &levels[n - 1], algo, None)?
+            }
+            Plan::Run => {
+                taken += 1;
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut r = solve_one(n, &levels[n - 1], algo, &ga, &req.limits, stop)?;
+                r.item = item;
+                r.shard = req.items.shard;
+                r
+            }
+        };
         solved += usize::from(r.solved);
         done += 1;
         emit(SolveEvent::Level(r))?;
@@ -281,13 +308,49 @@ pub fn solve(
         }))?;
     }
     let summary = SolveSummary {
-        levels: chosen.len(),
+        levels: taken,
         solved,
-        interrupted: done < chosen.len() || stop.load(Ordering::Relaxed),
+        interrupted: done < taken || stop.load(Ordering::Relaxed),
         attempted: done,
     };
     emit(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)
+}
+
+/// A level's record from an earlier run (`--resume`, `puzzle merge`), checked against the
+/// item it stands for (level number, solver, set) and its solution replayed on the level, so
+/// that nothing unverified is emitted.
+fn done_level(
+    items: &Items,
+    item: usize,
+    records: &[serde_json::Value],
+    number: usize,
+    level: &Level,
+    algo: Algorithm,
+    set: Option<&str>,
+) -> Result<LevelResult> {
+    let [record] = records else {
+        bail!(
+            "item {item}: {} records where one is expected",
+            records.len()
+        );
+    };
+    let r: LevelResult = items.decode(item, record)?;
+    if r.level != number || r.algo != algo.name() || r.set.as_deref() != set {
+        bail!(
+            "item {item} is {}level {} with {}, but this run's item {item} is {}level {number} \
+             with {}: the records come from a different configuration",
+            r.set.as_deref().map_or(String::new(), |s| format!("{s} ")),
+            r.level,
+            r.algo,
+            set.map_or(String::new(), |s| format!("{s} ")),
+            algo.name()
+        );
+    }
+    if r.solved && !replay(level, &r.solution).is_ok_and(|p| p.solved) {
+        bail!("item {item} (level {number}): the recorded solution does not solve the level");
+    }
+    Ok(r)
 }
 
 /// A level set for a benchmark: a bundled set by name, or a named XSB text.
@@ -329,6 +392,9 @@ pub struct BenchRequest {
     /// Budget per level.
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming (items: every set × solver × level, in that order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for BenchRequest {
@@ -344,6 +410,7 @@ impl Default for BenchRequest {
             first: None,
             skip: 0,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -387,7 +454,7 @@ pub fn bench(
         .collect::<Result<_>>()?;
     let limit = req.limits.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
     let started = Instant::now();
-    let mut summaries = Vec::new();
+    let mut sets = Vec::new();
     for set in &req.sets {
         let mut levels = set.levels()?;
         let skip = req.skip.min(levels.len());
@@ -395,23 +462,49 @@ pub fn bench(
         if let Some(n) = req.first {
             levels.truncate(n);
         }
+        sets.push((set, skip, levels));
+    }
+    let total: usize = sets.iter().map(|(_, _, l)| l.len()).sum::<usize>() * algos.len();
+    req.items.check(total)?;
+    let mut item = 0;
+    let mut summaries = Vec::new();
+    for (set, skip, levels) in &sets {
+        let skip = *skip;
         for &algo in &algos {
             let mut times = Vec::new();
             let mut solved_times = Vec::new();
             let mut nodes = 0;
             for (i, level) in levels.iter().enumerate() {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut r = solve_one(
-                    skip + i + 1,
-                    level,
-                    algo,
-                    &GaConfig::default(),
-                    &req.limits,
-                    stop,
-                )?;
-                r.set = Some(set.name.clone());
+                item += 1;
+                let r = match req.items.plan(item) {
+                    Plan::Skip => continue,
+                    Plan::Done(records) => done_level(
+                        &req.items,
+                        item,
+                        records,
+                        skip + i + 1,
+                        level,
+                        algo,
+                        Some(&set.name),
+                    )?,
+                    Plan::Run => {
+                        if stop.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let mut r = solve_one(
+                            skip + i + 1,
+                            level,
+                            algo,
+                            &GaConfig::default(),
+                            &req.limits,
+                            stop,
+                        )?;
+                        r.set = Some(set.name.clone());
+                        r.item = item;
+                        r.shard = req.items.shard;
+                        r
+                    }
+                };
                 times.push(r.time_s);
                 nodes += r.nodes;
                 if r.solved {

@@ -5,11 +5,12 @@
 use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
 use puzzle_engine::mcts::MctsConfig;
 use puzzle_engine::{Budget, WorkCounter};
 use puzzle_sokogen::experiment::{
-    markdown_table, measure, process_cpu_seconds, tables, Measured, Table,
+    aggregate, markdown_table, process_cpu_seconds, run_once, tables, Measured, RunFigures, Table,
 };
 use puzzle_sokogen::{
     generate as run_generation, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig, GenParams,
@@ -69,6 +70,101 @@ pub struct GenerateRequest {
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
     pub limits: Limits,
+    /// One generation (one level set) per seed of this range instead of one run with
+    /// `limits.seed`: the items a sharded run splits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<SeedRange>,
+    /// Sharding and resuming over `seeds` (items: the seeds in order).
+    #[serde(flatten)]
+    pub items: Items,
+}
+
+/// A range of seeds `A..B` (A to B−1) or `A..=B` (A to B), at most 100,000 of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedRange {
+    /// The first seed.
+    pub first: u64,
+    /// The last seed (inclusive).
+    pub last: u64,
+}
+
+impl SeedRange {
+    /// The seeds in order.
+    pub fn seeds(&self) -> impl Iterator<Item = u64> {
+        self.first..=self.last
+    }
+
+    /// How many seeds.
+    pub fn len(&self) -> usize {
+        (self.last - self.first) as usize + 1
+    }
+
+    /// Never: a range holds at least one seed.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+impl std::fmt::Display for SeedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..={}", self.first, self.last)
+    }
+}
+
+impl std::str::FromStr for SeedRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SeedRange, String> {
+        let bad = || format!("'{s}' is not a seed range: write A..B (A to B-1) or A..=B");
+        let (a, b, inclusive) = match s.split_once("..=") {
+            Some((a, b)) => (a, b, true),
+            None => {
+                let (a, b) = s.split_once("..").ok_or_else(bad)?;
+                (a, b, false)
+            }
+        };
+        let first: u64 = a.trim().parse().map_err(|_| bad())?;
+        let end: u64 = b.trim().parse().map_err(|_| bad())?;
+        let last = if inclusive {
+            end
+        } else {
+            end.checked_sub(1).ok_or_else(bad)?
+        };
+        if last < first {
+            return Err(format!("the seed range '{s}' is empty"));
+        }
+        if last - first >= 100_000 {
+            return Err(format!("the seed range '{s}' holds more than 100000 seeds"));
+        }
+        Ok(SeedRange { first, last })
+    }
+}
+
+impl Serialize for SeedRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SeedRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeedRange, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What identifies a generation's records in a run over seeds (`None` fields are left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunId {
+    /// The run's seed (with `--seeds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The run's item number (1-based position of the seed in the range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<usize>,
+    /// The shard that ran it (`"2/4"`), when sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl Default for GenerateRequest {
@@ -90,6 +186,8 @@ impl Default for GenerateRequest {
             xi: 1.0,
             max_memory_mb: None,
             limits: Limits::default(),
+            seeds: None,
+            items: Items::default(),
         }
     }
 }
@@ -110,7 +208,7 @@ pub fn parse_box_limit(s: &str) -> Result<BoxLimit, String> {
 }
 
 /// One kept level: the `puzzle generate sokoban --json` line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LevelRecord {
     /// The level's score (P_b · P_c, thesis §2).
     pub score: f64,
@@ -132,6 +230,9 @@ pub struct LevelRecord {
     pub new_best: bool,
     /// 1-based number of the kept level.
     pub index: usize,
+    /// The run it belongs to (with `--seeds`).
+    #[serde(flatten)]
+    pub run: RunId,
 }
 
 /// Live progress of a generation (every [`PROGRESS_EVERY`]).
@@ -150,7 +251,7 @@ pub struct GenProgress {
 }
 
 /// The final summary line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenSummaryRecord {
     /// Always true (tells the line from level lines).
     pub summary: bool,
@@ -178,6 +279,9 @@ pub struct GenSummaryRecord {
     pub cpu_s: Option<f64>,
     /// Iterations per CPU-second.
     pub iterations_per_cpu_s: Option<f64>,
+    /// The run it closes (with `--seeds`).
+    #[serde(flatten)]
+    pub run: RunId,
 }
 
 /// The events of a generation.
@@ -326,7 +430,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
     })
 }
 
-fn record(l: &GeneratedLevel, index: usize) -> LevelRecord {
+fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
     LevelRecord {
         score: l.metrics.score,
         pb: l.metrics.pb,
@@ -338,22 +442,123 @@ fn record(l: &GeneratedLevel, index: usize) -> LevelRecord {
         time_s: l.time_s,
         new_best: l.new_best,
         index,
+        run,
     }
 }
 
 /// The XSB text of a kept level with its comment lines (solution, metrics) and title, as
 /// `--out` writes it.
 pub fn xsb_entry(l: &LevelRecord, w: u32, h: u32) -> String {
+    let seed = l.run.seed.map_or(String::new(), |s| format!("seed {s} "));
     format!(
-        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} #{} score {:.4}\n{}\n",
+        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} score {:.4}\n{}\n",
         l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.score, l.xsb
     )
 }
 
-/// Run a generation: `Level` events as levels are kept, `Progress` every
-/// [`PROGRESS_EVERY`], then the `Summary`.
+/// Run a generation request: one run with `limits.seed`, or with `seeds` one run per seed
+/// (this shard's seeds; seeds done in `items` are emitted again from their records, each level
+/// replayed first), each run's records carrying its seed and item number.
 pub fn generate(
     req: &GenerateRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, GenEvent>,
+) -> Result<GenOutcome> {
+    let Some(range) = req.seeds else {
+        return generate_run(req, RunId::default(), stop, emit);
+    };
+    if req.limits.seed.is_some() {
+        bail!("give either seed or seeds: each run of a seed range takes its seed from the range");
+    }
+    params(req, stop)?;
+    req.items.check(range.len())?;
+    let mut last = None;
+    for (k, seed) in range.seeds().enumerate() {
+        let item = k + 1;
+        let run = RunId {
+            seed: Some(seed),
+            item: Some(item),
+            shard: req.items.shard,
+        };
+        match req.items.plan(item) {
+            Plan::Skip => {}
+            Plan::Done(records) => {
+                last = Some(done_run(req, item, run, records, emit)?);
+            }
+            Plan::Run => {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut one = req.clone();
+                one.limits.seed = Some(seed);
+                one.seeds = None;
+                last = Some(generate_run(&one, run, stop, emit)?);
+            }
+        }
+    }
+    last.ok_or_else(|| anyhow::anyhow!("this shard holds none of the {} seeds", range.len()))
+}
+
+/// Emit a seed's records from an earlier run again: its levels (each parsed and its solution
+/// replayed), then its summary.
+fn done_run(
+    req: &GenerateRequest,
+    item: usize,
+    run: RunId,
+    records: &[serde_json::Value],
+    emit: Emit<'_, GenEvent>,
+) -> Result<GenOutcome> {
+    let Some((summary, levels)) = records.split_last() else {
+        bail!("item {item}: no records");
+    };
+    let mut summary: GenSummaryRecord = req.items.decode(item, summary)?;
+    if summary.run.seed != run.seed {
+        bail!(
+            "item {item} is seed {:?}, but this run's item {item} is seed {:?}: the records come \
+             from a different configuration",
+            summary.run.seed,
+            run.seed
+        );
+    }
+    for record in levels {
+        let mut l: LevelRecord = req.items.decode(item, record)?;
+        if l.run.seed != run.seed {
+            bail!(
+                "item {item}: a level of seed {:?} among seed {:?}'s",
+                l.run.seed,
+                run.seed
+            );
+        }
+        let level = puzzle_sokoban::parse_xsb(&l.xsb)
+            .ok()
+            .and_then(|mut v| (v.len() == 1).then(|| v.remove(0)));
+        let solved = level.is_some_and(|level| {
+            puzzle_sokoban::replay(&level, &l.solution).is_ok_and(|r| r.solved)
+        });
+        if !solved {
+            bail!(
+                "item {item} (seed {:?}), level {}: the recorded solution does not solve the level",
+                run.seed,
+                l.index
+            );
+        }
+        l.run = run;
+        emit(GenEvent::Level(l))?;
+    }
+    summary.run = run;
+    emit(GenEvent::Summary(summary.clone()))?;
+    Ok(GenOutcome {
+        summary,
+        trace: Vec::new(),
+        seed: run.seed.unwrap_or(1),
+    })
+}
+
+/// Run one generation: `Level` events as levels are kept, `Progress` every
+/// [`PROGRESS_EVERY`], then the `Summary`.
+fn generate_run(
+    req: &GenerateRequest,
+    run: RunId,
     stop: &Arc<AtomicBool>,
     emit: Emit<'_, GenEvent>,
 ) -> Result<GenOutcome> {
@@ -406,7 +611,7 @@ pub fn generate(
                     k.1 = k.1.max(l.metrics.score);
                     k.0
                 };
-                send(GenEvent::Level(record(l, index))).map_err(|e| e.to_string().into())
+                send(GenEvent::Level(record(l, index, run))).map_err(|e| e.to_string().into())
             };
         let result = run_generation(&params, &mut sink);
         finished.store(true, Ordering::Relaxed);
@@ -435,6 +640,7 @@ pub fn generate(
         iterations_per_cpu_s: cpu_s
             .filter(|&c| c >= 0.2)
             .map(|c| summary.iterations as f64 / c),
+        run,
     };
     send(GenEvent::Summary(record.clone()))?;
     Ok(GenOutcome {
@@ -452,9 +658,13 @@ pub struct ExperimentRequest {
     pub tables: Vec<String>,
     /// Seeds per column: first..first+seeds (the thesis: 10).
     pub seeds: u64,
-    /// Per-run time (default 0.5 s; the thesis: 30 s), first seed (default 1), node budget.
+    /// Per-run time (default 0.5 s; the thesis: 30 s), iterations per run (none by default:
+    /// give them for reproducible tables), first seed (default 1), node budget.
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming (items: every table × column × seed run, in that order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for ExperimentRequest {
@@ -463,6 +673,7 @@ impl Default for ExperimentRequest {
             tables: Vec::new(),
             seeds: 10,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -500,10 +711,41 @@ pub struct ColumnRecord {
     pub thesis_sigma: f64,
 }
 
-/// The events of the experiment: a `Result` per measured column.
+/// One run (one table, column and seed): the experiment's item record, from which a merge of
+/// shards rebuilds the columns and the report.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExperimentRunRecord {
+    /// The run's number (1-based; table-major, then column, then seed).
+    pub item: usize,
+    /// The table (`3.1` …).
+    pub table: String,
+    /// The column's label.
+    pub column: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// Iterations counted for the table (for bootstrapping: since the bootstrap start).
+    pub iterations: u64,
+    /// All iterations of the run.
+    pub all_iterations: u64,
+    /// The best score.
+    pub best_score: f64,
+    /// When the best was found.
+    pub time_to_best_s: f64,
+    /// Seconds the run took.
+    pub time_s: f64,
+    /// CPU seconds of the process during the run (Linux).
+    pub cpu_s: Option<f64>,
+    /// The shard that ran it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// The events of the experiment: a `Result` per run and per measured column.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum ExperimentEvent {
+    /// One run (one seed of a column).
+    Run(ExperimentRunRecord),
     /// One column measured.
     Column(ColumnRecord),
 }
@@ -542,24 +784,96 @@ pub fn experiment_report(
     let first_seed = req.limits.seed_or(1);
     let seeds: Vec<u64> = (first_seed..first_seed + req.seeds).collect();
     let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let total: usize = chosen.iter().map(|t| t.columns.len()).sum::<usize>() * seeds.len();
+    req.items.check(total)?;
     let mut plots = Vec::new();
-    let started = Instant::now();
+    let mut run_time = 0.0;
+    let budget_text = match req.limits.iterations {
+        Some(n) => format!("{n} iterations (at most {} s) per run", time.as_secs_f64()),
+        None => format!("{} s per run (the thesis: 30 s)", time.as_secs_f64()),
+    };
     let mut report = format!(
         "# Sokoban level generation with MCTS: the thesis's experiments (Tables 3.1–3.8)\n\n\
-         5×5 board, start (2, 2), {} s per run (the thesis: 30 s), {} seeds per column \
+         5×5 board, start (2, 2), {budget_text}, {} seeds per column \
          ({}..={}), one thread. Thesis: C++ -O3 on a Ryzen 5 3600, 10 seeds. Iteration counts \
          are per run; compare the per-second rates. Optimizations are added cumulatively as in \
          the thesis. Generated by `puzzle experiment sokoban-gen`.\n\n",
-        time.as_secs_f64(),
         seeds.len(),
         seeds[0],
         seeds[seeds.len() - 1]
     );
+    let mut item = 0;
     for table in &chosen {
         let mut measured = Vec::new();
         for column in &table.columns {
-            let m = measure(column.config, &seeds, time, max_nodes, Some(stop.clone()))
-                .map_err(|e| anyhow::anyhow!("table {} column {}: {e}", table.id, column.label))?;
+            let mut runs = Vec::new();
+            for &seed in &seeds {
+                item += 1;
+                let record = match req.items.plan(item) {
+                    Plan::Skip => continue,
+                    Plan::Done(done) => {
+                        let [record] = done else {
+                            bail!("item {item}: {} records where one is expected", done.len());
+                        };
+                        let r: ExperimentRunRecord = req.items.decode(item, record)?;
+                        if (r.table.as_str(), r.column.as_str(), r.seed)
+                            != (table.id, column.label.as_str(), seed)
+                        {
+                            bail!(
+                                "item {item} is table {} column {} seed {}, but this run's item \
+                                 {item} is table {} column {} seed {seed}: the records come from \
+                                 a different configuration",
+                                r.table,
+                                r.column,
+                                r.seed,
+                                table.id,
+                                column.label
+                            );
+                        }
+                        r
+                    }
+                    Plan::Run => {
+                        if stop.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let f = run_once(
+                            column.config,
+                            seed,
+                            time,
+                            req.limits.iterations,
+                            max_nodes,
+                            Some(stop.clone()),
+                        )
+                        .map_err(|e| {
+                            anyhow::anyhow!("table {} column {}: {e}", table.id, column.label)
+                        })?;
+                        ExperimentRunRecord {
+                            item,
+                            table: table.id.to_string(),
+                            column: column.label.to_string(),
+                            seed,
+                            iterations: f.iterations,
+                            all_iterations: f.all_iterations,
+                            best_score: f.score,
+                            time_to_best_s: f.time_to_best,
+                            time_s: f.time_s,
+                            cpu_s: f.cpu_s,
+                            shard: req.items.shard,
+                        }
+                    }
+                };
+                run_time += record.time_s;
+                runs.push(RunFigures {
+                    iterations: record.iterations,
+                    all_iterations: record.all_iterations,
+                    time_s: record.time_s,
+                    cpu_s: record.cpu_s,
+                    score: record.best_score,
+                    time_to_best: record.time_to_best_s,
+                });
+                emit(ExperimentEvent::Run(record))?;
+            }
+            let m = aggregate(&runs);
             emit(ExperimentEvent::Column(ColumnRecord {
                 table: table.id.to_string(),
                 column: column.label.to_string(),
@@ -586,8 +900,8 @@ pub fn experiment_report(
         }
     }
     report.push_str(&format!(
-        "Total time: {:.1} s.\n",
-        started.elapsed().as_secs_f64()
+        "Run time: {:.1} s (the runs' seconds summed).\n",
+        run_time
     ));
     Ok(Report {
         markdown: report,

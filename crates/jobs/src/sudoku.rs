@@ -13,6 +13,7 @@ pub use experiment::{
 use crate::data::{SUDOKU_EASY, SUDOKU_HARDEST11};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use puzzle_engine::Rng;
 use puzzle_engine::WorkCounter;
@@ -92,6 +93,9 @@ pub struct SolveRequest {
     /// none), `max_nodes` the tree (default the engine's), seed 1, one thread.
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming over the puzzles (items: the puzzles in order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for SolveRequest {
@@ -110,12 +114,13 @@ impl Default for SolveRequest {
             tree_cell: None,
             visits_before_expand: 10,
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
 
 /// One solved (or not) puzzle: the `puzzle solve sudoku --json` line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SolveRecord {
     /// 1-based index of the puzzle in the text.
     pub index: usize,
@@ -142,8 +147,19 @@ pub struct SolveRecord {
     /// The line of the text where the puzzle starts.
     pub line: usize,
     /// The grid to show: the solution, or the puzzle when unsolved (not serialized).
-    #[serde(skip)]
+    #[serde(skip, default = "no_grid")]
     pub grid: Grid,
+    /// The puzzle's number in the run (1-based; the same as `index`).
+    #[serde(default)]
+    pub item: usize,
+    /// The shard that solved it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// The grid of a record read back (replaced by the puzzle or its checked solution).
+fn no_grid() -> Grid {
+    Grid::empty(3)
 }
 
 /// The closing record of a solve run.
@@ -382,6 +398,8 @@ fn solve_one(
         guesses: None,
         line: p.line,
         grid: p.grid.clone(),
+        item: index,
+        shard: None,
     };
     let solution: Option<Grid> = if exact {
         record.algo = "exact".into();
@@ -431,12 +449,49 @@ pub fn solve(
     };
     let emit = send;
     let started = Instant::now();
-    let (mut solved, mut done, mut total_sims) = (0usize, 0usize, 0u64);
+    req.items.check(puzzles.len())?;
+    let (mut solved, mut done, mut total_sims, mut taken) = (0usize, 0usize, 0u64, 0usize);
     for (k, p) in puzzles.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let r = solve_one(k + 1, p, algo == "exact", &cfg, &emit)?;
+        let item = k + 1;
+        let r = match req.items.plan(item) {
+            Plan::Skip => continue,
+            Plan::Done(records) => {
+                taken += 1;
+                let [record] = records else {
+                    bail!(
+                        "item {item}: {} records where one is expected",
+                        records.len()
+                    );
+                };
+                let mut r: SolveRecord = req.items.decode(item, record)?;
+                if r.index != item || r.puzzle != p.grid.to_line() {
+                    bail!(
+                        "item {item} is puzzle {} {}, but this run's item {item} is {}: the \
+                         records come from a different configuration",
+                        r.index,
+                        r.puzzle,
+                        p.grid.to_line()
+                    );
+                }
+                r.grid = p.grid.clone();
+                if r.solved {
+                    match parse_puzzle(&r.solution) {
+                        Ok(s) if s.solves(&p.grid) => r.grid = s,
+                        _ => bail!("item {item}: the recorded solution does not solve the puzzle"),
+                    }
+                }
+                r
+            }
+            Plan::Run => {
+                taken += 1;
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut r = solve_one(item, p, algo == "exact", &cfg, &emit)?;
+                r.shard = req.items.shard;
+                r
+            }
+        };
         if r.solved {
             solved += 1;
             total_sims += r.simulations;
@@ -452,11 +507,11 @@ pub fn solve(
         }))?;
     }
     let summary = SolveSummary {
-        puzzles: puzzles.len(),
+        puzzles: taken,
         solved,
         algo: algo.to_string(),
         mean_simulations: total_sims as f64 / solved.max(1) as f64,
-        interrupted: done < puzzles.len() || stop.load(Ordering::Relaxed),
+        interrupted: done < taken || stop.load(Ordering::Relaxed),
     };
     emit(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)
@@ -884,10 +939,11 @@ mod tests {
             "solutions",
             "guesses",
             "line",
+            "item",
         ] {
             assert!(keys.contains(&key), "{key} missing from {json}");
         }
-        assert_eq!(keys.len(), 11, "{json}");
+        assert_eq!(keys.len(), 12, "{json}");
     }
 
     #[test]

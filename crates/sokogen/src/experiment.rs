@@ -305,6 +305,96 @@ pub struct Measured {
     pub sigma: f64,
 }
 
+/// One run of a configuration (one seed): the figures a column's [`Measured`] is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunFigures {
+    /// Iterations counted for the table (for bootstrapping: since the bootstrap start).
+    pub iterations: u64,
+    /// All iterations of the run.
+    pub all_iterations: u64,
+    /// Seconds the run took (wall time).
+    pub time_s: f64,
+    /// CPU seconds of this process during the run (Linux; `None` elsewhere).
+    pub cpu_s: Option<f64>,
+    /// The best score.
+    pub score: f64,
+    /// When the best was found (s).
+    pub time_to_best: f64,
+}
+
+/// Run one configuration on 5×5, start (2, 2), for `time` (and at most `iterations`
+/// iterations, when given) with `seed` (one thread).
+pub fn run_once(
+    config: GenConfig,
+    seed: u64,
+    time: Duration,
+    iterations: Option<u64>,
+    max_nodes: usize,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<RunFigures, GenError> {
+    let mut budget = Budget::time(time).with_max_nodes(max_nodes);
+    budget.max_iterations = iterations;
+    budget.stop = stop;
+    let params = GenParams {
+        width: 5,
+        height: 5,
+        start: Some((2, 2)),
+        config,
+        budget,
+        seed,
+        threads: 1,
+        threshold: None,
+        near_duplicate_cells: 0,
+    };
+    let cpu_before = process_cpu_seconds();
+    let summary = generate(&params, &mut |_| Ok(()))?;
+    let cpu_s = match (cpu_before, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    Ok(RunFigures {
+        iterations: if config.bootstrap.is_some() && summary.bootstrap_start_s.is_some() {
+            summary.bootstrap_iterations
+        } else {
+            summary.iterations
+        },
+        all_iterations: summary.iterations,
+        time_s: summary.elapsed.as_secs_f64(),
+        cpu_s,
+        score: summary.best_score,
+        time_to_best: summary.time_to_best_s,
+    })
+}
+
+/// A column's measurement from its runs (means over the runs; σ of the best score over the
+/// population of runs).
+pub fn aggregate(runs: &[RunFigures]) -> Measured {
+    let n = runs.len().max(1) as f64;
+    let mean = runs.iter().map(|r| r.score).sum::<f64>() / n;
+    let var = runs
+        .iter()
+        .map(|r| (r.score - mean) * (r.score - mean))
+        .sum::<f64>()
+        / n;
+    let cpu = runs
+        .iter()
+        .try_fold(0.0, |total, r| r.cpu_s.map(|c| total + c));
+    let all_its: u64 = runs.iter().map(|r| r.all_iterations).sum();
+    Measured {
+        runs: runs.len(),
+        iterations: runs.iter().map(|r| r.iterations as f64).sum::<f64>() / n,
+        iterations_per_s: runs
+            .iter()
+            .map(|r| r.all_iterations as f64 / r.time_s.max(1e-9))
+            .sum::<f64>()
+            / n,
+        iterations_per_cpu_s: cpu.filter(|&c| c > 0.0).map(|c| all_its as f64 / c),
+        score: mean,
+        time_to_best: runs.iter().map(|r| r.time_to_best).sum::<f64>() / n,
+        sigma: var.sqrt(),
+    }
+}
+
 /// Run one configuration on 5×5, start (2, 2), for `time` per run, once per seed (one thread).
 /// Stops early (with the runs done so far) when `stop` is set.
 pub fn measure(
@@ -314,54 +404,14 @@ pub fn measure(
     max_nodes: usize,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Measured, GenError> {
-    let mut scores = Vec::new();
-    let (mut its, mut rate, mut ttb) = (0.0, 0.0, 0.0);
-    let (mut all_its, mut cpu) = (0u64, Some(0.0));
+    let mut runs = Vec::new();
     for &seed in seeds {
         if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
             break;
         }
-        let mut budget = Budget::time(time).with_max_nodes(max_nodes);
-        budget.stop = stop.clone();
-        let params = GenParams {
-            width: 5,
-            height: 5,
-            start: Some((2, 2)),
-            config,
-            budget,
-            seed,
-            threads: 1,
-            threshold: None,
-            near_duplicate_cells: 0,
-        };
-        let cpu_before = process_cpu_seconds();
-        let summary = generate(&params, &mut |_| Ok(()))?;
-        cpu = match (cpu, cpu_before, process_cpu_seconds()) {
-            (Some(total), Some(a), Some(b)) => Some(total + (b - a)),
-            _ => None,
-        };
-        all_its += summary.iterations;
-        scores.push(summary.best_score);
-        its += if config.bootstrap.is_some() && summary.bootstrap_start_s.is_some() {
-            summary.bootstrap_iterations as f64
-        } else {
-            summary.iterations as f64
-        };
-        rate += summary.iterations as f64 / summary.elapsed.as_secs_f64().max(1e-9);
-        ttb += summary.time_to_best_s;
+        runs.push(run_once(config, seed, time, None, max_nodes, stop.clone())?);
     }
-    let n = scores.len().max(1) as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
-    Ok(Measured {
-        runs: scores.len(),
-        iterations: its / n,
-        iterations_per_s: rate / n,
-        iterations_per_cpu_s: cpu.filter(|&c| c > 0.0).map(|c| all_its as f64 / c),
-        score: mean,
-        time_to_best: ttb / n,
-        sigma: var.sqrt(),
-    })
+    Ok(aggregate(&runs))
 }
 
 /// A Markdown table comparing our measurements of `table` with the thesis's.

@@ -144,17 +144,26 @@ pub struct ExperimentArgs {
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: crate::common::ShardArgs,
 }
 
 /// Play every agent on every level and write the Markdown table.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::ExperimentRequest {
+    let mut req = job::ExperimentRequest {
         seeds: args.seeds,
         agents: args.agents.iter().map(|a| a.name().to_string()).collect(),
         levels: args.levels.clone(),
         budget_ms: args.budget_ms,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::BaitExperiment,
+    )?;
     let out = common.output();
     let mut print = |event: ExperimentEvent| -> Result<()> {
         if let ExperimentEvent::Game(g) = event {

@@ -2,6 +2,7 @@
 
 pub mod bait;
 pub mod engine;
+pub mod merge;
 pub mod samegame;
 pub mod serve;
 pub mod sokoban;

@@ -10,7 +10,9 @@
 //!   the 20 standard boards, totals beside the paper's, as Markdown.
 //! - `bench`: playouts per second on a fresh board and SP-MCTS iterations per second.
 
-use crate::common::{interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs};
+use crate::common::{
+    interrupt_flag, progress_bar, read_text, save_report, time_bar, CommonArgs, ShardArgs,
+};
 use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::ProgressBar;
@@ -144,6 +146,8 @@ pub struct SolveArgs {
     /// DBS depth.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: u32,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -167,7 +171,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         anyhow::bail!("give either FILE or --random, not both");
     }
     let text = args.file.as_deref().map(read_text).transpose()?;
-    let req = SolveRequest {
+    let mut req = SolveRequest {
         text,
         source: args
             .file
@@ -196,7 +200,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         level: args.level,
         depth: args.depth,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SamegameSolve,
+    )?;
     let out = common.output();
     // The time bar of the board being searched.
     let mut bar: Option<(usize, ProgressBar)> = None;
@@ -275,6 +286,8 @@ pub struct ExperimentArgs {
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// `puzzle experiment samegame`.
@@ -283,7 +296,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         Some(path) => (Some(read_text(path)?), path.display().to_string()),
         None => (None, "input".to_string()),
     };
-    let req = ExperimentRequest {
+    let mut req = ExperimentRequest {
         boards,
         source,
         count: args.count,
@@ -292,6 +305,12 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         limits: common.limits(),
         ..ExperimentRequest::default()
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SamegameExperiment,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "runs");
     let mut print = |event: ExperimentEvent| -> Result<()> {
@@ -300,6 +319,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
                 bar.set_length(p.total);
                 bar.set_position(p.done);
             }
+            ExperimentEvent::Run(r) => out.json(&r)?,
             ExperimentEvent::Total(t) => out.json(&t)?,
         }
         Ok(())

@@ -1,9 +1,10 @@
 //! `puzzle solve sokoban` and `puzzle bench sokoban` / `puzzle experiment sokoban` (see
 //! `docs/METHODS.md#sokoban`): argument parsing and printing over [`puzzle_jobs::sokoban`].
 
-use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs};
+use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs, ShardArgs};
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
+use puzzle_jobs::JobRequest;
 use std::path::PathBuf;
 
 /// Arguments of `puzzle solve sokoban`.
@@ -29,6 +30,8 @@ pub struct SolveArgs {
     /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
     #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub mutation: Option<f64>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 fn parse_population(s: &str) -> Result<usize, String> {
@@ -59,7 +62,7 @@ fn print_note(r: &LevelResult) {
 
 /// `puzzle solve sokoban FILE [--level N] [--algo ...] [--time-limit SECS] [--json]`.
 pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::SolveRequest {
+    let mut req = job::SolveRequest {
         xsb: read_text(&args.file)?,
         source: args.file.display().to_string(),
         level: args.level,
@@ -67,7 +70,10 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         population: args.population,
         mutation: args.mutation,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard
+        .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanSolve)?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sokoban");
     let mut print = |event: SolveEvent| -> Result<()> {
@@ -140,9 +146,11 @@ pub struct BenchArgs {
     /// output stay those of the set).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub skip: usize,
-    /// Also print one line per level.
+    /// Also print one line per level (always with --shard or --resume: a merge needs them).
     #[arg(long)]
     pub per_level: bool,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// A set named on the command line: bundled by name, else read from the file.
@@ -160,7 +168,7 @@ fn level_set(name: &str) -> Result<LevelSet> {
 /// `puzzle bench sokoban`: solved count, total and median time per level set and solver.
 pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     let defaults = job::BenchRequest::default();
-    let req = job::BenchRequest {
+    let mut req = job::BenchRequest {
         sets: if args.sets.is_empty() {
             defaults.sets
         } else {
@@ -177,7 +185,11 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         first: args.first,
         skip: args.skip,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard
+        .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanBench)?;
+    let per_level = args.per_level || args.shard.active();
     let limit = req.limits.time_or(job::DEFAULT_TIME_LIMIT).as_secs_f64();
     let out = common.output();
     let bar = progress_bar(common, 0, "sokoban");
@@ -191,7 +203,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
             }
             SolveEvent::Level(r) => {
                 print_note(&r);
-                if args.per_level {
+                if per_level {
                     out.json(&r)?;
                     let line = format!(
                         "{} {} level {}: {} {:.3} s, {} pushes, {} nodes",

@@ -7,6 +7,7 @@
 
 use crate::common::{
     interrupt_flag, progress_bar, read_text, save_report, time_bar, write_atomic, CommonArgs,
+    ShardArgs,
 };
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
@@ -78,6 +79,12 @@ pub struct GenerateArgs {
     /// full tree stops growing and the search goes on sampling from its leaves).
     #[arg(long, value_name = "MIB", value_parser = parse_mib)]
     pub max_memory: Option<f64>,
+    /// One generation (one level set) per seed: `A..B` (A to B−1) or `A..=B`; each record
+    /// carries its seed. Instead of --seed; --shard splits the seeds.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    pub seeds: Option<job::SeedRange>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 fn parse_mib(s: &str) -> Result<f64, String> {
@@ -85,6 +92,10 @@ fn parse_mib(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("'{s}' is not a positive number of MiB")),
     }
+}
+
+fn parse_seeds(s: &str) -> Result<job::SeedRange, String> {
+    s.parse()
 }
 
 fn parse_box_limit(s: &str) -> Result<String, String> {
@@ -105,7 +116,16 @@ fn parse_start(s: &str) -> Result<(usize, usize), String> {
 
 /// `puzzle generate sokoban`.
 pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
-    let req = GenerateRequest {
+    if args.seeds.is_some() && common.seed.is_some() {
+        bail!("--seeds gives each run its seed: leave out --seed");
+    }
+    if args.seeds.is_some() && args.plot.is_some() {
+        bail!("--plot draws one run's best score over time: leave it out with --seeds");
+    }
+    if args.shard.active() && args.seeds.is_none() {
+        bail!("--shard and --resume split a run over seeds: give --seeds A..B");
+    }
+    let mut req = GenerateRequest {
         width: args.width,
         height: args.height,
         start: args.start,
@@ -122,7 +142,15 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         xi: args.xi,
         max_memory_mb: args.max_memory,
         limits: common.limits(),
+        seeds: args.seeds,
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SokobanGenerate,
+    )?;
     let stop = interrupt_flag();
     // Refuse bad settings before creating the output file.
     let params = job::params(&req, &stop)?;
@@ -212,21 +240,34 @@ pub struct ExperimentArgs {
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "output", value_name = "FILE.md")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// `puzzle experiment sokoban-gen`.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let req = ExperimentRequest {
+    let mut req = ExperimentRequest {
         tables: args.tables,
         seeds: args.seeds,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SokobanGenExperiment,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "columns");
     let mut print = |event: ExperimentEvent| -> Result<()> {
-        let ExperimentEvent::Column(c) = event;
-        bar.inc(1);
-        out.json(&c)
+        match event {
+            ExperimentEvent::Run(r) => out.json(&r),
+            ExperimentEvent::Column(c) => {
+                bar.inc(1);
+                out.json(&c)
+            }
+        }
     };
     let result = job::experiment_report(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();

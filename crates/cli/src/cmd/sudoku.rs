@@ -116,6 +116,8 @@ pub struct SolveArgs {
     /// Visits of a leaf before it is expanded (10 in the thesis).
     #[arg(long, value_name = "V", default_value_t = 10)]
     pub visits_before_expand: u32,
+    #[command(flatten)]
+    pub shard: crate::common::ShardArgs,
 }
 
 fn parse_uctk(s: &str) -> Result<f64, String> {
@@ -156,7 +158,7 @@ fn parse_restarts(s: &str) -> Result<u64, String> {
 
 /// `puzzle solve sudoku FILE`: solve every puzzle, printing each result (verified) as found.
 pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::SolveRequest {
+    let mut req = job::SolveRequest {
         puzzles: read_text(&args.file)?,
         source: args.file.display().to_string(),
         algo: value_name(&args.algo),
@@ -170,7 +172,14 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         tree_cell: args.tree_cell.as_ref().map(value_name),
         visits_before_expand: args.visits_before_expand,
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SudokuSolve,
+    )?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sudoku");
     let mut print = |event: SolveEvent| -> Result<()> {
@@ -369,6 +378,8 @@ pub struct ExperimentArgs {
     /// Which of the grid's puzzles to run (comma-separated; all three by default).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzle::Easy, GridPuzzle::Medium, GridPuzzle::Hard])]
     pub puzzles: Vec<GridPuzzle>,
+    #[command(flatten)]
+    pub shard: crate::common::ShardArgs,
 }
 
 /// One of the three test puzzles of the thesis's grid.
@@ -394,7 +405,7 @@ fn save_partial(path: Option<&Path>, md: &str) -> Result<()> {
 /// easy, a medium and a hard puzzle with a simulation limit per puzzle) and the success rate on
 /// top95 against the simulation budget, as a Markdown report.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::ExperimentRequest {
+    let mut req = job::ExperimentRequest {
         runs: args.runs,
         easy_limit: args.easy_limit,
         medium_limit: args.medium_limit,
@@ -404,17 +415,26 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         top95_budget: args.top95_budget,
         puzzles: args.puzzles.iter().map(value_name).collect(),
         limits: common.limits(),
+        items: Default::default(),
     };
+    args.shard.prepare(
+        common,
+        &mut req,
+        |r| &mut r.items,
+        puzzle_jobs::JobRequest::SudokuExperiment,
+    )?;
+    let out = common.output();
     let bar = progress_bar(common, 0, "experiment");
     let output = args.output.as_deref();
     let mut print = |event: ExperimentEvent| -> Result<()> {
         match &event {
             ExperimentEvent::Progress(p) => show_progress(&bar, p),
-            _ => {
-                if let Some(md) = event.report_so_far() {
-                    save_partial(output, md)?;
-                }
-            }
+            ExperimentEvent::Run(r) => out.json(r)?,
+            ExperimentEvent::Grid(r) => out.json(r)?,
+            ExperimentEvent::Budget(r) => out.json(r)?,
+        }
+        if let Some(md) = event.report_so_far() {
+            save_partial(output, md)?;
         }
         Ok(())
     };

@@ -8,6 +8,7 @@ use crate::limits::Limits;
 use crate::plot::{
     bar_chart, line_chart, BarChart, BarPanel, Dash, LineChart, Plot, Report, Series,
 };
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
 use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
@@ -39,6 +40,9 @@ pub struct ExperimentRequest {
     /// nodes; seed 1); `threads` runs in parallel (one tree each).
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming (items: every playout × formula × board run, in that order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for ExperimentRequest {
@@ -55,6 +59,7 @@ impl Default for ExperimentRequest {
                 .map(String::from)
                 .to_vec(),
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -72,12 +77,37 @@ pub struct TotalRecord {
     pub paper: Option<u32>,
 }
 
+/// One run (one playout, formula and board): the experiment's item record, from which a merge
+/// of shards rebuilds the totals and the report.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The run's number (1-based; playout-major, then formula, then board).
+    pub item: usize,
+    /// The playout policy.
+    pub playout: String,
+    /// The selection formula.
+    pub formula: String,
+    /// The board's number in its set.
+    pub board: usize,
+    /// The run's seed (derived from the base seed and the board's position).
+    pub seed: u64,
+    /// The best score (`None` when the run failed).
+    pub score: Option<i64>,
+    /// Seconds the run took.
+    pub time_s: f64,
+    /// The shard that ran it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
 /// The events of the experiment.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum ExperimentEvent {
     /// Runs done (one run: one playout, formula and board; `solved`: runs with a score).
     Progress(ItemProgress),
+    /// One run's score, in item order (sent at the end).
+    Run(RunRecord),
     /// One cell of the totals table (all sent at the end).
     Total(TotalRecord),
 }
@@ -86,7 +116,7 @@ impl JobEvent for ExperimentEvent {
     fn kind(&self) -> EventKind {
         match self {
             ExperimentEvent::Progress(_) => EventKind::Progress,
-            ExperimentEvent::Total(_) => EventKind::Result,
+            ExperimentEvent::Run(_) | ExperimentEvent::Total(_) => EventKind::Result,
         }
     }
 }
@@ -187,30 +217,82 @@ pub fn experiment_report(
             }
         }
     }
-    let results: Mutex<Vec<Option<i64>>> = Mutex::new(vec![None; jobs.len()]);
+    req.items.check(jobs.len())?;
+    // Each run's record: set by the worker that ran it, or from an earlier run's record.
+    let mut records: Vec<Option<RunRecord>> = vec![None; jobs.len()];
+    let mut todo = Vec::new();
+    let mut taken = Vec::new();
+    for (j, &(p, f, b)) in jobs.iter().enumerate() {
+        match req.items.plan(j + 1) {
+            Plan::Skip => continue,
+            Plan::Done(done) => {
+                let [record] = done else {
+                    bail!(
+                        "item {}: {} records where one is expected",
+                        j + 1,
+                        done.len()
+                    );
+                };
+                let r: RunRecord = req.items.decode(j + 1, record)?;
+                let want = (playouts[p].to_string(), &formulas[f].0, boards[b].index);
+                if (r.playout.clone(), &r.formula, r.board) != want {
+                    bail!(
+                        "item {} is {} / {} on board {}, but this run's item {} is {} / {} on \
+                         board {}: the records come from a different configuration",
+                        j + 1,
+                        r.playout,
+                        r.formula,
+                        r.board,
+                        j + 1,
+                        want.0,
+                        want.1,
+                        want.2
+                    );
+                }
+                records[j] = Some(r);
+            }
+            Plan::Run => todo.push(j),
+        }
+        taken.push(j);
+    }
+    let records = Mutex::new(records);
+    // Records go out in item order, each as soon as every earlier one is out.
+    let emitted = Mutex::new(0usize);
     let next = Mutex::new(0usize);
-    let workers = req.limits.threads_or(1).min(jobs.len()).max(1);
+    let workers = req.limits.threads_or(1).min(todo.len()).max(1);
     let emit = Mutex::new(emit);
     let failed = Mutex::new(None::<anyhow::Error>);
-    let finished = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(taken.len() - todo.len());
     let start = Instant::now();
+    let flush = |emit: &mut Emit<'_, ExperimentEvent>| -> Result<()> {
+        let mut at = emitted.lock().unwrap_or_else(|e| e.into_inner());
+        while *at < taken.len() {
+            let record = records.lock().unwrap_or_else(|e| e.into_inner())[taken[*at]].clone();
+            let Some(record) = record else { break };
+            (*emit)(ExperimentEvent::Run(record))?;
+            *at += 1;
+        }
+        Ok(())
+    };
+    flush(&mut emit.lock().unwrap_or_else(|e| e.into_inner()))?;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
                 let j = {
                     let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
-                    if *n >= jobs.len() || stop.load(Ordering::Relaxed) {
+                    if *n >= todo.len() || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     *n += 1;
-                    *n - 1
+                    todo[*n - 1]
                 };
                 let (p, f, b) = jobs[j];
+                let run_seed = Rng::stream_seed(seed, b as u64);
                 let cfg = SolveConfig {
                     algorithm: Algorithm::SpMcts,
                     playout: playouts[p].clone(),
                     budget: budget.clone(),
-                    seed: Rng::stream_seed(seed, b as u64),
+                    seed: run_seed,
                     threads: 1,
                     spmcts: SpMctsSettings {
                         selection: formulas[f].1,
@@ -225,27 +307,39 @@ pub fn experiment_report(
                     },
                     ..SolveConfig::default()
                 };
-                let r = search::solve(&boards[b].board, &cfg, None)
+                let run_start = Instant::now();
+                let score = search::solve(&boards[b].board, &cfg, None)
                     .ok()
                     .map(|s| s.score);
-                results.lock().unwrap_or_else(|e| e.into_inner())[j] = r;
+                records.lock().unwrap_or_else(|e| e.into_inner())[j] = Some(RunRecord {
+                    item: j + 1,
+                    playout: playouts[p].to_string(),
+                    formula: formulas[f].0.clone(),
+                    board: boards[b].index,
+                    seed: run_seed,
+                    score,
+                    time_s: run_start.elapsed().as_secs_f64(),
+                    shard: req.items.shard,
+                });
                 let sent = {
                     // Counted under the receiver's lock, so progress never goes backwards.
                     let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
-                    let scored = results
+                    let scored = records
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .iter()
-                        .filter(|r| r.is_some())
+                        .filter(|r| r.as_ref().is_some_and(|r| r.score.is_some()))
                         .count();
                     let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    (*guard)(ExperimentEvent::Progress(ItemProgress {
-                        done: done as u64,
-                        total: jobs.len() as u64,
-                        solved: scored as u64,
-                        label: "runs".into(),
-                        elapsed_s: start.elapsed().as_secs_f64(),
-                    }))
+                    flush(&mut guard).and_then(|()| {
+                        (*guard)(ExperimentEvent::Progress(ItemProgress {
+                            done: done as u64,
+                            total: taken.len() as u64,
+                            solved: scored as u64,
+                            label: "runs".into(),
+                            elapsed_s: start.elapsed().as_secs_f64(),
+                        }))
+                    })
                 };
                 if let Err(e) = sent {
                     // The receiver is gone: stop the run as a closed output would.
@@ -262,7 +356,12 @@ pub fn experiment_report(
         return Err(e);
     }
     let emit = emit.into_inner().unwrap_or_else(|e| e.into_inner());
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let records = records.into_inner().unwrap_or_else(|e| e.into_inner());
+    let results: Vec<Option<i64>> = records
+        .iter()
+        .map(|r| r.as_ref().and_then(|r| r.score))
+        .collect();
+    let run_time: f64 = records.iter().flatten().map(|r| r.time_s).sum();
     let budget_text = match (iterations, time_limit) {
         (Some(n), None) => format!("{n} simulations per board"),
         (None, Some(t)) => format!("{t} s per board"),
@@ -274,9 +373,9 @@ pub fn experiment_report(
     md.push_str(&format!(
         "{} boards, {budget_text}, 20 playouts before expansion (all children), rewards \
          (score + 1500) / 6000, standard scoring (no penalty), seed {seed}, one tree per run. \
-         Paper: 700,000 simulations per board. Wall time {:.0} s.\n\n",
+         Paper: 700,000 simulations per board. Run time {:.0} s (the runs' seconds summed).\n\n",
         boards.len(),
-        start.elapsed().as_secs_f64()
+        run_time
     ));
     md.push_str("Totals (ours / paper):\n\n| formula |");
     for p in &playouts {

@@ -7,6 +7,7 @@ use crate::data::{SUDOKU_GRID_PUZZLES, SUDOKU_TOP95};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
 use crate::plot::{line_chart, success_curve, Dash, LineChart, Plot, Report, Series};
+use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
 use puzzle_engine::Rng;
 use puzzle_sudoku::mcts::{solve_mcts, CellChoice, MctsSudokuConfig, PlayoutKind, Selection};
@@ -49,6 +50,10 @@ pub struct ExperimentRequest {
     /// other settings are not used.
     #[serde(flatten)]
     pub limits: Limits,
+    /// Sharding and resuming (items: every grid run — puzzle × configuration × run — then
+    /// every top95 run — configuration × puzzle —, in that order).
+    #[serde(flatten)]
+    pub items: Items,
 }
 
 impl Default for ExperimentRequest {
@@ -63,6 +68,7 @@ impl Default for ExperimentRequest {
             top95_budget: 100_000,
             puzzles: GRID_PUZZLES.map(String::from).to_vec(),
             limits: Limits::default(),
+            items: Items::default(),
         }
     }
 }
@@ -111,12 +117,104 @@ pub struct BudgetRow {
     pub report: String,
 }
 
+/// One MCTS run (a grid run or a top95 puzzle): the experiment's item record, from which a
+/// merge of shards rebuilds the rows and the report.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The run's number (1-based; the grid's runs first, then top95's).
+    pub item: usize,
+    /// `grid` or `top95`.
+    pub table: String,
+    /// The grid's puzzle (`easy` …) or the top95 puzzle's number (1-based).
+    pub puzzle: String,
+    /// The configuration, as in the report.
+    pub configuration: String,
+    /// The run's seed (the stream seed of the base seed and the run or puzzle index).
+    pub seed: u64,
+    /// The run solved the puzzle within its limit.
+    pub solved: bool,
+    /// Simulations run.
+    pub simulations: u64,
+    /// Seconds the run took.
+    pub time_s: f64,
+    /// The shard that ran it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// What identifies a run: its table, puzzle, configuration and seed.
+struct RunId<'a> {
+    table: &'a str,
+    puzzle: String,
+    configuration: &'a str,
+    seed: u64,
+}
+
+/// Item `item`'s record: from an earlier run's records (checked to be this item), or run now
+/// with `run` (which returns solved, simulations and seconds); `None` when another shard runs
+/// it or the run was stopped.
+fn item_record(
+    req: &ExperimentRequest,
+    item: usize,
+    id: RunId<'_>,
+    stop: &AtomicBool,
+    run: impl FnOnce(u64) -> Result<(bool, u64, f64)>,
+) -> Result<Option<RunRecord>> {
+    match req.items.plan(item) {
+        Plan::Skip => Ok(None),
+        Plan::Done(done) => {
+            let [record] = done else {
+                bail!("item {item}: {} records where one is expected", done.len());
+            };
+            let r: RunRecord = req.items.decode(item, record)?;
+            if (
+                r.table.as_str(),
+                r.puzzle.as_str(),
+                r.configuration.as_str(),
+                r.seed,
+            ) != (id.table, id.puzzle.as_str(), id.configuration, id.seed)
+            {
+                bail!(
+                    "item {item} is {} {} {} seed {}, but this run's item {item} is {} {} {} \
+                     seed {}: the records come from a different configuration",
+                    r.table,
+                    r.puzzle,
+                    r.configuration,
+                    r.seed,
+                    id.table,
+                    id.puzzle,
+                    id.configuration,
+                    id.seed
+                );
+            }
+            Ok(Some(r))
+        }
+        Plan::Run if stop.load(Ordering::Relaxed) => Ok(None),
+        Plan::Run => {
+            let (solved, simulations, time_s) = run(id.seed)?;
+            Ok(Some(RunRecord {
+                item,
+                table: id.table.to_string(),
+                puzzle: id.puzzle,
+                configuration: id.configuration.to_string(),
+                seed: id.seed,
+                solved,
+                simulations,
+                time_s,
+                shard: req.items.shard,
+            }))
+        }
+    }
+}
+
 /// The events of the experiment.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum ExperimentEvent {
     /// Runs done (`done` of `total`; `solved`: runs that solved their puzzle).
     Progress(ItemProgress),
+    /// One run.
+    Run(RunRecord),
     /// A row of the test grid.
     Grid(GridRow),
     /// A row of the top95 table.
@@ -127,7 +225,7 @@ impl ExperimentEvent {
     /// The Markdown report so far, after a row.
     pub fn report_so_far(&self) -> Option<&str> {
         match self {
-            ExperimentEvent::Progress(_) => None,
+            ExperimentEvent::Progress(_) | ExperimentEvent::Run(_) => None,
             ExperimentEvent::Grid(r) => Some(&r.report),
             ExperimentEvent::Budget(r) => Some(&r.report),
         }
@@ -138,7 +236,9 @@ impl JobEvent for ExperimentEvent {
     fn kind(&self) -> EventKind {
         match self {
             ExperimentEvent::Progress(_) => EventKind::Progress,
-            ExperimentEvent::Grid(_) | ExperimentEvent::Budget(_) => EventKind::Result,
+            ExperimentEvent::Run(_) | ExperimentEvent::Grid(_) | ExperimentEvent::Budget(_) => {
+                EventKind::Result
+            }
         }
     }
 }
@@ -265,6 +365,8 @@ pub fn experiment_report(
         .map(|p| grid_configs(p.3).len() as u64 * req.runs)
         .sum::<u64>()
         + req.top95 * 4;
+    req.items.check(total as usize)?;
+    let mut item = 0;
     let (mut done, mut solved_runs) = (0u64, 0u64);
     let mut progress = |label: &str, solved: bool| -> ExperimentEvent {
         done += 1;
@@ -292,28 +394,40 @@ pub fn experiment_report(
             let mut run_sims = Vec::new();
             let run_label = format!("{label} {}", cfg.name);
             for run in 0..req.runs {
-                let c = MctsSudokuConfig {
-                    playout: cfg.playout,
-                    selection: cfg.selection,
-                    amaf: cfg.amaf,
-                    restart_after: None,
-                    max_simulations: limit,
+                item += 1;
+                let id = RunId {
+                    table: "grid",
+                    puzzle: label.to_string(),
+                    configuration: &cfg.name,
                     seed: Rng::stream_seed(seed, run),
-                    stop: Some(stop.clone()),
-                    time_limit,
-                    ..thesis_config()
                 };
-                let r = solve_mcts(&grid, &c).map_err(|e| anyhow::anyhow!(e))?;
-                time += r.elapsed.as_secs_f64();
-                run_sims.push(r.solution.is_some().then_some(r.simulations as f64));
-                if r.solution.is_some() {
+                let Some(r) = item_record(req, item, id, stop, |seed| {
+                    let c = MctsSudokuConfig {
+                        playout: cfg.playout,
+                        selection: cfg.selection,
+                        amaf: cfg.amaf,
+                        restart_after: None,
+                        max_simulations: limit,
+                        seed,
+                        stop: Some(stop.clone()),
+                        time_limit,
+                        ..thesis_config()
+                    };
+                    let r = solve_mcts(&grid, &c).map_err(|e| anyhow::anyhow!(e))?;
+                    Ok((r.solution.is_some(), r.simulations, r.elapsed.as_secs_f64()))
+                })?
+                else {
+                    continue;
+                };
+                time += r.time_s;
+                run_sims.push(r.solved.then_some(r.simulations as f64));
+                if r.solved {
                     solved += 1;
                     sims += r.simulations;
                 }
-                emit(progress(&run_label, r.solution.is_some()))?;
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
+                let solved_now = r.solved;
+                emit(ExperimentEvent::Run(r))?;
+                emit(progress(&run_label, solved_now))?;
             }
             let mean_simulations = (solved > 0).then(|| sims as f64 / solved as f64);
             curves.push(GridCurve {
@@ -401,24 +515,36 @@ pub fn experiment_report(
             let mut sims_to_solve = Vec::new();
             let run_label = format!("top95 {name}");
             for (i, p) in top.iter().take(req.top95 as usize).enumerate() {
-                let c = MctsSudokuConfig {
-                    playout,
-                    tree_cell,
-                    restart_after: Some((req.top95_budget / 10).max(1)),
-                    max_simulations: req.top95_budget,
+                item += 1;
+                let id = RunId {
+                    table: "top95",
+                    puzzle: (i + 1).to_string(),
+                    configuration: name,
                     seed: Rng::stream_seed(seed, i as u64),
-                    stop: Some(stop.clone()),
-                    time_limit,
-                    ..thesis_config()
                 };
-                let r = solve_mcts(&p.grid, &c).map_err(|e| anyhow::anyhow!(e))?;
-                if r.solution.is_some() {
+                let Some(r) = item_record(req, item, id, stop, |seed| {
+                    let c = MctsSudokuConfig {
+                        playout,
+                        tree_cell,
+                        restart_after: Some((req.top95_budget / 10).max(1)),
+                        max_simulations: req.top95_budget,
+                        seed,
+                        stop: Some(stop.clone()),
+                        time_limit,
+                        ..thesis_config()
+                    };
+                    let r = solve_mcts(&p.grid, &c).map_err(|e| anyhow::anyhow!(e))?;
+                    Ok((r.solution.is_some(), r.simulations, r.elapsed.as_secs_f64()))
+                })?
+                else {
+                    continue;
+                };
+                if r.solved {
                     sims_to_solve.push(r.simulations);
                 }
-                emit(progress(&run_label, r.solution.is_some()))?;
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
+                let solved_now = r.solved;
+                emit(ExperimentEvent::Run(r))?;
+                emit(progress(&run_label, solved_now))?;
             }
             write!(md, "| {name} |")?;
             let mut solved_within = Vec::new();
