@@ -23,6 +23,10 @@ pub mod level;
 pub mod play;
 pub mod state;
 
-pub use agents::{play_game, play_game_timed, AgentKind, GameConfig, MoveTime, Outcome};
-pub use level::{builtin_level, Level, LevelError, BUILTIN_LEVELS};
+pub use agents::{
+    default_max_nodes, play_game, play_game_timed, AgentKind, GameConfig, MoveTime, Outcome,
+};
+pub use level::{
+    builtin_level, AnyLevel, Level, LevelError, LevelVisitor, BUILTIN_LEVELS, MAX_CELLS, WIDTHS,
+};
 pub use state::{actions_to_string, parse_actions, Action, BaitState, Status, MAX_TICKS};

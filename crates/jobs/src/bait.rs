@@ -12,8 +12,8 @@ use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
-    actions_to_string, builtin_level, play_game, play_game_timed, Action, BaitState, GameConfig,
-    Level, MoveTime, Outcome, Status,
+    actions_to_string, builtin_level, default_max_nodes, play_game, play_game_timed, Action,
+    AnyLevel, BaitState, GameConfig, Level, LevelVisitor, MoveTime, Outcome, Status,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,8 +43,10 @@ pub struct PlayRequest {
     pub agent: String,
     /// CPU time per move in milliseconds (default 40, GVGAI's; more than 0, at most 600000).
     pub budget_ms: f64,
-    /// Seed (default 0) and node budget of every search (default 3,000,000); the time limit,
-    /// iterations and threads are not used (a game lasts at most 2000 ticks of `budget_ms`).
+    /// Seed (default 0) and node budget of every search (default 3,000,000 on levels of at
+    /// most 256 cells, 750,000 up to 1,024 and 187,500 up to 4,096:
+    /// [`puzzle_bait::default_max_nodes`]); the time limit, iterations and threads are not
+    /// used (a game lasts at most 2000 ticks of `budget_ms`).
     #[serde(flatten)]
     pub limits: Limits,
 }
@@ -157,34 +159,32 @@ fn check_level_index(field: &str, i: usize) -> Result<()> {
     Ok(())
 }
 
-/// Parse a level's text, naming `source` in the error (the error keeps its line and column:
+/// Parse a level's text of up to [`puzzle_bait::MAX_CELLS`] cells into the narrowest bitset
+/// width that holds it, naming `source` in the error (the error keeps its line and column:
 /// downcast to [`puzzle_bait::LevelError`]).
-pub fn parse_level(text: &str, source: &str) -> Result<Level> {
-    Level::parse(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
+pub fn parse_level(text: &str, source: &str) -> Result<AnyLevel> {
+    AnyLevel::parse(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
 }
 
 fn bundled(i: usize) -> BaitState {
     BaitState::new(builtin_level(i).expect("levels 0 to 4 are bundled"))
 }
 
-/// The settings of one game: `budget_ms` per move, `seed`, the request's node budget and the
-/// stop flag.
-pub fn game_config(
+/// The settings of one game on a level of bitset width `W`: `budget_ms` per move, `seed`, the
+/// request's node budget (else [`default_max_nodes`] of `W`) and the stop flag.
+pub fn game_config<const W: usize>(
     budget_ms: f64,
     seed: u64,
     limits: &Limits,
     stop: &Arc<AtomicBool>,
 ) -> GameConfig {
-    let mut config = GameConfig {
+    GameConfig {
         move_budget: Duration::from_secs_f64(budget_ms / 1e3),
         seed,
         stop: Some(stop.clone()),
+        max_nodes: limits.max_nodes.unwrap_or(default_max_nodes::<W>()),
         ..Default::default()
-    };
-    if let Some(n) = limits.max_nodes {
-        config.max_nodes = n;
     }
-    config
 }
 
 fn status_name(s: Status) -> &'static str {
@@ -192,8 +192,8 @@ fn status_name(s: Status) -> &'static str {
 }
 
 /// The tick event of `state`, reached by `action` (`None` for the start) chosen in `time`.
-pub fn tick_record(
-    state: &BaitState,
+pub fn tick_record<const W: usize>(
+    state: &BaitState<W>,
     action: Option<Action>,
     time: Option<MoveTime>,
 ) -> TickRecord {
@@ -210,6 +210,7 @@ pub fn tick_record(
 }
 
 /// Run a [`PlayRequest`]: a `Tick` event for the start and after every tick, then the `Game`.
+/// A level's text is played in the narrowest bitset width that holds it.
 pub fn play(
     req: &PlayRequest,
     stop: &Arc<AtomicBool>,
@@ -218,55 +219,87 @@ pub fn play(
     req.limits.validate()?;
     let kind = agent(&req.agent)?;
     check_budget_ms(req.budget_ms)?;
-    let (start, level_json) = match (req.level, &req.text) {
+    let (level, level_json) = match (req.level, &req.text) {
         (Some(i), None) => {
             check_level_index("level", i)?;
-            (bundled(i), serde_json::Value::from(i))
+            let level = builtin_level(i).expect("levels 0 to 4 are bundled");
+            (AnyLevel::from(level), serde_json::Value::from(i))
         }
         (None, Some(text)) => (
-            BaitState::new(parse_level(text, &req.source)?),
+            parse_level(text, &req.source)?,
             serde_json::Value::from(req.source.clone()),
         ),
         (None, None) => bail!("give a level: `level` (0 to 4) or a level's `text`"),
         (Some(_), Some(_)) => bail!("give either `level` or `text`, not both"),
     };
-    let seed = req.limits.seed_or(0);
-    let config = game_config(req.budget_ms, seed, &req.limits, stop);
-    emit(PlayEvent::Tick(tick_record(&start, None, None)))?;
-    let mut failed = None;
-    let outcome = play_game_timed(&start, kind, &config, |state, action, time| {
-        if failed.is_none() {
-            if let Err(e) = emit(PlayEvent::Tick(tick_record(
-                state,
-                Some(action),
-                Some(time),
-            ))) {
-                // The receiver is gone: stop the game as a closed output would.
-                failed = Some(e);
-                stop.store(true, Ordering::Relaxed);
+    level.visit(PlayGame {
+        req,
+        kind,
+        level_json,
+        stop,
+        emit,
+    })
+}
+
+/// The game of [`play`], on a level of any width.
+struct PlayGame<'a, 'e> {
+    req: &'a PlayRequest,
+    kind: AgentKind,
+    level_json: serde_json::Value,
+    stop: &'a Arc<AtomicBool>,
+    emit: Emit<'e, PlayEvent>,
+}
+
+impl LevelVisitor for PlayGame<'_, '_> {
+    type Output = Result<GameRecord>;
+
+    fn visit<const W: usize>(self, level: Level<W>) -> Result<GameRecord> {
+        let PlayGame {
+            req,
+            kind,
+            level_json,
+            stop,
+            emit,
+        } = self;
+        let start = BaitState::new(level);
+        let seed = req.limits.seed_or(0);
+        let config = game_config::<W>(req.budget_ms, seed, &req.limits, stop);
+        emit(PlayEvent::Tick(tick_record(&start, None, None)))?;
+        let mut failed = None;
+        let outcome = play_game_timed(&start, kind, &config, |state, action, time| {
+            if failed.is_none() {
+                if let Err(e) = emit(PlayEvent::Tick(tick_record(
+                    state,
+                    Some(action),
+                    Some(time),
+                ))) {
+                    // The receiver is gone: stop the game as a closed output would.
+                    failed = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-    });
-    if let Some(e) = failed {
-        return Err(e);
+        let record = GameRecord {
+            level: level_json,
+            agent: kind.name().to_string(),
+            win: outcome.win,
+            score: outcome.score,
+            ticks: outcome.ticks,
+            actions: actions_to_string(&outcome.actions),
+            max_move_ms: outcome.max_move_ms,
+            max_move_wall_ms: outcome.max_move_wall_ms,
+            setup_ms: outcome.setup_ms,
+            budget_ms: req.budget_ms,
+            seed,
+            work: outcome.work,
+            interrupted: outcome.interrupted,
+        };
+        emit(PlayEvent::Game(record.clone()))?;
+        Ok(record)
     }
-    let record = GameRecord {
-        level: level_json,
-        agent: kind.name().to_string(),
-        win: outcome.win,
-        score: outcome.score,
-        ticks: outcome.ticks,
-        actions: actions_to_string(&outcome.actions),
-        max_move_ms: outcome.max_move_ms,
-        max_move_wall_ms: outcome.max_move_wall_ms,
-        setup_ms: outcome.setup_ms,
-        budget_ms: req.budget_ms,
-        seed,
-        work: outcome.work,
-        interrupted: outcome.interrupted,
-    };
-    emit(PlayEvent::Game(record.clone()))?;
-    Ok(record)
 }
 
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
@@ -410,7 +443,7 @@ pub fn experiment_report(
             };
             for s in 0..seeds {
                 let seed = base_seed + s;
-                let config = game_config(req.budget_ms, seed, &req.limits, stop);
+                let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
                 let o: Outcome = play_game(&start, agent, &config, |_, _| {});
                 if o.interrupted {
                     row.push(cell);
@@ -653,7 +686,7 @@ pub fn bench(
     let mut records = Vec::new();
     let mut won = 0;
     for agent in AgentKind::ALL {
-        let config = game_config(req.budget_ms, req.limits.seed_or(0), &req.limits, stop);
+        let config = game_config::<4>(req.budget_ms, req.limits.seed_or(0), &req.limits, stop);
         let o = play_game(&start, agent, &config, |_, _| {});
         let record = BenchRecord {
             level: req.level,
