@@ -816,6 +816,103 @@ mod tests {
         assert_eq!((e.line, e.column), (2, 3));
     }
 
+    /// A `width`×`height` room: walls around, the avatar in the top-left corner, the key in the
+    /// top-right one, the door below it in the bottom-right one, mushrooms, boxes and holes off
+    /// that path. The shortest win takes `(width - 3) + (height - 3)` moves, score 5.
+    fn room(width: usize, height: usize) -> String {
+        let mut text = String::new();
+        for r in 0..height {
+            for c in 0..width {
+                text.push(match (r, c) {
+                    _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
+                    (1, 1) => 'A',
+                    (1, _) if c == width - 2 => 'k',
+                    _ if (r, c) == (height - 2, width - 2) => 'g',
+                    _ if r < 3 || c > width - 4 => '.',
+                    _ if r % 4 == 0 && c % 4 == 0 => '0',
+                    _ if r % 4 == 2 && c % 5 == 3 => '1',
+                    _ if r % 3 == 1 && c % 7 == 2 => 'm',
+                    _ => '.',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn a_64_by_64_level_is_played_in_the_wide_width_and_a_bigger_one_refused() {
+        let req = PlayRequest {
+            text: Some(room(64, 64)),
+            source: "room.txt".into(),
+            agent: "astar-offline".into(),
+            ..Default::default()
+        };
+        let mut ticks = 0;
+        let g = play(&req, &no_stop(), &mut |e| {
+            if let PlayEvent::Tick(t) = e {
+                assert_eq!((t.rows.len(), t.rows[0].len()), (64, 64));
+                ticks += 1;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((g.win, g.score, g.ticks), (true, 5, 61 + 61));
+        assert_eq!(ticks, g.ticks + 1);
+        let start = BaitState::new(Level::<64>::parse_width(&room(64, 64)).unwrap());
+        let end = start.replay(&parse_actions(&g.actions).unwrap());
+        assert_eq!((end.is_win(), end.points()), (true, 5));
+        let big = PlayRequest {
+            text: Some(room(65, 64)),
+            ..req
+        };
+        let err = play(&big, &no_stop(), &mut |_| Ok(())).unwrap_err();
+        let e = err.downcast_ref::<puzzle_bait::LevelError>().unwrap();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(
+            format!("{err:#}").starts_with(
+                "room.txt: line 1, column 1: the level has 65x64 = \
+                                            4160 cells; at most 4096 are supported"
+            ),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn the_default_node_budget_scales_with_the_width_and_a_given_one_is_kept() {
+        let stop = no_stop();
+        let default = Limits::default();
+        let given = Limits {
+            max_nodes: Some(1234),
+            ..Limits::default()
+        };
+        assert_eq!(
+            game_config::<4>(40.0, 0, &default, &stop).max_nodes,
+            3_000_000
+        );
+        assert_eq!(
+            game_config::<16>(40.0, 0, &default, &stop).max_nodes,
+            750_000
+        );
+        assert_eq!(
+            game_config::<64>(40.0, 0, &default, &stop).max_nodes,
+            187_500
+        );
+        assert_eq!(game_config::<64>(40.0, 0, &given, &stop).max_nodes, 1234);
+        // A wide game with a tiny node budget: the planner gives up, the game is not won.
+        let req = PlayRequest {
+            text: Some(room(40, 40)),
+            agent: "astar-offline".into(),
+            limits: Limits {
+                max_nodes: Some(20),
+                ..Limits::default()
+            },
+            ..Default::default()
+        };
+        let g = play(&req, &no_stop(), &mut |_| Ok(())).unwrap();
+        assert!(!g.win && g.work <= 40, "{g:?}");
+    }
+
     #[test]
     fn bad_requests_are_refused_naming_the_field() {
         let refuse = |req: PlayRequest, field: &str| {
