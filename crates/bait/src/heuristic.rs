@@ -16,11 +16,20 @@ pub fn paper_distance<const W: usize>(state: &BaitState<W>) -> Option<u32> {
     }
     let level = state.level();
     let d = &state.dy;
-    let targets = if d.has_key { &d.doors } else { &d.keys };
-    targets
-        .iter()
-        .map(|t| level.manhattan(d.avatar, t as u16))
-        .min()
+    let manhattan = |t: u16| level.manhattan(d.avatar, t);
+    if d.has_key {
+        level
+            .door_cells()
+            .filter(|&g| d.doors.has(g as usize))
+            .map(manhattan)
+            .min()
+    } else {
+        level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize))
+            .map(manhattan)
+            .min()
+    }
 }
 
 /// A lower bound on the ticks still needed to win: walking distance (through non-wall cells)
@@ -33,28 +42,10 @@ pub fn admissible_distance<const W: usize>(state: &BaitState<W>) -> Option<u32> 
     }
     let level = state.level();
     let d = &state.dy;
-    let unreachable = crate::level::Level::<W>::UNREACHABLE;
-    let to_door = |from: u16| -> Option<u32> {
-        d.doors
-            .iter()
-            .map(|g| level.target_distance(from, g as u16))
-            .filter(|&x| x != unreachable)
-            .min()
-            .map(u32::from)
-    };
     if d.has_key {
-        to_door(d.avatar)
+        level.nearest_door(d.avatar, &d.doors)
     } else {
-        d.keys
-            .iter()
-            .filter_map(|k| {
-                let a = level.target_distance(d.avatar, k as u16);
-                if a == unreachable {
-                    return None;
-                }
-                to_door(k as u16).map(|b| a as u32 + b)
-            })
-            .min()
+        level.nearest_key_then_door(d.avatar, &d.keys, &d.doors)
     }
 }
 
@@ -81,16 +72,19 @@ pub fn is_dead<const W: usize>(state: &BaitState<W>) -> bool {
         return false;
     }
     let d = &state.dy;
-    if d.doors
-        .iter()
-        .any(|g| d.boxes.has(g) && box_frozen(state, g as u16))
+    let level = state.level();
+    let under_frozen_box = |cell: u16| d.boxes.has(cell as usize) && box_frozen(state, cell);
+    if level
+        .door_cells()
+        .any(|g| d.doors.has(g as usize) && under_frozen_box(g))
     {
         return true;
     }
     if !d.has_key
-        && d.keys
-            .iter()
-            .all(|k| d.boxes.has(k) && box_frozen(state, k as u16))
+        && level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize))
+            .all(under_frozen_box)
     {
         return true;
     }
