@@ -181,18 +181,20 @@ fn room(width: usize, height: usize) -> String {
 async fn a_pasted_64_by_64_level_is_played_and_a_bigger_one_refused() {
     let app = app();
     let text = room(64, 64);
-    // Down the second column into the first hole's row, eating a mushroom on the way.
+    // Three down the first column, then right onto a mushroom.
     let actions = "DDDR";
     let (status, body) = play(&app, json!({ "text": text, "actions": actions })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let start = BaitState::new(Level::<64>::parse_width(&text).unwrap());
     assert_eq!(body["state"], expected_state(&start, actions));
+    let state = &body["state"];
     assert_eq!(
         (
-            body["state"]["width"].clone(),
-            body["state"]["tick"].clone()
+            state["width"].clone(),
+            state["tick"].clone(),
+            state["score"].clone()
         ),
-        (json!(64), json!(4))
+        (json!(64), json!(4), json!(1))
     );
     let (status, e) = play(&app, json!({ "text": room(65, 64) })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
