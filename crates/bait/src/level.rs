@@ -439,15 +439,16 @@ fn size_refusal(width: usize, height: usize, capacity: usize) -> Option<String> 
     }
 }
 
-/// A level in the narrowest of the compiled widths ([`WIDTHS`]) that holds it.
+/// A level in the narrowest of the compiled widths ([`WIDTHS`]) that holds it (boxed: a
+/// 64-word level is over 3 KB).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyLevel {
     /// At most 256 cells (GVGAI's levels).
-    Small(Level<4>),
+    Small(Box<Level<4>>),
     /// 257 to 1,024 cells.
-    Medium(Level<16>),
+    Medium(Box<Level<16>>),
     /// 1,025 to [`MAX_CELLS`] cells.
-    Large(Level<64>),
+    Large(Box<Level<64>>),
 }
 
 /// Code generic over the bitset width, run on a level by [`AnyLevel::visit`] (a closure
@@ -470,10 +471,10 @@ impl AnyLevel {
     /// `level` in the narrowest width that holds it.
     pub fn narrowest(level: Level<64>) -> AnyLevel {
         match level.into_width::<4>() {
-            Ok(small) => AnyLevel::Small(small),
+            Ok(small) => AnyLevel::Small(Box::new(small)),
             Err(level) => match level.into_width::<16>() {
-                Ok(medium) => AnyLevel::Medium(medium),
-                Err(large) => AnyLevel::Large(large),
+                Ok(medium) => AnyLevel::Medium(Box::new(medium)),
+                Err(large) => AnyLevel::Large(Box::new(large)),
             },
         }
     }
@@ -481,9 +482,9 @@ impl AnyLevel {
     /// Run `visitor` on the level in its width.
     pub fn visit<V: LevelVisitor>(self, visitor: V) -> V::Output {
         match self {
-            AnyLevel::Small(level) => visitor.visit(level),
-            AnyLevel::Medium(level) => visitor.visit(level),
-            AnyLevel::Large(level) => visitor.visit(level),
+            AnyLevel::Small(level) => visitor.visit(*level),
+            AnyLevel::Medium(level) => visitor.visit(*level),
+            AnyLevel::Large(level) => visitor.visit(*level),
         }
     }
 
@@ -508,7 +509,7 @@ impl AnyLevel {
 
 impl From<Level> for AnyLevel {
     fn from(level: Level) -> AnyLevel {
-        AnyLevel::Small(level)
+        AnyLevel::Small(Box::new(level))
     }
 }
 

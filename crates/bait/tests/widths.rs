@@ -180,8 +180,10 @@ fn the_searches_play_the_same_in_every_width() {
     for i in [1, 2, 4] {
         let text = BUILTIN_LEVELS[i];
         let narrow = AnyLevel::from(builtin_level(i).unwrap()).visit(Plan(1_000_000));
-        let medium = AnyLevel::Medium(Level::parse_width(text).unwrap()).visit(Plan(1_000_000));
-        let wide = AnyLevel::Large(Level::parse_width(text).unwrap()).visit(Plan(1_000_000));
+        let medium =
+            AnyLevel::Medium(Box::new(Level::parse_width(text).unwrap())).visit(Plan(1_000_000));
+        let wide =
+            AnyLevel::Large(Box::new(Level::parse_width(text).unwrap())).visit(Plan(1_000_000));
         let field = AnyLevel::parse(&padded(text, 40, 30)).unwrap();
         assert_eq!(field.words(), 64);
         let field = field.visit(Plan(1_000_000));
