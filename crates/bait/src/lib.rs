@@ -6,7 +6,8 @@
 //! shortest-win planner and an improved MCTS, each playing under GVGAI's per-move CPU budget
 //! (40 ms).
 //!
-//! - [`level`]: GVGAI level text with Bait's legend, clear errors;
+//! - [`level`]: GVGAI level text with Bait's legend, clear errors, levels up to 64×64 in the
+//!   narrowest bitset width that holds them ([`AnyLevel`]);
 //! - [`state`]: the compact state (avatar, key flag, bitsets), one tick of the rules, hashing;
 //! - [`heuristic`]: the paper's Manhattan heuristic, walking distances, the dead-position test;
 //! - [`astar`]: resumable A* (per-move agent and offline planner);
