@@ -27,7 +27,7 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
-    fn eval(self, s: &BaitState) -> Option<u32> {
+    fn eval<const W: usize>(self, s: &BaitState<W>) -> Option<u32> {
         match self {
             Heuristic::Paper => paper_distance(s),
             Heuristic::Walk => admissible_distance(s),
@@ -36,8 +36,8 @@ impl Heuristic {
     }
 }
 
-struct Node {
-    dy: Dynamic,
+struct Node<const W: usize> {
+    dy: Dynamic<W>,
     parent: u32,
     action: Action,
     g: u16,
@@ -56,11 +56,12 @@ pub enum AStarStatus {
     Paused,
 }
 
-/// A resumable A* search from one start position.
-pub struct AStar {
-    start: BaitState,
+/// A resumable A* search from one start position (of a level of bitset width `W`). A stored
+/// position takes about `40·W + 60` bytes (its node, closed-set entry and open-list entry).
+pub struct AStar<const W: usize = 4> {
+    start: BaitState<W>,
     heuristic: Heuristic,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<W>>,
     open: BinaryHeap<(Reverse<u32>, u16, Reverse<u32>)>,
     best_g: FxHashMap<Fingerprint, u16>,
     max_nodes: usize,
@@ -70,15 +71,17 @@ pub struct AStar {
     pub expanded: u64,
     /// Positions generated so far.
     pub generated: u64,
-    scratch: BaitState,
+    scratch: BaitState<W>,
 }
 
-impl AStar {
+impl<const W: usize> AStar<W> {
     /// A search from `start`, storing at most `max_nodes` positions.
-    pub fn new(start: &BaitState, heuristic: Heuristic, max_nodes: usize) -> AStar {
+    pub fn new(start: &BaitState<W>, heuristic: Heuristic, max_nodes: usize) -> AStar<W> {
         // Reserved up front (address space only until used): growing these by copying in the
-        // middle of a move would blow the per-move budget.
-        let reserve = max_nodes.clamp(1, 1 << 26);
+        // middle of a move would blow the per-move budget. At most 2^26 nodes of width 4, and
+        // as many bytes in a wider width.
+        let most = (1usize << 26) * std::mem::size_of::<Node<4>>() / std::mem::size_of::<Node<W>>();
+        let reserve = max_nodes.clamp(1, most);
         let mut best_g = FxHashMap::default();
         best_g.reserve(reserve);
         let mut search = AStar {
@@ -209,7 +212,7 @@ impl AStar {
     }
 
     /// The start position.
-    pub fn start(&self) -> &BaitState {
+    pub fn start(&self) -> &BaitState<W> {
         &self.start
     }
 }
@@ -229,8 +232,8 @@ pub struct PlanResult {
 
 /// Offline planner: A* with the walking-distance heuristic to the end (or the node budget, or
 /// `stop`). The plan is replayed before it is returned.
-pub fn shortest_win(
-    start: &BaitState,
+pub fn shortest_win<const W: usize>(
+    start: &BaitState<W>,
     max_nodes: usize,
     stop: Option<&dyn Fn() -> bool>,
 ) -> PlanResult {
@@ -267,7 +270,11 @@ pub struct WinPlan {
 /// `min(max_nodes, 1M)` stored positions; if that is not enough (GVGAI's level 3 needs more
 /// than 15 million), A* with the [`Heuristic::Relaxed`] estimate (a hole costing 4 extra),
 /// which is not admissible but finds short wins in far fewer expansions (46 moves on level 3).
-pub fn plan_win(start: &BaitState, max_nodes: usize, stop: Option<&dyn Fn() -> bool>) -> WinPlan {
+pub fn plan_win<const W: usize>(
+    start: &BaitState<W>,
+    max_nodes: usize,
+    stop: Option<&dyn Fn() -> bool>,
+) -> WinPlan {
     let first = shortest_win(start, max_nodes.min(1_000_000), stop);
     if first.plan.is_some() || first.status == AStarStatus::Exhausted || stop.is_some_and(|f| f()) {
         return WinPlan {

@@ -10,57 +10,48 @@ pub const BOX_COST: u32 = 2;
 
 /// The paper's horizon heuristic: Manhattan distance from the avatar to the nearest key while
 /// no key is held, then to the nearest door. (`None` when nothing is left to reach.)
-pub fn paper_distance(state: &BaitState) -> Option<u32> {
+pub fn paper_distance<const W: usize>(state: &BaitState<W>) -> Option<u32> {
     if state.is_win() {
         return Some(0);
     }
     let level = state.level();
     let d = &state.dy;
-    let targets = if d.has_key { &d.doors } else { &d.keys };
-    targets
-        .iter()
-        .map(|t| level.manhattan(d.avatar, t as u16))
-        .min()
+    let manhattan = |t: u16| level.manhattan(d.avatar, t);
+    if d.has_key {
+        level
+            .door_cells()
+            .filter(|&g| d.doors.has(g as usize))
+            .map(manhattan)
+            .min()
+    } else {
+        level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize))
+            .map(manhattan)
+            .min()
+    }
 }
 
 /// A lower bound on the ticks still needed to win: walking distance (through non-wall cells)
 /// to a key and from there to a door, or to a door once the key is held. Admissible, since
 /// walls never move and every step moves the avatar by at most one cell. `None` when no win
 /// can be reached that way (no key left to take, or the target is walled off).
-pub fn admissible_distance(state: &BaitState) -> Option<u32> {
+pub fn admissible_distance<const W: usize>(state: &BaitState<W>) -> Option<u32> {
     if state.is_win() {
         return Some(0);
     }
     let level = state.level();
     let d = &state.dy;
-    let unreachable = crate::level::Level::UNREACHABLE;
-    let to_door = |from: u16| -> Option<u32> {
-        d.doors
-            .iter()
-            .map(|g| level.distance(from, g as u16))
-            .filter(|&x| x != unreachable)
-            .min()
-            .map(u32::from)
-    };
     if d.has_key {
-        to_door(d.avatar)
+        level.nearest_door(d.avatar, &d.doors)
     } else {
-        d.keys
-            .iter()
-            .filter_map(|k| {
-                let a = level.distance(d.avatar, k as u16);
-                if a == unreachable {
-                    return None;
-                }
-                to_door(k as u16).map(|b| a as u32 + b)
-            })
-            .min()
+        level.nearest_key_then_door(d.avatar, &d.keys, &d.doors)
     }
 }
 
 /// Is the box at `cell` frozen for good: blocked by a wall (or the level's edge) both along
 /// the row and along the column? Walls never change, so such a box can never move again.
-pub fn box_frozen(state: &BaitState, cell: u16) -> bool {
+pub fn box_frozen<const W: usize>(state: &BaitState<W>, cell: u16) -> bool {
     let level = state.level();
     let wall = |dr, dc| match level.step(cell, dr, dc) {
         None => true,
@@ -73,7 +64,7 @@ pub fn box_frozen(state: &BaitState, cell: u16) -> bool {
 /// can still be taken (every remaining key lies under a frozen box or is walled off) while
 /// none is held, or when a door lies under a frozen box (GVGAI's trap: level 0's first move
 /// down pushes a box onto the key in a corner).
-pub fn is_dead(state: &BaitState) -> bool {
+pub fn is_dead<const W: usize>(state: &BaitState<W>) -> bool {
     if state.is_loss() {
         return true;
     }
@@ -81,16 +72,19 @@ pub fn is_dead(state: &BaitState) -> bool {
         return false;
     }
     let d = &state.dy;
-    if d.doors
-        .iter()
-        .any(|g| d.boxes.has(g) && box_frozen(state, g as u16))
+    let level = state.level();
+    let under_frozen_box = |cell: u16| d.boxes.has(cell as usize) && box_frozen(state, cell);
+    if level
+        .door_cells()
+        .any(|g| d.doors.has(g as usize) && under_frozen_box(g))
     {
         return true;
     }
     if !d.has_key
-        && d.keys
-            .iter()
-            .all(|k| d.boxes.has(k) && box_frozen(state, k as u16))
+        && level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize))
+            .all(under_frozen_box)
     {
         return true;
     }
@@ -107,7 +101,7 @@ thread_local! {
 ///
 /// One run of Dial's algorithm (Dijkstra with bucket queues) over (cell, key held) pairs,
 /// stopping at the first door reached with the key.
-pub fn relaxed_distance(state: &BaitState, hole_cost: u32) -> Option<u32> {
+pub fn relaxed_distance<const W: usize>(state: &BaitState<W>, hole_cost: u32) -> Option<u32> {
     if state.is_win() {
         return Some(0);
     }

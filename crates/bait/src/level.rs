@@ -3,20 +3,31 @@
 //!
 //! GVGAI's `LevelMapping` for Bait (`data/bait/bait.txt`): `w` wall, `A` avatar (without key),
 //! `0` hole, `1` box, `k` key, `g` door (goal), `m` mushroom, `.` floor. Every row must have the
-//! same width; exactly one avatar; at least one door. Levels of up to [`MAX_CELLS`] cells are
-//! supported (GVGAI's five levels have at most 143).
+//! same width; exactly one avatar; at least one door. Levels of up to [`MAX_CELLS`] cells
+//! (64×64) are supported (GVGAI's five levels have at most 143).
+//!
+//! The object layers are fixed-size `Copy` bitsets of `W` 64-bit words, and every type that
+//! holds them (level, state, searches, agents) is generic over `W` with the default 4 (256
+//! cells), the width of the bundled levels. One set of widths, [`WIDTHS`], is compiled;
+//! [`AnyLevel::parse`] reads a level into the narrowest that holds it and [`AnyLevel::visit`]
+//! runs width-generic code ([`LevelVisitor`]) on it, so small levels keep the small, fast
+//! states and only big levels pay for wide ones (`docs/METHODS.md#bait-rules`).
 
 use std::fmt;
 
-/// The most cells (width × height) a level may have: the state's bitsets are fixed-size
-/// (256 bits, `Copy`, no heap). Raising it to 64×64 = 4096 cells by widening the sets measured
-/// 2.3× the CPU time and 4.3× the peak memory of A* on the bundled levels (measured November 2026), so larger
-/// levels are refused with this limit in the message; they would need sets sized per level.
-pub const MAX_CELLS: usize = Bits::CAPACITY;
+/// The bitset widths compiled, in 64-bit words: 4 (256 cells, up to 16×16), 16 (1,024 cells,
+/// up to 32×32) and 64 (4,096 cells, up to 64×64). A state is about `40·W` bytes, so a level
+/// pays for its width only (one width for every level, 64, measured 2.3× the CPU time and 4.3×
+/// the peak memory of A* on the bundled levels).
+pub const WIDTHS: [usize; 3] = [4, 16, 64];
 
-/// A set of cells of a Bait level (the walls, boxes, holes, mushrooms, keys, doors): four
-/// 64-bit words, `Copy`, no heap.
-pub type Bits = puzzle_engine::bits::Bits<4>;
+/// The most cells (width × height) a level may have: 4,096, e.g. 64×64 (the widest of
+/// [`WIDTHS`]). Bigger levels are refused with this limit in the message.
+pub const MAX_CELLS: usize = 64 * WIDTHS[WIDTHS.len() - 1];
+
+/// A set of cells of a Bait level (the walls, boxes, holes, mushrooms, keys, doors): `W`
+/// 64-bit words (default 4: 256 cells), `Copy`, no heap.
+pub type Bits<const W: usize = 4> = puzzle_engine::bits::Bits<W>;
 
 /// A level file that cannot be read, with the line and column of the problem (1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,40 +91,65 @@ impl Tile {
 }
 
 /// The static part of a level: its size, its walls and the initial objects, plus wall-aware
-/// walking distances between cells (used by the heuristics).
+/// walking distances to the keys and doors (used by the heuristics). `W` is the bitset width
+/// in 64-bit words (default 4: at most 256 cells; see [`WIDTHS`] and [`AnyLevel`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Level {
+pub struct Level<const W: usize = 4> {
     /// Columns.
     pub width: usize,
     /// Rows.
     pub height: usize,
     /// Wall cells (walls never change).
-    pub walls: Bits,
+    pub walls: Bits<W>,
     /// The avatar's start cell.
     pub avatar: u16,
     /// Initial boxes.
-    pub boxes: Bits,
+    pub boxes: Bits<W>,
     /// Initial holes.
-    pub holes: Bits,
+    pub holes: Bits<W>,
     /// Initial mushrooms.
-    pub mushrooms: Bits,
+    pub mushrooms: Bits<W>,
     /// Initial keys.
-    pub keys: Bits,
+    pub keys: Bits<W>,
     /// Doors.
-    pub doors: Bits,
-    /// `dist[a * cells + b]`: fewest steps from `a` to `b` through non-wall cells
-    /// ([`Level::UNREACHABLE`] if none); a lower bound on any real walk.
+    pub doors: Bits<W>,
+    /// `row_start[t]`: where the row of `dist` holding the distances to cell `t` starts, if
+    /// `t` holds a key or a door at the start (a target); for other cells, the start of the
+    /// last row, which is all [`Level::UNREACHABLE`].
+    row_start: Vec<u32>,
+    /// `dist[row_start[t] + a]`: fewest steps from `a` to target `t` through non-wall cells
+    /// ([`Level::UNREACHABLE`] if none); a lower bound on any real walk. One row per key and
+    /// door, and the unreachable row (not all pairs: a 64×64 level's all-pairs table would
+    /// take 32 MiB and a tenth of a second to fill). A lookup is two loads and an add.
     dist: Vec<u16>,
+    /// The start's keys with the start of their row of `dist`, in cell order.
+    key_rows: Vec<(u16, u32)>,
+    /// The doors with the start of their row of `dist`, in cell order.
+    door_rows: Vec<(u16, u32)>,
 }
 
 impl Level {
+    /// Parse GVGAI level text into the bundled levels' width (at most 256 cells):
+    /// [`Level::parse_width`] with `W` = 4. [`AnyLevel::parse`] reads levels of up to
+    /// [`MAX_CELLS`] cells.
+    pub fn parse(text: &str) -> Result<Level, LevelError> {
+        Level::parse_width(text)
+    }
+}
+
+impl<const W: usize> Level<W> {
     /// Distance value of cells that cannot be reached.
     pub const UNREACHABLE: u16 = u16::MAX;
 
-    /// Parse GVGAI level text. A leading byte-order mark, CRLF or CR line ends, trailing
-    /// whitespace on a row and blank lines before and after the level are accepted (the level
-    /// alphabet has no space); a blank line inside the level is an error.
-    pub fn parse(text: &str) -> Result<Level, LevelError> {
+    /// The most cells a level of this width holds: `64·W`.
+    pub const CAPACITY: usize = Bits::<W>::CAPACITY;
+
+    /// Parse GVGAI level text into a level of width `W`. A leading byte-order mark, CRLF or CR
+    /// line ends, trailing whitespace on a row and blank lines before and after the level are
+    /// accepted (the level alphabet has no space); a blank line inside the level is an error,
+    /// and so is a level of more than [`MAX_CELLS`] cells or more than this width's
+    /// [`Level::CAPACITY`].
+    pub fn parse_width(text: &str) -> Result<Level<W>, LevelError> {
         let text = puzzle_engine::text::normalize(text);
         let mut rows: Vec<(usize, Vec<char>)> = text
             .lines()
@@ -152,17 +188,11 @@ impl Level {
             }
         }
         let height = rows.len();
-        if width * height > MAX_CELLS {
+        if let Some(message) = size_refusal(width, height, Self::CAPACITY) {
             return Err(LevelError {
                 line: rows[0].0,
                 column: 1,
-                message: format!(
-                    "the level has {width}x{height} = {} cells; at most {MAX_CELLS} are supported \
-                     (e.g. 16x16): the searches keep each object layer in a fixed {MAX_CELLS}-bit \
-                     set, which keeps the bundled levels fast (a 4096-cell set made A* 2.3 times \
-                     slower and 4 times bigger)",
-                    width * height
-                ),
+                message,
             });
         }
         let mut level = Level {
@@ -175,7 +205,10 @@ impl Level {
             mushrooms: Bits::EMPTY,
             keys: Bits::EMPTY,
             doors: Bits::EMPTY,
+            row_start: Vec::new(),
             dist: Vec::new(),
+            key_rows: Vec::new(),
+            door_rows: Vec::new(),
         };
         let mut avatar: Option<(usize, usize)> = None;
         for (r, (line, row)) in rows.iter().enumerate() {
@@ -229,7 +262,7 @@ impl Level {
                     .into(),
             });
         }
-        level.dist = level.all_pairs_distances();
+        level.target_distances();
         Ok(level)
     }
 
@@ -255,11 +288,59 @@ impl Level {
         }
     }
 
-    /// Walking distance between two cells through non-wall cells (holes, boxes and mushrooms
-    /// counted as passable, so this never overestimates).
+    /// Walking distance from `from` to `target` through non-wall cells (holes, boxes and
+    /// mushrooms counted as passable, so this never overestimates). `target` must hold a key
+    /// or a door at the start (the only cells the heuristics walk to; keys and doors only
+    /// disappear); for any other target the answer is [`Level::UNREACHABLE`].
     #[inline]
-    pub fn distance(&self, a: u16, b: u16) -> u16 {
-        self.dist[a as usize * self.cells() + b as usize]
+    pub fn target_distance(&self, from: u16, target: u16) -> u16 {
+        self.dist[self.row_start[target as usize] as usize + from as usize]
+    }
+
+    /// The cells of the start's keys, in order (a list: cheaper to run through than a set in
+    /// a wide level).
+    #[inline]
+    pub fn key_cells(&self) -> impl Iterator<Item = u16> + '_ {
+        self.key_rows.iter().map(|&(k, _)| k)
+    }
+
+    /// The cells of the doors, in order.
+    #[inline]
+    pub fn door_cells(&self) -> impl Iterator<Item = u16> + '_ {
+        self.door_rows.iter().map(|&(g, _)| g)
+    }
+
+    /// The walking distance (as [`Level::target_distance`]) from `from` to the nearest door
+    /// of `doors` (a subset of the level's doors: those not opened yet), or `None` if none can
+    /// be reached. It runs through the level's list of doors, not through the cells of
+    /// `doors`, so it costs the same in every width.
+    #[inline]
+    pub fn nearest_door(&self, from: u16, doors: &Bits<W>) -> Option<u32> {
+        self.door_rows
+            .iter()
+            .filter(|&&(g, _)| doors.has(g as usize))
+            .map(|&(_, start)| self.dist[start as usize + from as usize])
+            .filter(|&x| x != Self::UNREACHABLE)
+            .min()
+            .map(u32::from)
+    }
+
+    /// The shortest walk from `from` to a key of `keys` and on to a door of `doors` (subsets
+    /// of the level's keys and doors), or `None` if there is none (see
+    /// [`Level::nearest_door`]).
+    #[inline]
+    pub fn nearest_key_then_door(&self, from: u16, keys: &Bits<W>, doors: &Bits<W>) -> Option<u32> {
+        self.key_rows
+            .iter()
+            .filter(|&&(k, _)| keys.has(k as usize))
+            .filter_map(|&(k, start)| {
+                let a = self.dist[start as usize + from as usize];
+                if a == Self::UNREACHABLE {
+                    return None;
+                }
+                self.nearest_door(k, doors).map(|b| a as u32 + b)
+            })
+            .min()
     }
 
     /// Manhattan distance between two cells (the paper's heuristic).
@@ -270,15 +351,17 @@ impl Level {
         (ra.abs_diff(rb) + ca.abs_diff(cb)) as u32
     }
 
-    fn all_pairs_distances(&self) -> Vec<u16> {
+    /// Fill `row_start` and `dist`: one breadth-first search from every key and door (never
+    /// a wall: a cell holds one tile).
+    fn target_distances(&mut self) {
         let n = self.cells();
-        let mut dist = vec![Self::UNREACHABLE; n * n];
+        let targets: Vec<usize> = self.keys.or(self.doors).iter().collect();
+        let mut row_start = vec![(targets.len() * n) as u32; n];
+        let mut dist = vec![Self::UNREACHABLE; (targets.len() + 1) * n];
         let mut queue = Vec::with_capacity(n);
-        for src in 0..n {
-            if self.walls.has(src) {
-                continue;
-            }
-            let row = &mut dist[src * n..(src + 1) * n];
+        for (k, &src) in targets.iter().enumerate() {
+            row_start[src] = (k * n) as u32;
+            let row = &mut dist[k * n..(k + 1) * n];
             row[src] = 0;
             queue.clear();
             queue.push(src as u16);
@@ -298,7 +381,135 @@ impl Level {
                 }
             }
         }
-        dist
+        let rows_of = |set: &Bits<W>| -> Vec<(u16, u32)> {
+            set.iter().map(|t| (t as u16, row_start[t])).collect()
+        };
+        self.key_rows = rows_of(&self.keys);
+        self.door_rows = rows_of(&self.doors);
+        self.row_start = row_start;
+        self.dist = dist;
+    }
+
+    /// The same level in width `V`, or the level back if it has more than `64·V` cells.
+    pub fn into_width<const V: usize>(self) -> Result<Level<V>, Level<W>> {
+        if self.cells() > Level::<V>::CAPACITY {
+            return Err(self);
+        }
+        let words = self.cells().div_ceil(64);
+        let resize = |b: Bits<W>| {
+            let mut out = Bits::<V>::EMPTY;
+            out.0[..words].copy_from_slice(&b.0[..words]);
+            out
+        };
+        Ok(Level {
+            width: self.width,
+            height: self.height,
+            walls: resize(self.walls),
+            avatar: self.avatar,
+            boxes: resize(self.boxes),
+            holes: resize(self.holes),
+            mushrooms: resize(self.mushrooms),
+            keys: resize(self.keys),
+            doors: resize(self.doors),
+            row_start: self.row_start,
+            dist: self.dist,
+            key_rows: self.key_rows,
+            door_rows: self.door_rows,
+        })
+    }
+}
+
+/// Why a `width`×`height` level cannot be read into a level holding `capacity` cells, if it
+/// cannot.
+fn size_refusal(width: usize, height: usize, capacity: usize) -> Option<String> {
+    let cells = width.saturating_mul(height);
+    if cells > MAX_CELLS {
+        Some(format!(
+            "the level has {width}x{height} = {cells} cells; at most {MAX_CELLS} are supported \
+             (e.g. 64x64): the searches keep each object layer in a fixed-size bitset, and the \
+             widest is {MAX_CELLS} cells"
+        ))
+    } else if cells > capacity {
+        Some(format!(
+            "the level has {width}x{height} = {cells} cells; this bitset width holds at most \
+             {capacity} (AnyLevel::parse reads levels of up to {MAX_CELLS})"
+        ))
+    } else {
+        None
+    }
+}
+
+/// A level in the narrowest of the compiled widths ([`WIDTHS`]) that holds it (boxed: a
+/// 64-word level is over 3 KB).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyLevel {
+    /// At most 256 cells (GVGAI's levels).
+    Small(Box<Level<4>>),
+    /// 257 to 1,024 cells.
+    Medium(Box<Level<16>>),
+    /// 1,025 to [`MAX_CELLS`] cells.
+    Large(Box<Level<64>>),
+}
+
+/// Code generic over the bitset width, run on a level by [`AnyLevel::visit`] (a closure
+/// cannot be generic over `W`, so the width-generic work is a trait method).
+pub trait LevelVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Run on a level of width `W`.
+    fn visit<const W: usize>(self, level: Level<W>) -> Self::Output;
+}
+
+impl AnyLevel {
+    /// Parse GVGAI level text (as [`Level::parse_width`]) of up to [`MAX_CELLS`] cells into
+    /// the narrowest width that holds it; a bigger level is refused with its size and the
+    /// limit, at the first row.
+    pub fn parse(text: &str) -> Result<AnyLevel, LevelError> {
+        Level::<64>::parse_width(text).map(AnyLevel::narrowest)
+    }
+
+    /// `level` in the narrowest width that holds it.
+    pub fn narrowest(level: Level<64>) -> AnyLevel {
+        match level.into_width::<4>() {
+            Ok(small) => AnyLevel::Small(Box::new(small)),
+            Err(level) => match level.into_width::<16>() {
+                Ok(medium) => AnyLevel::Medium(Box::new(medium)),
+                Err(large) => AnyLevel::Large(Box::new(large)),
+            },
+        }
+    }
+
+    /// Run `visitor` on the level in its width.
+    pub fn visit<V: LevelVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            AnyLevel::Small(level) => visitor.visit(*level),
+            AnyLevel::Medium(level) => visitor.visit(*level),
+            AnyLevel::Large(level) => visitor.visit(*level),
+        }
+    }
+
+    /// The bitset width in 64-bit words (one of [`WIDTHS`]).
+    pub fn words(&self) -> usize {
+        match self {
+            AnyLevel::Small(_) => 4,
+            AnyLevel::Medium(_) => 16,
+            AnyLevel::Large(_) => 64,
+        }
+    }
+
+    /// Columns and rows.
+    pub fn size(&self) -> (usize, usize) {
+        match self {
+            AnyLevel::Small(l) => (l.width, l.height),
+            AnyLevel::Medium(l) => (l.width, l.height),
+            AnyLevel::Large(l) => (l.width, l.height),
+        }
+    }
+}
+
+impl From<Level> for AnyLevel {
+    fn from(level: Level) -> AnyLevel {
+        AnyLevel::Small(Box::new(level))
     }
 }
 

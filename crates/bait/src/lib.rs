@@ -6,7 +6,8 @@
 //! shortest-win planner and an improved MCTS, each playing under GVGAI's per-move CPU budget
 //! (40 ms).
 //!
-//! - [`level`]: GVGAI level text with Bait's legend, clear errors;
+//! - [`level`]: GVGAI level text with Bait's legend, clear errors, levels up to 64×64 in the
+//!   narrowest bitset width that holds them ([`AnyLevel`]);
 //! - [`state`]: the compact state (avatar, key flag, bitsets), one tick of the rules, hashing;
 //! - [`heuristic`]: the paper's Manhattan heuristic, walking distances, the dead-position test;
 //! - [`astar`]: resumable A* (per-move agent and offline planner);
@@ -23,6 +24,10 @@ pub mod level;
 pub mod play;
 pub mod state;
 
-pub use agents::{play_game, play_game_timed, AgentKind, GameConfig, MoveTime, Outcome};
-pub use level::{builtin_level, Level, LevelError, BUILTIN_LEVELS};
+pub use agents::{
+    default_max_nodes, play_game, play_game_timed, AgentKind, GameConfig, MoveTime, Outcome,
+};
+pub use level::{
+    builtin_level, AnyLevel, Level, LevelError, LevelVisitor, BUILTIN_LEVELS, MAX_CELLS, WIDTHS,
+};
 pub use state::{actions_to_string, parse_actions, Action, BaitState, Status, MAX_TICKS};

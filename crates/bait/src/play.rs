@@ -6,9 +6,9 @@ use crate::state::{actions_to_string, parse_actions, Action, BaitState};
 
 /// A hand-played game: the position reached and the actions that were played to reach it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandPlayed {
+pub struct HandPlayed<const W: usize = 4> {
     /// The position after the played actions.
-    pub state: BaitState,
+    pub state: BaitState<W>,
     /// The actions played, one letter each (`UDLRN`); actions given after the game ended are
     /// not in it.
     pub actions: String,
@@ -19,7 +19,7 @@ pub struct HandPlayed {
 /// Replay `actions` from `start` one tick each, stopping when the game ends (a win, a fall into
 /// a hole or the tick limit): the position and how many actions were played. A move into a wall
 /// or an unmovable box still spends its tick, as in GVGAI.
-pub fn play_out(start: &BaitState, actions: &[Action]) -> (BaitState, usize) {
+pub fn play_out<const W: usize>(start: &BaitState<W>, actions: &[Action]) -> (BaitState<W>, usize) {
     let mut state = start.clone();
     let mut played = 0;
     for &action in actions {
@@ -34,7 +34,10 @@ pub fn play_out(start: &BaitState, actions: &[Action]) -> (BaitState, usize) {
 
 /// [`play_out`] for an action string (`UDLRN`, case-insensitive, whitespace ignored); the
 /// error names the first bad letter and its position.
-pub fn play_text(start: &BaitState, text: &str) -> Result<HandPlayed, String> {
+pub fn play_text<const W: usize>(
+    start: &BaitState<W>,
+    text: &str,
+) -> Result<HandPlayed<W>, String> {
     let actions = parse_actions(text)?;
     let (state, played) = play_out(start, &actions);
     Ok(HandPlayed {
@@ -44,7 +47,7 @@ pub fn play_text(start: &BaitState, text: &str) -> Result<HandPlayed, String> {
     })
 }
 
-impl BaitState {
+impl<const W: usize> BaitState<W> {
     /// The avatar's cell as `(column, row)`, 0-based from the top-left (after a fall, the hole
     /// it fell into).
     pub fn avatar_xy(&self) -> (usize, usize) {

@@ -118,9 +118,10 @@ impl Status {
     }
 }
 
-/// Everything that changes during a game: `Copy`, no heap (the undo record of a tick).
+/// Everything that changes during a game: `Copy`, no heap (the undo record of a tick); `W` is
+/// the level's bitset width ([`crate::level::WIDTHS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Dynamic {
+pub struct Dynamic<const W: usize = 4> {
     /// The avatar's cell.
     pub avatar: u16,
     /// Ticks played.
@@ -132,46 +133,47 @@ pub struct Dynamic {
     /// Game status.
     pub status: Status,
     /// Boxes.
-    pub boxes: Bits,
+    pub boxes: Bits<W>,
     /// Holes not yet filled.
-    pub holes: Bits,
+    pub holes: Bits<W>,
     /// Mushrooms not yet eaten.
-    pub mushrooms: Bits,
+    pub mushrooms: Bits<W>,
     /// Keys not yet taken.
-    pub keys: Bits,
+    pub keys: Bits<W>,
     /// Doors not yet opened.
-    pub doors: Bits,
+    pub doors: Bits<W>,
 }
 
-/// A Bait position: the level (shared) and the [`Dynamic`] part.
+/// A Bait position: the level (shared) and the [`Dynamic`] part, for a level of bitset width
+/// `W` (default 4: at most 256 cells; see [`crate::level::AnyLevel`]).
 #[derive(Clone, Debug)]
-pub struct BaitState {
-    level: Arc<Level>,
+pub struct BaitState<const W: usize = 4> {
+    level: Arc<Level<W>>,
     /// The changing part of the state.
-    pub dy: Dynamic,
+    pub dy: Dynamic<W>,
 }
 
-impl PartialEq for BaitState {
+impl<const W: usize> PartialEq for BaitState<W> {
     fn eq(&self, other: &Self) -> bool {
         self.dy == other.dy && (Arc::ptr_eq(&self.level, &other.level) || self.level == other.level)
     }
 }
 
-impl Eq for BaitState {}
+impl<const W: usize> Eq for BaitState<W> {}
 
 /// A 128-bit fingerprint of a position (everything but the tick and the score, which the
 /// position determines), used as the key of visited/closed sets. Two independent 64-bit hashes:
 /// a collision among the few million positions a search stores has probability below 2⁻⁸⁰.
 pub type Fingerprint = u128;
 
-impl BaitState {
+impl<const W: usize> BaitState<W> {
     /// The start of `level`.
-    pub fn new(level: Level) -> BaitState {
+    pub fn new(level: Level<W>) -> BaitState<W> {
         BaitState::from_shared(Arc::new(level))
     }
 
     /// The start of a shared level.
-    pub fn from_shared(level: Arc<Level>) -> BaitState {
+    pub fn from_shared(level: Arc<Level<W>>) -> BaitState<W> {
         let dy = Dynamic {
             avatar: level.avatar,
             tick: 0,
@@ -188,12 +190,12 @@ impl BaitState {
     }
 
     /// The level.
-    pub fn level(&self) -> &Level {
+    pub fn level(&self) -> &Level<W> {
         &self.level
     }
 
     /// The shared level.
-    pub fn shared_level(&self) -> &Arc<Level> {
+    pub fn shared_level(&self) -> &Arc<Level<W>> {
         &self.level
     }
 
@@ -222,7 +224,8 @@ impl BaitState {
         self.dy.score
     }
 
-    /// The position's fingerprint (no tick).
+    /// The position's fingerprint (no tick). It reads only the words the level's cells use,
+    /// so a level gives the same fingerprints in every width.
     pub fn fingerprint(&self) -> Fingerprint {
         let d = &self.dy;
         let words = self.level.cells().div_ceil(64);
@@ -331,7 +334,7 @@ impl BaitState {
     }
 
     /// Play a whole sequence from here; stops at the end of the game.
-    pub fn replay(&self, actions: &[Action]) -> BaitState {
+    pub fn replay(&self, actions: &[Action]) -> BaitState<W> {
         let mut s = self.clone();
         for &a in actions {
             if s.dy.status != Status::Playing {
@@ -384,7 +387,7 @@ impl BaitState {
     }
 }
 
-impl Game for BaitState {
+impl<const W: usize> Game for BaitState<W> {
     type Action = Action;
 
     /// The four moves while the game runs (GVGAI's `getAvailableActions()`, which leaves out
@@ -413,21 +416,21 @@ impl Game for BaitState {
     }
 }
 
-impl UndoGame for BaitState {
-    type Undo = Dynamic;
+impl<const W: usize> UndoGame for BaitState<W> {
+    type Undo = Dynamic<W>;
 
-    fn apply_undoable(&mut self, action: Action) -> Dynamic {
+    fn apply_undoable(&mut self, action: Action) -> Dynamic<W> {
         let before = self.dy;
         self.step(action);
         before
     }
 
-    fn undo(&mut self, _action: Action, undo: Dynamic) {
+    fn undo(&mut self, _action: Action, undo: Dynamic<W>) {
         self.dy = undo;
     }
 }
 
-impl HashedGame for BaitState {
+impl<const W: usize> HashedGame for BaitState<W> {
     /// The high half of [`BaitState::fingerprint`] (tick and score left out: the position
     /// determines the score, and equal states have equal ticks).
     fn state_hash(&self) -> u64 {

@@ -13,8 +13,9 @@ use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
-    actions_to_string, builtin_level, parse_actions, play_game, play_game_timed, Action, BaitState,
-    GameConfig, Level, MoveTime, Outcome, Status,
+    actions_to_string, builtin_level, default_max_nodes, parse_actions, play_game,
+    play_game_timed, Action, AnyLevel, BaitState, GameConfig, Level, LevelVisitor, MoveTime,
+    Outcome, Status,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,8 +45,10 @@ pub struct PlayRequest {
     pub agent: String,
     /// CPU time per move in milliseconds (default 40, GVGAI's; more than 0, at most 600000).
     pub budget_ms: f64,
-    /// Seed (default 0) and node budget of every search (default 3,000,000); the time limit,
-    /// iterations and threads are not used (a game lasts at most 2000 ticks of `budget_ms`).
+    /// Seed (default 0) and node budget of every search (default 3,000,000 on levels of at
+    /// most 256 cells, 750,000 up to 1,024 and 187,500 up to 4,096:
+    /// [`puzzle_bait::default_max_nodes`]); the time limit, iterations and threads are not
+    /// used (a game lasts at most 2000 ticks of `budget_ms`).
     #[serde(flatten)]
     pub limits: Limits,
 }
@@ -158,34 +161,32 @@ fn check_level_index(field: &str, i: usize) -> Result<()> {
     Ok(())
 }
 
-/// Parse a level's text, naming `source` in the error (the error keeps its line and column:
+/// Parse a level's text of up to [`puzzle_bait::MAX_CELLS`] cells into the narrowest bitset
+/// width that holds it, naming `source` in the error (the error keeps its line and column:
 /// downcast to [`puzzle_bait::LevelError`]).
-pub fn parse_level(text: &str, source: &str) -> Result<Level> {
-    Level::parse(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
+pub fn parse_level(text: &str, source: &str) -> Result<AnyLevel> {
+    AnyLevel::parse(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
 }
 
 fn bundled(i: usize) -> BaitState {
     BaitState::new(builtin_level(i).expect("levels 0 to 4 are bundled"))
 }
 
-/// The settings of one game: `budget_ms` per move, `seed`, the request's node budget and the
-/// stop flag.
-pub fn game_config(
+/// The settings of one game on a level of bitset width `W`: `budget_ms` per move, `seed`, the
+/// request's node budget (else [`default_max_nodes`] of `W`) and the stop flag.
+pub fn game_config<const W: usize>(
     budget_ms: f64,
     seed: u64,
     limits: &Limits,
     stop: &Arc<AtomicBool>,
 ) -> GameConfig {
-    let mut config = GameConfig {
+    GameConfig {
         move_budget: Duration::from_secs_f64(budget_ms / 1e3),
         seed,
         stop: Some(stop.clone()),
+        max_nodes: limits.max_nodes.unwrap_or(default_max_nodes::<W>()),
         ..Default::default()
-    };
-    if let Some(n) = limits.max_nodes {
-        config.max_nodes = n;
     }
-    config
 }
 
 fn status_name(s: Status) -> &'static str {
@@ -193,8 +194,8 @@ fn status_name(s: Status) -> &'static str {
 }
 
 /// The tick event of `state`, reached by `action` (`None` for the start) chosen in `time`.
-pub fn tick_record(
-    state: &BaitState,
+pub fn tick_record<const W: usize>(
+    state: &BaitState<W>,
     action: Option<Action>,
     time: Option<MoveTime>,
 ) -> TickRecord {
@@ -211,6 +212,7 @@ pub fn tick_record(
 }
 
 /// Run a [`PlayRequest`]: a `Tick` event for the start and after every tick, then the `Game`.
+/// A level's text is played in the narrowest bitset width that holds it.
 pub fn play(
     req: &PlayRequest,
     stop: &Arc<AtomicBool>,
@@ -219,55 +221,87 @@ pub fn play(
     req.limits.validate()?;
     let kind = agent(&req.agent)?;
     check_budget_ms(req.budget_ms)?;
-    let (start, level_json) = match (req.level, &req.text) {
+    let (level, level_json) = match (req.level, &req.text) {
         (Some(i), None) => {
             check_level_index("level", i)?;
-            (bundled(i), serde_json::Value::from(i))
+            let level = builtin_level(i).expect("levels 0 to 4 are bundled");
+            (AnyLevel::from(level), serde_json::Value::from(i))
         }
         (None, Some(text)) => (
-            BaitState::new(parse_level(text, &req.source)?),
+            parse_level(text, &req.source)?,
             serde_json::Value::from(req.source.clone()),
         ),
         (None, None) => bail!("give a level: `level` (0 to 4) or a level's `text`"),
         (Some(_), Some(_)) => bail!("give either `level` or `text`, not both"),
     };
-    let seed = req.limits.seed_or(0);
-    let config = game_config(req.budget_ms, seed, &req.limits, stop);
-    emit(PlayEvent::Tick(tick_record(&start, None, None)))?;
-    let mut failed = None;
-    let outcome = play_game_timed(&start, kind, &config, |state, action, time| {
-        if failed.is_none() {
-            if let Err(e) = emit(PlayEvent::Tick(tick_record(
-                state,
-                Some(action),
-                Some(time),
-            ))) {
-                // The receiver is gone: stop the game as a closed output would.
-                failed = Some(e);
-                stop.store(true, Ordering::Relaxed);
+    level.visit(PlayGame {
+        req,
+        kind,
+        level_json,
+        stop,
+        emit,
+    })
+}
+
+/// The game of [`play`], on a level of any width.
+struct PlayGame<'a, 'e> {
+    req: &'a PlayRequest,
+    kind: AgentKind,
+    level_json: serde_json::Value,
+    stop: &'a Arc<AtomicBool>,
+    emit: Emit<'e, PlayEvent>,
+}
+
+impl LevelVisitor for PlayGame<'_, '_> {
+    type Output = Result<GameRecord>;
+
+    fn visit<const W: usize>(self, level: Level<W>) -> Result<GameRecord> {
+        let PlayGame {
+            req,
+            kind,
+            level_json,
+            stop,
+            emit,
+        } = self;
+        let start = BaitState::new(level);
+        let seed = req.limits.seed_or(0);
+        let config = game_config::<W>(req.budget_ms, seed, &req.limits, stop);
+        emit(PlayEvent::Tick(tick_record(&start, None, None)))?;
+        let mut failed = None;
+        let outcome = play_game_timed(&start, kind, &config, |state, action, time| {
+            if failed.is_none() {
+                if let Err(e) = emit(PlayEvent::Tick(tick_record(
+                    state,
+                    Some(action),
+                    Some(time),
+                ))) {
+                    // The receiver is gone: stop the game as a closed output would.
+                    failed = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-    });
-    if let Some(e) = failed {
-        return Err(e);
+        let record = GameRecord {
+            level: level_json,
+            agent: kind.name().to_string(),
+            win: outcome.win,
+            score: outcome.score,
+            ticks: outcome.ticks,
+            actions: actions_to_string(&outcome.actions),
+            max_move_ms: outcome.max_move_ms,
+            max_move_wall_ms: outcome.max_move_wall_ms,
+            setup_ms: outcome.setup_ms,
+            budget_ms: req.budget_ms,
+            seed,
+            work: outcome.work,
+            interrupted: outcome.interrupted,
+        };
+        emit(PlayEvent::Game(record.clone()))?;
+        Ok(record)
     }
-    let record = GameRecord {
-        level: level_json,
-        agent: kind.name().to_string(),
-        win: outcome.win,
-        score: outcome.score,
-        ticks: outcome.ticks,
-        actions: actions_to_string(&outcome.actions),
-        max_move_ms: outcome.max_move_ms,
-        max_move_wall_ms: outcome.max_move_wall_ms,
-        setup_ms: outcome.setup_ms,
-        budget_ms: req.budget_ms,
-        seed,
-        work: outcome.work,
-        interrupted: outcome.interrupted,
-    };
-    emit(PlayEvent::Game(record.clone()))?;
-    Ok(record)
 }
 
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
@@ -459,7 +493,7 @@ pub fn experiment_report(
                     }
                     Plan::Run => {
                         let game_start = Instant::now();
-                        let config = game_config(req.budget_ms, seed, &req.limits, stop);
+                        let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
                         let o: Outcome = play_game(&start, agent, &config, |_, _| {});
                         if o.interrupted {
                             row.push(cell);
@@ -716,7 +750,7 @@ pub fn bench(
     let mut records = Vec::new();
     let mut won = 0;
     for agent in AgentKind::ALL {
-        let config = game_config(req.budget_ms, req.limits.seed_or(0), &req.limits, stop);
+        let config = game_config::<4>(req.budget_ms, req.limits.seed_or(0), &req.limits, stop);
         let o = play_game(&start, agent, &config, |_, _| {});
         let record = BenchRecord {
             level: req.level,
@@ -844,6 +878,103 @@ mod tests {
         );
         let e = err.downcast_ref::<puzzle_bait::LevelError>().unwrap();
         assert_eq!((e.line, e.column), (2, 3));
+    }
+
+    /// A `width`×`height` room: walls around, the avatar in the top-left corner, the key in the
+    /// top-right one, the door below it in the bottom-right one, mushrooms, boxes and holes off
+    /// that path. The shortest win takes `(width - 3) + (height - 3)` moves, score 5.
+    fn room(width: usize, height: usize) -> String {
+        let mut text = String::new();
+        for r in 0..height {
+            for c in 0..width {
+                text.push(match (r, c) {
+                    _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
+                    (1, 1) => 'A',
+                    (1, _) if c == width - 2 => 'k',
+                    _ if (r, c) == (height - 2, width - 2) => 'g',
+                    _ if r < 3 || c > width - 4 => '.',
+                    _ if r % 4 == 0 && c % 4 == 0 => '0',
+                    _ if r % 4 == 2 && c % 5 == 3 => '1',
+                    _ if r % 3 == 1 && c % 7 == 2 => 'm',
+                    _ => '.',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn a_64_by_64_level_is_played_in_the_wide_width_and_a_bigger_one_refused() {
+        let req = PlayRequest {
+            text: Some(room(64, 64)),
+            source: "room.txt".into(),
+            agent: "astar-offline".into(),
+            ..Default::default()
+        };
+        let mut ticks = 0;
+        let g = play(&req, &no_stop(), &mut |e| {
+            if let PlayEvent::Tick(t) = e {
+                assert_eq!((t.rows.len(), t.rows[0].len()), (64, 64));
+                ticks += 1;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((g.win, g.score, g.ticks), (true, 5, 61 + 61));
+        assert_eq!(ticks, g.ticks + 1);
+        let start = BaitState::new(Level::<64>::parse_width(&room(64, 64)).unwrap());
+        let end = start.replay(&parse_actions(&g.actions).unwrap());
+        assert_eq!((end.is_win(), end.points()), (true, 5));
+        let big = PlayRequest {
+            text: Some(room(65, 64)),
+            ..req
+        };
+        let err = play(&big, &no_stop(), &mut |_| Ok(())).unwrap_err();
+        let e = err.downcast_ref::<puzzle_bait::LevelError>().unwrap();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(
+            format!("{err:#}").starts_with(
+                "room.txt: line 1, column 1: the level has 65x64 = \
+                                            4160 cells; at most 4096 are supported"
+            ),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn the_default_node_budget_scales_with_the_width_and_a_given_one_is_kept() {
+        let stop = no_stop();
+        let default = Limits::default();
+        let given = Limits {
+            max_nodes: Some(1234),
+            ..Limits::default()
+        };
+        assert_eq!(
+            game_config::<4>(40.0, 0, &default, &stop).max_nodes,
+            3_000_000
+        );
+        assert_eq!(
+            game_config::<16>(40.0, 0, &default, &stop).max_nodes,
+            750_000
+        );
+        assert_eq!(
+            game_config::<64>(40.0, 0, &default, &stop).max_nodes,
+            187_500
+        );
+        assert_eq!(game_config::<64>(40.0, 0, &given, &stop).max_nodes, 1234);
+        // A wide game with a tiny node budget: the planner gives up, the game is not won.
+        let req = PlayRequest {
+            text: Some(room(40, 40)),
+            agent: "astar-offline".into(),
+            limits: Limits {
+                max_nodes: Some(20),
+                ..Limits::default()
+            },
+            ..Default::default()
+        };
+        let g = play(&req, &no_stop(), &mut |_| Ok(())).unwrap();
+        assert!(!g.win && g.work <= 40, "{g:?}");
     }
 
     #[test]

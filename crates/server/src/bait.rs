@@ -7,7 +7,7 @@ use crate::error::ApiError;
 use axum::http::StatusCode;
 use axum::Json;
 use puzzle_bait::play::play_text;
-use puzzle_bait::{AgentKind, BaitState, Level, MAX_TICKS};
+use puzzle_bait::{AgentKind, AnyLevel, BaitState, Level, LevelVisitor, MAX_TICKS};
 use puzzle_jobs::bait::{parse_level, DEFAULT_BUDGET_MS, MAX_BUDGET_MS};
 use puzzle_jobs::data::{bait_level, BAIT_LEVELS};
 use serde::Deserialize;
@@ -58,17 +58,18 @@ pub struct PlayBody {
     actions: String,
 }
 
-fn start_of(body: &PlayBody) -> Result<BaitState, ApiError> {
+/// The level of a play body, in the narrowest bitset width that holds it.
+fn level_of(body: &PlayBody) -> Result<AnyLevel, ApiError> {
     let bad = |m: String| ApiError::new(StatusCode::BAD_REQUEST, m);
     match (body.level, &body.text) {
         (Some(i), None) => {
             let l = bait_level(i)
                 .ok_or_else(|| bad(format!("level: there is no level {i} (0 to 4)")))?;
-            Ok(BaitState::new(
+            Ok(AnyLevel::from(
                 Level::parse(l.text).expect("bundled levels are valid"),
             ))
         }
-        (None, Some(text)) => Ok(BaitState::new(parse_level(text, "pasted level")?)),
+        (None, Some(text)) => Ok(parse_level(text, "pasted level")?),
         (None, None) => Err(bad(
             "give a level: `level` (0 to 4) or a level's `text`".into()
         )),
@@ -78,7 +79,7 @@ fn start_of(body: &PlayBody) -> Result<BaitState, ApiError> {
 
 /// A position as the page draws it: the board rows (GVGAI level text, as in a `bait_play`
 /// job's tick events), the avatar's cell and the counters.
-fn state_json(state: &BaitState) -> Value {
+fn state_json<const W: usize>(state: &BaitState<W>) -> Value {
     let level = state.level();
     let (x, y) = state.avatar_xy();
     json!({
@@ -96,12 +97,27 @@ fn state_json(state: &BaitState) -> Value {
 
 /// `POST /api/bait/play`.
 pub async fn play(JsonBody(body): JsonBody<PlayBody>) -> Result<Json<Value>, ApiError> {
-    let start = start_of(&body)?;
-    let hand = play_text(&start, &body.actions)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("actions: {e}")))?;
-    Ok(Json(json!({
-        "actions": hand.actions,
-        "dropped": hand.dropped,
-        "state": state_json(&hand.state),
-    })))
+    let level = level_of(&body)?;
+    level.visit(HandPlay {
+        actions: &body.actions,
+    })
+}
+
+/// The actions of a play body replayed from the start of a level of any width.
+struct HandPlay<'a> {
+    actions: &'a str,
+}
+
+impl LevelVisitor for HandPlay<'_> {
+    type Output = Result<Json<Value>, ApiError>;
+
+    fn visit<const W: usize>(self, level: Level<W>) -> Self::Output {
+        let hand = play_text(&BaitState::new(level), self.actions)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("actions: {e}")))?;
+        Ok(Json(json!({
+            "actions": hand.actions,
+            "dropped": hand.dropped,
+            "state": state_json(&hand.state),
+        })))
+    }
 }

@@ -14,19 +14,19 @@ use std::sync::Arc;
 /// million stored positions, as the paper found for its levels 2 and 3. Until a win is found the avatar waits (nil: nothing in Bait
 /// moves by itself, so waiting is safe, whereas a step toward a merely promising position can
 /// be irreversible); once found, the win is played out. The setup second is used as well.
-pub struct AStarAgent {
+pub struct AStarAgent<const W: usize = 4> {
     max_nodes: usize,
     heuristic: Heuristic,
-    search: Option<AStar>,
+    search: Option<AStar<W>>,
     plan: Option<Vec<Action>>,
     next: usize,
     gave_up: bool,
     expanded: u64,
 }
 
-impl AStarAgent {
+impl<const W: usize> AStarAgent<W> {
     /// An agent storing at most `max_nodes` positions.
-    pub fn new(max_nodes: usize) -> AStarAgent {
+    pub fn new(max_nodes: usize) -> AStarAgent<W> {
         AStarAgent {
             max_nodes,
             heuristic: Heuristic::Relaxed(4),
@@ -44,7 +44,7 @@ impl AStarAgent {
         self
     }
 
-    fn think(&mut self, state: &BaitState, clock: &MoveClock) {
+    fn think(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         if self.plan.is_some() || self.gave_up {
             return;
         }
@@ -66,12 +66,12 @@ impl AStarAgent {
     }
 }
 
-impl Agent for AStarAgent {
-    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+impl<const W: usize> Agent<W> for AStarAgent<W> {
+    fn setup(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         self.think(state, clock);
     }
 
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+    fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         self.think(state, clock);
         super::next_planned(self.plan.as_deref(), &mut self.next)
     }
@@ -105,8 +105,8 @@ impl OfflineAgent {
     }
 }
 
-impl Agent for OfflineAgent {
-    fn setup(&mut self, state: &BaitState, _clock: &MoveClock) {
+impl<const W: usize> Agent<W> for OfflineAgent {
+    fn setup(&mut self, state: &BaitState<W>, _clock: &MoveClock) {
         let stop = self.stop.clone();
         let stop_fn = move || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
         let result = plan_win(state, self.max_nodes, Some(&stop_fn));
@@ -114,7 +114,7 @@ impl Agent for OfflineAgent {
         self.plan = result.plan.unwrap_or_default();
     }
 
-    fn act(&mut self, _state: &BaitState, _clock: &MoveClock) -> Action {
+    fn act(&mut self, _state: &BaitState<W>, _clock: &MoveClock) -> Action {
         let a = self.plan.get(self.next).copied().unwrap_or(Action::Nil);
         self.next += 1;
         a

@@ -11,8 +11,8 @@ use puzzle_engine::FxHashSet;
 const ORDER_HOLE_COST: u32 = 4;
 
 /// One level of the DFS stack.
-struct Frame {
-    position: Dynamic,
+struct Frame<const W: usize> {
+    position: Dynamic<W>,
     /// The moves to try, best first.
     order: [Action; 4],
     next: u8,
@@ -26,20 +26,20 @@ struct Frame {
 /// short enough for the 2000-tick limit on the large levels. The search runs in the setup
 /// second and, if that is not enough, goes on during the first moves (the avatar waits
 /// meanwhile: nothing in Bait moves by itself); the win found is then played move by move.
-pub struct DfsAgent {
+pub struct DfsAgent<const W: usize = 4> {
     max_nodes: usize,
     visited: FxHashSet<Fingerprint>,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<W>>,
     plan: Option<Vec<Action>>,
     next: usize,
     gave_up: bool,
     expanded: u64,
-    scratch: Option<BaitState>,
+    scratch: Option<BaitState<W>>,
 }
 
-impl DfsAgent {
+impl<const W: usize> DfsAgent<W> {
     /// A DFS storing at most `max_nodes` visited positions.
-    pub fn new(max_nodes: usize) -> DfsAgent {
+    pub fn new(max_nodes: usize) -> DfsAgent<W> {
         DfsAgent {
             max_nodes,
             visited: FxHashSet::default(),
@@ -52,7 +52,7 @@ impl DfsAgent {
         }
     }
 
-    fn frame(scratch: &mut BaitState, position: Dynamic, via: Action) -> Frame {
+    fn frame(scratch: &mut BaitState<W>, position: Dynamic<W>, via: Action) -> Frame<W> {
         let mut keyed = [(u32::MAX, 0usize); 4];
         for (i, a) in Action::MOVES.into_iter().enumerate() {
             scratch.dy = position;
@@ -71,7 +71,7 @@ impl DfsAgent {
         }
     }
 
-    fn think(&mut self, state: &BaitState, clock: &MoveClock) {
+    fn think(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         if self.plan.is_some() || self.gave_up {
             return;
         }
@@ -125,12 +125,12 @@ impl DfsAgent {
     }
 }
 
-impl Agent for DfsAgent {
-    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+impl<const W: usize> Agent<W> for DfsAgent<W> {
+    fn setup(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         self.think(state, clock);
     }
 
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+    fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         self.think(state, clock);
         super::next_planned(self.plan.as_deref(), &mut self.next)
     }

@@ -59,7 +59,7 @@ impl DlsAgent {
         }
     }
 
-    fn horizon_value(&self, s: &BaitState) -> f64 {
+    fn horizon_value<const W: usize>(&self, s: &BaitState<W>) -> f64 {
         let distance = paper_distance(s).unwrap_or(0) as f64;
         let revisits = self.visits.get(&s.fingerprint()).copied().unwrap_or(0) as f64;
         self.config.score_weight * s.points() as f64
@@ -67,9 +67,9 @@ impl DlsAgent {
             - self.config.revisit_penalty * revisits
     }
 
-    fn search(
+    fn search<const W: usize>(
         &mut self,
-        s: &BaitState,
+        s: &BaitState<W>,
         depth: u32,
         ply: u32,
         had_key: bool,
@@ -110,8 +110,8 @@ impl DlsAgent {
     }
 }
 
-impl Agent for DlsAgent {
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+impl<const W: usize> Agent<W> for DlsAgent {
+    fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         *self.visits.entry(state.fingerprint()).or_insert(0) += 1;
         self.timed_out = false;
         let mut chosen: Vec<Action> = Action::MOVES.to_vec();

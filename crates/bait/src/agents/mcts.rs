@@ -76,13 +76,13 @@ pub const WIN_BONUS: f64 = 1000.0;
 
 /// The state type plain MCTS searches: a Bait position and GVGAI's normalized value.
 #[derive(Clone, Debug)]
-pub struct JudgedState {
+pub struct JudgedState<const W: usize = 4> {
     /// The position.
-    pub state: BaitState,
+    pub state: BaitState<W>,
     max_score: f64,
 }
 
-impl Game for JudgedState {
+impl<const W: usize> Game for JudgedState<W> {
     type Action = Action;
 
     fn legal_actions(&self, out: &mut Vec<Action>) {
@@ -117,22 +117,22 @@ impl Game for JudgedState {
     }
 }
 
-/// An MCTS agent (plain or plus).
-pub struct MctsAgent {
+/// An MCTS agent (plain or plus), on levels of bitset width `W`.
+pub struct MctsAgent<const W: usize = 4> {
     config: MctsAgentConfig,
     seed: u64,
     max_nodes: usize,
     rng: Rng,
-    tree: Option<MctsTree<JudgedState>>,
-    graph: Option<GraphMcts>,
+    tree: Option<MctsTree<JudgedState<W>>>,
+    graph: Option<GraphMcts<W>>,
     policy: UniformRandom<Action>,
     plan: Vec<Action>,
     iterations: u64,
 }
 
-impl MctsAgent {
+impl<const W: usize> MctsAgent<W> {
     /// A new agent; `max_nodes` bounds the tree (or graph).
-    pub fn new(config: MctsAgentConfig, seed: u64, max_nodes: usize) -> MctsAgent {
+    pub fn new(config: MctsAgentConfig, seed: u64, max_nodes: usize) -> MctsAgent<W> {
         let policy = UniformRandom::with_max_moves(config.rollout_depth);
         MctsAgent {
             config,
@@ -147,7 +147,7 @@ impl MctsAgent {
         }
     }
 
-    fn think_plus(&mut self, state: &BaitState, clock: &MoveClock) -> Option<Action> {
+    fn think_plus(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Option<Action> {
         let (c, max_nodes) = (self.config.c, self.max_nodes);
         let graph = self
             .graph
@@ -165,7 +165,7 @@ impl MctsAgent {
         None
     }
 
-    fn act_plus(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+    fn act_plus(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         if let Some(a) = self.plan.pop() {
             return a;
         }
@@ -181,7 +181,7 @@ impl MctsAgent {
             .unwrap_or(Action::MOVES[self.rng.below(4)])
     }
 
-    fn act_plain(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+    fn act_plain(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         let cfg = MctsConfig {
             selection: SelectionPolicy::Ucb1 { c: self.config.c },
             expansion: Expansion {
@@ -232,8 +232,8 @@ impl MctsAgent {
     }
 }
 
-impl Agent for MctsAgent {
-    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+impl<const W: usize> Agent<W> for MctsAgent<W> {
+    fn setup(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         if self.config.plus {
             if let Some(a) = self.think_plus(state, clock) {
                 self.plan.push(a); // the plan is stored reversed: put the first move back
@@ -241,7 +241,7 @@ impl Agent for MctsAgent {
         }
     }
 
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action {
+    fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action {
         if self.config.plus {
             self.act_plus(state, clock)
         } else {

@@ -35,14 +35,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// An agent playing Bait one tick at a time.
-pub trait Agent {
+/// An agent playing Bait one tick at a time, on levels of bitset width `W`.
+pub trait Agent<const W: usize = 4> {
     /// Prepare with the start position (GVGAI gives an agent's constructor 1 s).
-    fn setup(&mut self, state: &BaitState, clock: &MoveClock) {
+    fn setup(&mut self, state: &BaitState<W>, clock: &MoveClock) {
         let _ = (state, clock);
     }
     /// Choose the action for `state` before `clock` expires.
-    fn act(&mut self, state: &BaitState, clock: &MoveClock) -> Action;
+    fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action;
     /// Search work done so far (positions expanded, MCTS iterations ...).
     fn work(&self) -> u64;
 }
@@ -107,8 +107,8 @@ impl AgentKind {
         matches!(self, AgentKind::Mcts | AgentKind::MctsPlus | AgentKind::Dls)
     }
 
-    /// A fresh agent.
-    pub fn make(self, config: &GameConfig) -> Box<dyn Agent> {
+    /// A fresh agent for levels of width `W`.
+    pub fn make<const W: usize>(self, config: &GameConfig) -> Box<dyn Agent<W>> {
         match self {
             AgentKind::Dfs => Box::new(DfsAgent::new(config.max_nodes)),
             AgentKind::Dls => Box::new(DlsAgent::new(DlsConfig::default(), config.seed)),
@@ -164,19 +164,48 @@ pub struct GameConfig {
     pub setup_budget: Duration,
     /// Random seed.
     pub seed: u64,
-    /// Node budget of every search (positions or tree nodes stored).
+    /// Node budget of every search (positions or tree nodes stored); the default is
+    /// [`default_max_nodes`] of the width.
     pub max_nodes: usize,
     /// Ctrl-C: stop the game (it is then reported as it stands).
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// The default node budget at the bundled levels' width (4 words: 256 cells).
+pub const DEFAULT_MAX_NODES: usize = 3_000_000;
+
+/// The default node budget of the searches on a level of bitset width `W`:
+/// [`DEFAULT_MAX_NODES`] at width 4, scaled down in proportion to the width (750,000 at 16,
+/// 187,500 at 64). A stored position holds five `W`-word object layers, so its size grows
+/// about in proportion to `W` (A*: about 230 bytes per stored position at width 4, 710 at 16,
+/// 2,630 at 64), and the default budget takes about the same memory, at most about 0.7 GB, in
+/// every width.
+pub const fn default_max_nodes<const W: usize>() -> usize {
+    let words = if W < 4 { 4 } else { W };
+    DEFAULT_MAX_NODES * 4 / words
+}
+
+impl GameConfig {
+    /// The default settings for a level of bitset width `W` (the node budget
+    /// [`default_max_nodes`] of `W`).
+    pub fn for_width<const W: usize>() -> GameConfig {
+        GameConfig {
+            max_nodes: default_max_nodes::<W>(),
+            ..GameConfig::default()
+        }
+    }
+}
+
 impl Default for GameConfig {
+    /// GVGAI's budgets (40 ms per move, 1 s to set up), seed 0, and the node budget
+    /// [`DEFAULT_MAX_NODES`] of the bundled levels' width ([`GameConfig::for_width`] gives a
+    /// wider level's).
     fn default() -> Self {
         GameConfig {
             move_budget: Duration::from_millis(40),
             setup_budget: Duration::from_secs(1),
             seed: 0,
-            max_nodes: 3_000_000,
+            max_nodes: DEFAULT_MAX_NODES,
             stop: None,
         }
     }
@@ -184,7 +213,7 @@ impl Default for GameConfig {
 
 /// The result of one game, checked by replay.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct Outcome<const W: usize = 4> {
     /// The game was won.
     pub win: bool,
     /// Final score.
@@ -202,19 +231,19 @@ pub struct Outcome {
     /// Search work (expansions or iterations).
     pub work: u64,
     /// The final position.
-    pub final_state: BaitState,
+    pub final_state: BaitState<W>,
     /// The game was stopped by the stop flag before it ended.
     pub interrupted: bool,
 }
 
 /// Play a game of `kind` from `start`. `on_tick` sees every position after each tick (for
 /// `--show`). The returned outcome has been re-derived by replaying its actions from `start`.
-pub fn play_game(
-    start: &BaitState,
+pub fn play_game<const W: usize>(
+    start: &BaitState<W>,
     kind: AgentKind,
     config: &GameConfig,
-    mut on_tick: impl FnMut(&BaitState, Action),
-) -> Outcome {
+    mut on_tick: impl FnMut(&BaitState<W>, Action),
+) -> Outcome<W> {
     play_game_timed(start, kind, config, |state, action, _| {
         on_tick(state, action)
     })
@@ -231,12 +260,12 @@ pub struct MoveTime {
 
 /// [`play_game`], with the time the agent took for each move passed to `on_tick` too (for
 /// watching a game move by move).
-pub fn play_game_timed(
-    start: &BaitState,
+pub fn play_game_timed<const W: usize>(
+    start: &BaitState<W>,
     kind: AgentKind,
     config: &GameConfig,
-    mut on_tick: impl FnMut(&BaitState, Action, MoveTime),
-) -> Outcome {
+    mut on_tick: impl FnMut(&BaitState<W>, Action, MoveTime),
+) -> Outcome<W> {
     let mut agent = kind.make(config);
     let setup_clock = MoveClock::start(config.setup_budget);
     agent.setup(start, &setup_clock);
@@ -287,7 +316,7 @@ pub fn play_game_timed(
     }
 }
 
-impl BaitState {
+impl<const W: usize> BaitState<W> {
     /// The game is over (won, dead or out of time).
     pub fn is_terminal_state(&self) -> bool {
         self.status() != crate::state::Status::Playing

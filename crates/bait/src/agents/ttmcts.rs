@@ -23,8 +23,8 @@ const NONE: u32 = u32::MAX;
 /// ticks, while 0.5 wins it within about 200.
 pub const DEPTH_COST: f64 = 0.5;
 
-struct Node {
-    dy: Dynamic,
+struct Node<const W: usize> {
+    dy: Dynamic<W>,
     depth: u16,
     visits: u32,
     best: f64,
@@ -41,12 +41,13 @@ pub enum GraphStatus {
     Searching,
 }
 
-/// UCT with a transposition table (see the module documentation).
-pub struct GraphMcts {
-    nodes: Vec<Node>,
+/// UCT with a transposition table (see the module documentation), on a level of bitset width
+/// `W`.
+pub struct GraphMcts<const W: usize = 4> {
+    nodes: Vec<Node<W>>,
     table: FxHashMap<Fingerprint, u32>,
     root: u32,
-    scratch: BaitState,
+    scratch: BaitState<W>,
     path: Vec<u32>,
     moves: Vec<Action>,
     max_nodes: usize,
@@ -59,9 +60,9 @@ pub struct GraphMcts {
     pub iterations: u64,
 }
 
-impl GraphMcts {
+impl<const W: usize> GraphMcts<W> {
     /// A search from `start` with exploration constant `c`, storing at most `max_nodes`.
-    pub fn new(start: &BaitState, c: f64, max_nodes: usize, hole_cost: u32) -> GraphMcts {
+    pub fn new(start: &BaitState<W>, c: f64, max_nodes: usize, hole_cost: u32) -> GraphMcts<W> {
         let level = start.level();
         let max_score =
             (level.holes.count() + level.mushrooms.count() + 5 * level.doors.count()).max(1) as f64;
@@ -95,7 +96,7 @@ impl GraphMcts {
         self.nodes.is_empty()
     }
 
-    fn value(&self, s: &BaitState) -> f64 {
+    fn value(&self, s: &BaitState<W>) -> f64 {
         let score = (s.points() as f64 / self.max_score).min(1.0);
         if s.is_win() {
             return 0.8 + 0.2 * score;
@@ -108,7 +109,7 @@ impl GraphMcts {
         0.3 + 0.5 * progress + 0.1 * score
     }
 
-    fn node_for(&mut self, s: &BaitState, depth: u16) -> u32 {
+    fn node_for(&mut self, s: &BaitState<W>, depth: u16) -> u32 {
         let fp = s.fingerprint();
         if let Some(&i) = self.table.get(&fp) {
             return i;
@@ -131,7 +132,7 @@ impl GraphMcts {
     }
 
     /// Make the node of `state` the root (creating it if needed); the table is kept.
-    pub fn set_root(&mut self, state: &BaitState) {
+    pub fn set_root(&mut self, state: &BaitState<W>) {
         self.root = self.node_for(state, state.tick());
     }
 

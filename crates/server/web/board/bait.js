@@ -98,12 +98,15 @@ function avatar() {
 /**
  * The board as an <svg> (one unit per cell; CSS sizes it). `view` is {rows, tick, score,
  * has_key, status} and optionally `avatar` [x, y] (marked where the avatar fell when it is
- * dead). Options: cellPixels (a cell's natural size), label (the accessible name's start).
+ * dead). Options: cellPixels (a cell's natural size, made smaller when the board would be
+ * wider or taller than maxPixels, down to MIN_CELL_PIXELS: levels go up to 64×64), label (the
+ * accessible name's start).
  */
-export function drawBoard(view, { cellPixels = 40, label = 'Bait board' } = {}) {
+export function drawBoard(view, { cellPixels = 40, maxPixels = 900, label = 'Bait board' } = {}) {
   const rows = view.rows ?? [];
   const height = rows.length;
   const width = Math.max(0, ...rows.map((row) => row.length));
+  cellPixels = fittedCellPixels(cellPixels, maxPixels, width, height);
   const svg = svgNode('svg', {
     viewBox: `0 0 ${width} ${height}`,
     width: width * cellPixels,
@@ -121,6 +124,15 @@ export function drawBoard(view, { cellPixels = 40, label = 'Bait board' } = {}) 
     }));
   }
   return svg;
+}
+
+/** The smallest natural size of a cell, in pixels (a 64×64 board is then 576 pixels wide). */
+export const MIN_CELL_PIXELS = 9;
+
+/** `cellPixels`, or less so that a `width`×`height` board fits in `maxPixels`. */
+export function fittedCellPixels(cellPixels, maxPixels, width, height) {
+  const fit = Math.floor(maxPixels / Math.max(1, width, height));
+  return Math.max(MIN_CELL_PIXELS, Math.min(cellPixels, fit));
 }
 
 /** A one-line description for screen readers (and the tests). */
