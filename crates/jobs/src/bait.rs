@@ -13,9 +13,8 @@ use anyhow::{bail, Context, Result};
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
-    actions_to_string, builtin_level, default_max_nodes, parse_actions, play_game,
-    play_game_timed, Action, AnyLevel, BaitState, GameConfig, Level, LevelVisitor, MoveTime,
-    Outcome, Status,
+    actions_to_string, builtin_level, default_max_nodes, parse_actions, play_game, play_game_timed,
+    Action, AnyLevel, BaitState, GameConfig, Level, LevelVisitor, MoveTime, Outcome, Status,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
