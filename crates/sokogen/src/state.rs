@@ -693,3 +693,13 @@ impl<const N: usize, const B: usize> Game for GenState<N, B> {
         }
     }
 }
+
+#[cfg(test)]
+mod action_size {
+    /// The generator's action fits in 4 bytes even as an `Option` (the MCTS node's layout,
+    /// docs/ROBUSTNESS.md#memory, counts on it).
+    #[test]
+    fn an_optional_action_takes_4_bytes() {
+        assert_eq!(std::mem::size_of::<Option<super::GenAction>>(), 4);
+    }
+}
