@@ -94,6 +94,7 @@ const EXPERIMENTS = {
       { name: 'budget_ms', flag: '--budget-ms', label: 'Budget per move (ms)', kind: 'number', value: '40', min: 1 },
       { name: 'seed', flag: '--seed', label: 'First seed', kind: 'int', value: '0', min: 0 },
     ],
+    runRows: true,
     columns: [
       { label: 'Level', value: (r) => String(r.level), num: true },
       { label: 'Agent', value: (r) => r.agent },
@@ -302,7 +303,12 @@ async function start() {
 
 function onEvent(name, data) {
   if (name === 'progress') state.progress = data;
-  else if (name === 'result') state.rows.push(data);
+  else if (name === 'result') {
+    // Per-run records (they carry `item`, for sharded runs and merges) feed the table only where
+    // the table lists runs (Bait's games); elsewhere it lists the aggregate rows.
+    if (!('item' in data) || EXPERIMENTS[state.experiment].runRows) state.rows.push(data);
+    else return;
+  }
   else if (name === 'summary') state.summary = data;
   else if (name === 'error') state.error = new Error(data?.error ?? String(data));
   else return;
