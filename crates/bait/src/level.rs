@@ -528,3 +528,28 @@ pub fn builtin_level(index: usize) -> Option<Level> {
         .get(index)
         .map(|t| Level::parse(t).expect("bundled levels are valid"))
 }
+
+/// A generated `width`×`height` level (GVGAI text) for big-level tests, benchmarks and demos:
+/// walls around, the avatar in the top-left corner, the key in the top-right one, the door in
+/// the bottom-right one, holes, boxes and mushrooms spread off that path. The shortest win takes
+/// `(width - 3) + (height - 3)` moves, score 5. `width` and `height` must be at least 5.
+pub fn room(width: usize, height: usize) -> String {
+    let mut text = String::new();
+    for r in 0..height {
+        for c in 0..width {
+            text.push(match (r, c) {
+                _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
+                (1, 1) => 'A',
+                (1, _) if c == width - 2 => 'k',
+                _ if (r, c) == (height - 2, width - 2) => 'g',
+                _ if r < 3 || c > width - 4 => '.',
+                _ if r % 4 == 0 && c % 4 == 0 => '0',
+                _ if r % 4 == 2 && c % 5 == 3 => '1',
+                _ if r % 3 == 1 && c % 7 == 2 => 'm',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    text
+}

@@ -155,35 +155,11 @@ fn experiment_writes_its_wins_plot_beside_the_report() {
     assert!(svg.contains("astar-offline") && svg.contains("level 1"));
 }
 
-/// A `width`×`height` room: walls around, the avatar in the top-left corner, the key in the
-/// top-right one, the door in the bottom-right one, holes, boxes and mushrooms off that path.
-/// The shortest win takes `(width - 3) + (height - 3)` moves, score 5.
-fn room(width: usize, height: usize) -> String {
-    let mut text = String::new();
-    for r in 0..height {
-        for c in 0..width {
-            text.push(match (r, c) {
-                _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
-                (1, 1) => 'A',
-                (1, _) if c == width - 2 => 'k',
-                _ if (r, c) == (height - 2, width - 2) => 'g',
-                _ if r < 3 || c > width - 4 => '.',
-                _ if r % 4 == 0 && c % 4 == 0 => '0',
-                _ if r % 4 == 2 && c % 5 == 3 => '1',
-                _ if r % 3 == 1 && c % 7 == 2 => 'm',
-                _ => '.',
-            });
-        }
-        text.push('\n');
-    }
-    text
-}
-
 #[test]
 fn a_64_by_64_level_is_won_and_a_bigger_one_refused() {
     let dir = tempfile::tempdir().unwrap();
     let level = dir.path().join("room.txt");
-    std::fs::write(&level, room(64, 64)).unwrap();
+    std::fs::write(&level, puzzle_bait::level::room(64, 64)).unwrap();
     let v = play_json(&[
         "play",
         "bait",
@@ -200,7 +176,7 @@ fn a_64_by_64_level_is_won_and_a_bigger_one_refused() {
         v["actions"],
         format!("{}{}", "R".repeat(61), "D".repeat(61))
     );
-    std::fs::write(&level, room(65, 64)).unwrap();
+    std::fs::write(&level, puzzle_bait::level::room(65, 64)).unwrap();
     let out = puzzle()
         .args(["play", "bait"])
         .arg(&level)

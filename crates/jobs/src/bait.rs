@@ -879,34 +879,10 @@ mod tests {
         assert_eq!((e.line, e.column), (2, 3));
     }
 
-    /// A `width`×`height` room: walls around, the avatar in the top-left corner, the key in the
-    /// top-right one, the door below it in the bottom-right one, mushrooms, boxes and holes off
-    /// that path. The shortest win takes `(width - 3) + (height - 3)` moves, score 5.
-    fn room(width: usize, height: usize) -> String {
-        let mut text = String::new();
-        for r in 0..height {
-            for c in 0..width {
-                text.push(match (r, c) {
-                    _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
-                    (1, 1) => 'A',
-                    (1, _) if c == width - 2 => 'k',
-                    _ if (r, c) == (height - 2, width - 2) => 'g',
-                    _ if r < 3 || c > width - 4 => '.',
-                    _ if r % 4 == 0 && c % 4 == 0 => '0',
-                    _ if r % 4 == 2 && c % 5 == 3 => '1',
-                    _ if r % 3 == 1 && c % 7 == 2 => 'm',
-                    _ => '.',
-                });
-            }
-            text.push('\n');
-        }
-        text
-    }
-
     #[test]
     fn a_64_by_64_level_is_played_in_the_wide_width_and_a_bigger_one_refused() {
         let req = PlayRequest {
-            text: Some(room(64, 64)),
+            text: Some(puzzle_bait::level::room(64, 64)),
             source: "room.txt".into(),
             agent: "astar-offline".into(),
             ..Default::default()
@@ -922,11 +898,12 @@ mod tests {
         .unwrap();
         assert_eq!((g.win, g.score, g.ticks), (true, 5, 61 + 61));
         assert_eq!(ticks, g.ticks + 1);
-        let start = BaitState::new(Level::<64>::parse_width(&room(64, 64)).unwrap());
+        let start =
+            BaitState::new(Level::<64>::parse_width(&puzzle_bait::level::room(64, 64)).unwrap());
         let end = start.replay(&parse_actions(&g.actions).unwrap());
         assert_eq!((end.is_win(), end.points()), (true, 5));
         let big = PlayRequest {
-            text: Some(room(65, 64)),
+            text: Some(puzzle_bait::level::room(65, 64)),
             ..req
         };
         let err = play(&big, &no_stop(), &mut |_| Ok(())).unwrap_err();
@@ -964,7 +941,7 @@ mod tests {
         assert_eq!(game_config::<64>(40.0, 0, &given, &stop).max_nodes, 1234);
         // A wide game with a tiny node budget: the planner gives up, the game is not won.
         let req = PlayRequest {
-            text: Some(room(40, 40)),
+            text: Some(puzzle_bait::level::room(40, 40)),
             agent: "astar-offline".into(),
             limits: Limits {
                 max_nodes: Some(20),

@@ -154,33 +154,10 @@ async fn a_pasted_level_is_played_with_the_key_held() {
     );
 }
 
-/// A `width`×`height` room: walls around, the avatar in the top-left corner, the key in the
-/// top-right one, the door in the bottom-right one, holes, boxes and mushrooms off that path.
-fn room(width: usize, height: usize) -> String {
-    let mut text = String::new();
-    for r in 0..height {
-        for c in 0..width {
-            text.push(match (r, c) {
-                _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => 'w',
-                (1, 1) => 'A',
-                (1, _) if c == width - 2 => 'k',
-                _ if (r, c) == (height - 2, width - 2) => 'g',
-                _ if r < 3 || c > width - 4 => '.',
-                _ if r % 4 == 0 && c % 4 == 0 => '0',
-                _ if r % 4 == 2 && c % 5 == 3 => '1',
-                _ if r % 3 == 1 && c % 7 == 2 => 'm',
-                _ => '.',
-            });
-        }
-        text.push('\n');
-    }
-    text
-}
-
 #[tokio::test]
 async fn a_pasted_64_by_64_level_is_played_and_a_bigger_one_refused() {
     let app = app();
-    let text = room(64, 64);
+    let text = puzzle_bait::level::room(64, 64);
     // Three down the first column, then right onto a mushroom.
     let actions = "DDDR";
     let (status, body) = play(&app, json!({ "text": text, "actions": actions })).await;
@@ -196,7 +173,7 @@ async fn a_pasted_64_by_64_level_is_played_and_a_bigger_one_refused() {
         ),
         (json!(64), json!(4), json!(1))
     );
-    let (status, e) = play(&app, json!({ "text": room(65, 64) })).await;
+    let (status, e) = play(&app, json!({ "text": puzzle_bait::level::room(65, 64) })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         (e["line"].clone(), e["column"].clone()),
