@@ -204,3 +204,43 @@ fn an_error_exits_one_and_bad_usage_two() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_run_cut_short_by_a_signal_is_left_out_of_the_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = spawn(
+        dir.path(),
+        &[
+            "experiment",
+            "sokoban-gen",
+            "--tables",
+            "3.1",
+            "--seeds",
+            "3",
+            "--time-limit",
+            "1",
+            "--out",
+            "report.md",
+            "--json",
+            "-q",
+        ],
+    );
+    // The first run's record, then SIGTERM during the second run.
+    let (lines, stderr, code) = signal_after(child, 1, "-TERM");
+    assert_eq!(code, 143, "stderr: {stderr}");
+    let records: Vec<Value> = lines.iter().map(|l| parse(l)).collect();
+    let runs = records.iter().filter(|r| r.get("item").is_some()).count();
+    assert!(runs >= 1);
+    for r in records.iter().filter(|r| r.get("item").is_some()) {
+        // A whole run of 1 s does hundreds of thousands of iterations; a cut one is not kept.
+        assert!(r["time_s"].as_f64().unwrap() >= 0.9, "a whole run: {r}");
+    }
+    for c in records.iter().filter(|r| r.get("runs").is_some()) {
+        assert!(
+            c["runs"].as_u64().unwrap() >= 1,
+            "no row without a whole run: {c}"
+        );
+    }
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(!md.contains("| -0 |"), "no empty row in the report:\n{md}");
+}

@@ -847,6 +847,11 @@ pub fn experiment_report(
                         .map_err(|e| {
                             anyhow::anyhow!("table {} column {}: {e}", table.id, column.label)
                         })?;
+                        if stop.load(Ordering::Relaxed) {
+                            // Cut short: not a run of the configured budget. Left out, so the
+                            // report's figures stay whole runs and a resume runs it again.
+                            continue;
+                        }
                         ExperimentRunRecord {
                             item,
                             table: table.id.to_string(),
@@ -873,6 +878,11 @@ pub fn experiment_report(
                 });
                 emit(ExperimentEvent::Run(record))?;
             }
+            if runs.is_empty() && stop.load(Ordering::Relaxed) {
+                // Stopped before this column's first whole run: no row for it (nor for the
+                // columns after it).
+                break;
+            }
             let m = aggregate(&runs);
             emit(ExperimentEvent::Column(ColumnRecord {
                 table: table.id.to_string(),
@@ -892,8 +902,10 @@ pub fn experiment_report(
             }))?;
             measured.push(m);
         }
-        report.push_str(&markdown_table(table, &measured, time));
-        plots.push(table_plot(table, &measured, time)?);
+        if !measured.is_empty() {
+            report.push_str(&markdown_table(table, &measured, time));
+            plots.push(table_plot(table, &measured, time)?);
+        }
         if stop.load(Ordering::Relaxed) {
             report.push_str("*Interrupted: the remaining tables were not run.*\n");
             break;

@@ -311,6 +311,11 @@ pub fn experiment_report(
                 let score = search::solve(&boards[b].board, &cfg, None)
                     .ok()
                     .map(|s| s.score);
+                if stop.load(Ordering::Relaxed) {
+                    // Cut short: not a run of the configured budget; left out (a resume runs
+                    // it again).
+                    break;
+                }
                 records.lock().unwrap_or_else(|e| e.into_inner())[j] = Some(RunRecord {
                     item: j + 1,
                     playout: playouts[p].to_string(),

@@ -192,6 +192,11 @@ fn item_record(
         Plan::Run if stop.load(Ordering::Relaxed) => Ok(None),
         Plan::Run => {
             let (solved, simulations, time_s) = run(id.seed)?;
+            if stop.load(Ordering::Relaxed) {
+                // Cut short: not a run of the configured budget; left out (a resume runs it
+                // again).
+                return Ok(None);
+            }
             Ok(Some(RunRecord {
                 item,
                 table: id.table.to_string(),
