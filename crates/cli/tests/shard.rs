@@ -121,22 +121,25 @@ fn sharded_equals_unsharded(
     (whole, files)
 }
 
+/// A reproducible set solve: A* on Microban with an expansion budget.
+const MICROBAN_ASTAR: [&str; 11] = [
+    "solve",
+    "sokoban",
+    MICROBAN,
+    "--algo",
+    "astar",
+    "--iterations",
+    "20000",
+    "--threads",
+    "1",
+    "--json",
+    "-q",
+];
+
 #[test]
 fn a_sharded_set_solve_merges_into_the_unsharded_run() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "solve",
-        "sokoban",
-        MICROBAN,
-        "--algo",
-        "astar",
-        "--iterations",
-        "20000",
-        "--threads",
-        "1",
-        "--json",
-        "-q",
-    ];
+    let args = MICROBAN_ASTAR;
     let (whole, _) = sharded_equals_unsharded(dir.path(), &args, 3, &[]);
     assert_eq!(whole.len(), 155);
     assert_eq!(whole[154]["item"], 155);
@@ -289,19 +292,7 @@ fn generation_over_seeds_shards_and_merges_with_its_levels() {
 #[test]
 fn resume_skips_the_complete_items_and_leaves_out_a_cut_off_line() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "solve",
-        "sokoban",
-        MICROBAN,
-        "--algo",
-        "astar",
-        "--iterations",
-        "20000",
-        "--threads",
-        "1",
-        "--json",
-        "-q",
-    ];
+    let args = MICROBAN_ASTAR;
     let full = shard(dir.path(), &args[..], 2, 50);
     let text = std::fs::read_to_string(&full).unwrap();
     let lines: Vec<&str> = text.lines().collect();
