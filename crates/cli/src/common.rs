@@ -28,7 +28,7 @@ pub struct CommonArgs {
     /// Worker threads (SP-MCTS and NRPA: root parallelism; Sokoban `greedy`: 2 runs the
     /// feature-space cycling searches on a second thread beside the greedy portfolio). Default:
     /// the machine's cores up to 2 for `solve`/`bench`/`experiment sokoban`; the machine's cores
-    /// for `generate sokoban` without `--iterations`; else 1.
+    /// for `generate sokoban` and `solve samegame` without `--iterations`; else 1.
     #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Memory budget: the most search nodes held at once.

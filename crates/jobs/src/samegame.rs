@@ -382,6 +382,21 @@ pub fn budget(limits: &Limits, default_nodes: usize, stop: &Arc<AtomicBool>) -> 
     }
 }
 
+/// The thread count of a solve: `limits.threads`, else the machine's cores when only time
+/// bounds the run, else 1. SP-MCTS and NRPA run root-parallel (independent searches, the best
+/// kept), so on free cores a second thread is a second search in the same time: on the 20
+/// standard boards, 2 threads with twice the iterations (what 2 free cores do in the time of
+/// one) scored 65,163 / 65,013 against 62,091 / 63,134 for one thread (seeds 1 / 2), better on
+/// 13 boards and worse on none (docs/benchmarks/samegame.md#threads). With an iteration
+/// budget the default stays one thread, so the same command gives the same answer on any
+/// machine.
+pub fn default_threads(limits: &Limits) -> usize {
+    match limits.iterations {
+        Some(_) => limits.threads_or(1),
+        None => limits.threads_or_cores(256),
+    }
+}
+
 /// The scoring and the search configuration of a [`SolveRequest`], after checking every field.
 pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scoring, SolveConfig)> {
     req.limits.validate()?;
@@ -436,7 +451,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
         playout,
         budget: budget(&req.limits, default_nodes, stop),
         seed: req.limits.seed_or(1),
-        threads: req.limits.threads_or(1),
+        threads: default_threads(&req.limits),
         spmcts: SpMctsSettings {
             selection,
             visits_before_expand: req.visits_before_expand,
@@ -742,6 +757,28 @@ mod tests {
 
     fn standard20_text() -> String {
         crate::data::SAMEGAME_STANDARD20.to_string()
+    }
+
+    #[test]
+    fn threads_default_to_the_cores_under_a_time_budget_and_to_one_with_iterations() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(default_threads(&Limits::default()), cores);
+        let iterations = Limits {
+            iterations: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(default_threads(&iterations), 1);
+        let two = Limits {
+            threads: Some(2),
+            ..iterations
+        };
+        assert_eq!(default_threads(&two), 2);
+        let stop = Arc::new(AtomicBool::new(false));
+        let req = SolveRequest {
+            text: Some(standard20_text()),
+            ..SolveRequest::default()
+        };
+        assert_eq!(solve_config(&req, &stop).unwrap().1.threads, cores);
     }
 
     #[test]
