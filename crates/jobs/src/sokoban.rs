@@ -87,6 +87,9 @@ pub struct LevelResult {
     pub time_s: f64,
     /// Positions generated (GA: individuals decoded).
     pub nodes: u64,
+    /// Positions expanded (the unit of `--iterations`; GA: as `nodes`; summed over threads).
+    #[serde(default)]
+    pub expanded: u64,
     /// The solver used.
     pub algo: String,
     /// Why the search ended: solved, exhausted (proved unsolvable), time, nodes, iterations,
@@ -198,6 +201,7 @@ pub fn solve_one(
         pushes: 0,
         time_s: 0.0,
         nodes: 0,
+        expanded: 0,
         algo: algo.name().to_string(),
         stop: "error".into(),
         set: None,
@@ -214,13 +218,13 @@ pub fn solve_one(
             return Ok(result);
         }
     };
-    let (lurd, nodes, stop) = if algo == Algorithm::Genetic {
+    let (lurd, nodes, expanded, stop) = if algo == Algorithm::Genetic {
         let outcome = solve_ga(&board, ga, &budget, limits.seed_or(1));
         let lurd = outcome
             .pushes
             .as_ref()
             .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
-        (lurd, outcome.nodes, outcome.stop)
+        (lurd, outcome.nodes, outcome.expanded, outcome.stop)
     } else {
         let s = solve_threads(
             level,
@@ -229,10 +233,11 @@ pub fn solve_one(
             limits.threads_or_cores(PORTFOLIO_THREADS),
         )
         .with_context(|| format!("level {index}"))?;
-        (s.lurd, s.nodes, s.stop)
+        (s.lurd, s.nodes, s.expanded, s.stop)
     };
     result.time_s = start.elapsed().as_secs_f64();
     result.nodes = nodes;
+    result.expanded = expanded;
     result.stop = format!("{stop:?}").to_lowercase();
     if let Some(lurd) = lurd {
         match replay(level, &lurd) {
@@ -389,6 +394,10 @@ pub struct BenchRequest {
     pub first: Option<usize>,
     /// Leave out the first K levels of each set.
     pub skip: usize,
+    /// Only these levels of each set (1-based numbers in the set, ascending; `None`: all),
+    /// applied before `skip` and `first`. A number beyond a set's length is an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<Vec<usize>>,
     /// Budget per level.
     #[serde(flatten)]
     pub limits: Limits,
@@ -409,6 +418,7 @@ impl Default for BenchRequest {
             algos: vec!["greedy".into()],
             first: None,
             skip: 0,
+            levels: None,
             limits: Limits::default(),
             items: Items::default(),
         }
@@ -456,25 +466,41 @@ pub fn bench(
     let started = Instant::now();
     let mut sets = Vec::new();
     for set in &req.sets {
-        let mut levels = set.levels()?;
+        // (number in the set, level)
+        let mut levels: Vec<(usize, Level)> = set
+            .levels()?
+            .into_iter()
+            .zip(1..)
+            .map(|(l, n)| (n, l))
+            .collect();
+        if let Some(wanted) = &req.levels {
+            if let Some(&n) = wanted.iter().find(|&&n| n == 0 || n > levels.len()) {
+                bail!(
+                    "level {n} is not in set '{}' (it has levels 1 to {})",
+                    set.name,
+                    levels.len()
+                );
+            }
+            levels.retain(|(n, _)| wanted.contains(n));
+        }
         let skip = req.skip.min(levels.len());
         levels.drain(..skip);
         if let Some(n) = req.first {
             levels.truncate(n);
         }
-        sets.push((set, skip, levels));
+        sets.push((set, levels));
     }
-    let total: usize = sets.iter().map(|(_, _, l)| l.len()).sum::<usize>() * algos.len();
+    let total: usize = sets.iter().map(|(_, l)| l.len()).sum::<usize>() * algos.len();
     req.items.check(total)?;
     let mut item = 0;
     let mut summaries = Vec::new();
-    for (set, skip, levels) in &sets {
-        let skip = *skip;
+    for (set, levels) in &sets {
         for &algo in &algos {
             let mut times = Vec::new();
             let mut solved_times = Vec::new();
             let mut nodes = 0;
-            for (i, level) in levels.iter().enumerate() {
+            for (number, level) in levels {
+                let number = *number;
                 item += 1;
                 let r = match req.items.plan(item) {
                     Plan::Skip => continue,
@@ -482,7 +508,7 @@ pub fn bench(
                         &req.items,
                         item,
                         records,
-                        skip + i + 1,
+                        number,
                         level,
                         algo,
                         Some(&set.name),
@@ -492,7 +518,7 @@ pub fn bench(
                             continue;
                         }
                         let mut r = solve_one(
-                            skip + i + 1,
+                            number,
                             level,
                             algo,
                             &GaConfig::default(),
@@ -702,6 +728,40 @@ mod tests {
             .find_map(|c| c.downcast_ref::<puzzle_sokoban::XsbError>());
         assert_eq!(xsb.map(|x| (x.line, x.column)), Some((2, 3)));
         assert!(format!("{e:#}").starts_with("pasted: "));
+    }
+
+    #[test]
+    fn bench_runs_the_listed_levels_under_their_numbers_in_the_set() {
+        let run = |levels: Vec<usize>, skip: usize| {
+            let req = BenchRequest {
+                sets: vec![LevelSet {
+                    name: "microban".into(),
+                    xsb: None,
+                }],
+                levels: Some(levels),
+                skip,
+                limits: Limits {
+                    threads: Some(1),
+                    ..Limits::default()
+                },
+                ..BenchRequest::default()
+            };
+            let mut numbers = Vec::new();
+            let stop = Arc::new(AtomicBool::new(false));
+            let summaries = bench(&req, &stop, &mut |e| {
+                if let SolveEvent::Level(r) = e {
+                    let level = &parse_xsb(MICROBAN).unwrap()[r.level - 1];
+                    assert!(replay(level, &r.solution).unwrap().solved);
+                    numbers.push(r.level);
+                }
+                Ok(())
+            })?;
+            Ok::<_, anyhow::Error>((numbers, summaries[0].levels))
+        };
+        assert_eq!(run(vec![2, 5, 9], 0).unwrap(), (vec![2, 5, 9], 3));
+        assert_eq!(run(vec![2, 5, 9], 1).unwrap(), (vec![5, 9], 2));
+        let e = run(vec![3, 156], 0).unwrap_err().to_string();
+        assert!(e.contains("level 156 is not in set 'microban'"), "{e}");
     }
 
     #[test]

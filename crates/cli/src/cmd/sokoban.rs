@@ -146,11 +146,50 @@ pub struct BenchArgs {
     /// output stay those of the set).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub skip: usize,
+    /// Only these levels of each set, by their numbers in the set: a comma-separated list of
+    /// numbers and ranges, e.g. `3,6,10-12` (before `--skip` and `--first`).
+    #[arg(long, value_name = "LIST", value_parser = parse_level_list)]
+    pub levels: Option<LevelList>,
     /// Also print one line per level (always with --shard or --resume: a merge needs them).
     #[arg(long)]
     pub per_level: bool,
     #[command(flatten)]
     pub shard: ShardArgs,
+}
+
+/// The numbers of `--levels`, ascending and without repeats.
+#[derive(Clone, Debug)]
+pub struct LevelList(pub Vec<usize>);
+
+/// Parse `--levels`: numbers (from 1) and ranges `a-b`, separated by commas.
+fn parse_level_list(s: &str) -> Result<LevelList, String> {
+    let number = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!(
+                "'{t}' is not a level number (expected a whole number from 1, e.g. `3,6,10-12`)"
+            )),
+        }
+    };
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(format!("the range '{part}' runs backwards"));
+                }
+                if b - a > 100_000 {
+                    return Err(format!("the range '{part}' is too long"));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(number(part)?),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(LevelList(out))
 }
 
 /// A set named on the command line: bundled by name, else read from the file.
@@ -184,6 +223,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         },
         first: args.first,
         skip: args.skip,
+        levels: args.levels.map(|l| l.0),
         limits: common.limits(),
         items: Default::default(),
     };
@@ -240,4 +280,19 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     let result = job::bench(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
     result.map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_level_list;
+
+    #[test]
+    fn level_lists_take_numbers_and_ranges_and_refuse_the_rest() {
+        let list = |s: &str| parse_level_list(s).map(|l| l.0);
+        assert_eq!(list("9,3,6-8,3").unwrap(), vec![3, 6, 7, 8, 9]);
+        assert_eq!(list("5").unwrap(), vec![5]);
+        for bad in ["0", "", "3,,4", "a", "8-6", "1-2000000", "-3"] {
+            assert!(list(bad).is_err(), "{bad:?} accepted");
+        }
+    }
 }
