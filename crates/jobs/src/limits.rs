@@ -54,6 +54,17 @@ impl Limits {
         self.threads.unwrap_or_else(|| machine_threads(cap))
     }
 
+    /// The thread count, or, when no iteration budget is set, the machine's cores (at most
+    /// `cap`); with an iteration budget the default is one thread, so that the command gives
+    /// the same answer on every machine. For the root-parallel searches whose threads add work
+    /// in the same time (Sokoban generation, SameGame's SP-MCTS and NRPA).
+    pub fn threads_or_cores_when_timed(&self, cap: usize) -> usize {
+        match self.iterations {
+            Some(_) => self.threads_or(1),
+            None => self.threads_or_cores(cap),
+        }
+    }
+
     /// Refuse values no job can run with (the CLI's parsers refuse them too; the server's
     /// requests come here unparsed).
     pub fn validate(&self) -> anyhow::Result<()> {
@@ -108,5 +119,21 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(one.threads_or_cores(2), 1);
+    }
+
+    #[test]
+    fn timed_runs_default_to_the_cores_and_iteration_budgets_to_one_thread() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(Limits::default().threads_or_cores_when_timed(256), cores);
+        let iterations = Limits {
+            iterations: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(iterations.threads_or_cores_when_timed(256), 1);
+        let two = Limits {
+            threads: Some(2),
+            ..iterations
+        };
+        assert_eq!(two.threads_or_cores_when_timed(256), 2);
     }
 }

