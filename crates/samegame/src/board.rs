@@ -241,6 +241,9 @@ pub struct Board {
     /// [`Board::plane_base`]`(k)`, with an always-zero word before, between and after them,
     /// so a word's neighbouring words can be read without bounds tests.
     slices: Vec<u64>,
+    /// The group stones (stones with a same-coloured neighbour) of every colour, `words`
+    /// words, kept up to date by every move.
+    marks: Vec<u64>,
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
     points: i64,
@@ -252,6 +255,7 @@ impl Clone for Board {
     fn clone(&self) -> Self {
         Board {
             slices: self.slices.clone(),
+            marks: self.marks.clone(),
             heights: self.heights.clone(),
             ..*self
         }
@@ -272,6 +276,7 @@ impl Clone for Board {
         self.stones = source.stones;
         self.live = source.live;
         self.slices.clone_from(&source.slices);
+        self.marks.clone_from(&source.marks);
         self.heights.clone_from(&source.heights);
         self.counts = source.counts;
         self.points = source.points;
@@ -364,6 +369,7 @@ impl Board {
             stones: width * height,
             live: 0,
             slices: vec![0; nslices * (words + 1) + 1],
+            marks: vec![0; words],
             heights: vec![height as u8; width],
             counts: [0; MAX_COLOURS + 1],
             points: 0,
@@ -396,6 +402,7 @@ impl Board {
                 board.counts[v as usize] += 1;
             }
         }
+        board.update_marks(0, words);
         board.live = (1..=colours)
             .filter(|&k| board.counts[k] >= 2)
             .fold(0, |set, k| set | 1 << k);
@@ -573,12 +580,26 @@ impl Board {
     /// Word `i` of the stones (of any colour) that have a same-coloured neighbour.
     #[inline(always)]
     fn group_word_all(&self, i: usize) -> u64 {
-        with_slices!(self.group_word_all_s(i))
+        self.marks[i]
     }
 
-    /// [`Board::group_word_all`] with `S` slices.
+    /// Recompute words `a..b` of the group stones (`marks`) from the stones.
+    fn update_marks(&mut self, a: usize, b: usize) {
+        with_slices!(self.update_marks_s(a, b))
+    }
+
+    /// [`Board::update_marks`] with `S` slices.
+    #[inline]
+    fn update_marks_s<const S: usize>(&mut self, a: usize, b: usize) {
+        for i in a..b {
+            self.marks[i] = self.compute_marks_s::<S>(i);
+        }
+    }
+
+    /// Word `i` of the stones (of any colour) that have a same-coloured neighbour, from the
+    /// stones, with `S` slices.
     #[inline(always)]
-    fn group_word_all_s<const S: usize>(&self, i: usize) -> u64 {
+    fn compute_marks_s<const S: usize>(&self, i: usize) -> u64 {
         if self.lane_words == 0 {
             // Lanes inside words: a vertical neighbour never crosses a word (bit 63 and the
             // bit a carry would bring in are guard rows), a horizontal one comes from the
@@ -603,7 +624,8 @@ impl Board {
         } else {
             let mut w = 0;
             for k in 1..=self.colours as u8 {
-                w |= self.group_word(k, i);
+                let m = |j| self.colour_word_s::<S>(k, j);
+                w |= m(i) & neighbours_word(&m, self.words, i, self.lane_words, self.lane_bits);
             }
             w
         }
@@ -612,12 +634,7 @@ impl Board {
     /// Word `i` of the stones of colour `colour` that have a same-coloured neighbour.
     #[inline(always)]
     fn group_word(&self, colour: u8, i: usize) -> u64 {
-        if self.lane_words == 0 {
-            self.group_word_all(i) & self.colour_word(colour, i)
-        } else {
-            let m = |j| self.colour_word(colour, j);
-            m(i) & neighbours_word(&m, self.words, i, self.lane_words, self.lane_bits)
-        }
+        self.marks[i] & self.colour_word(colour, i)
     }
 
     /// Word `i` of the group stones (stones with a same-coloured neighbour) of the colours
@@ -690,12 +707,7 @@ impl Board {
     /// is `m(i)` (`i < words`) into `g` (word `i` of the group at `g[i + 1]`; `g[0]` and the
     /// last word stay zero); returns the first and last word it touches.
     #[inline(always)]
-    fn flood_in(
-        &self,
-        m: impl Fn(usize) -> u64,
-        start: usize,
-        g: &mut Vec<u64>,
-    ) -> (usize, usize) {
+    fn flood_in(&self, m: impl Fn(usize) -> u64, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
         let n = self.words;
         if g.len() == n + 2 {
             g.fill(0);
@@ -900,125 +912,11 @@ impl Board {
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
     /// how many there are (for [`Board::nth_group_stone`]).
     pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
-        self.mark(scratch);
-        scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// Put the group stones into `scratch.stones` (one word per used word), for
-    /// [`Board::first_marked_stone`].
-    #[inline]
-    pub(crate) fn mark(&self, scratch: &mut Scratch) {
         scratch.stones.clear();
-        if self.lane_words == 0 {
-            with_slices!(self.mark_lanes(&mut scratch.stones));
-        } else {
-            scratch
-                .stones
-                .extend((0..self.used_words()).map(|i| self.group_word_all(i)));
-        }
-    }
-
-    /// [`Board::mark`] for lanes inside words, with `S` slices: each pair of equal
-    /// neighbours is found once (with the upper and with the right neighbour) and marks both
-    /// its stones; a pair across a word boundary is carried to the next word.
-    #[inline]
-    fn mark_lanes<const S: usize>(&self, out: &mut Vec<u64>) {
-        let r = self.lane_bits;
-        let n = self.used_words();
-        let step = self.words + 1;
-        // Words 0..=n of each slice (word n is unused or the zero word after the slice).
-        let sl: [&[u64]; S] = std::array::from_fn(|k| &self.slices[1 + k * step..][..=n]);
-        out.resize(n, 0);
-        let mut carry = 0;
-        for (i, o) in out.iter_mut().enumerate() {
-            let (mut occ, mut dv, mut dr) = (0u64, 0u64, 0u64);
-            for s in &sl {
-                let (x, next) = (s[i], s[i + 1]);
-                occ |= x;
-                dv |= x ^ (x >> 1);
-                dr |= x ^ ((x >> r) | (next << (64 - r)));
-            }
-            let (up, right) = (occ & !dv, occ & !dr);
-            *o = up | (up << 1) | right | (right << r) | carry;
-            carry = right >> (64 - r);
-        }
-    }
-
-    /// [`Board::first_group_stone`] among the group stones marked by the last
-    /// [`Board::mark_group_stones`] (of this position): the same stone, without finding the
-    /// group stones again.
-    #[inline]
-    pub fn first_marked_stone(
-        &self,
-        scratch: &Scratch,
-        start: (usize, usize),
-        set: u32,
-    ) -> Option<(usize, u8)> {
-        if self.columns == 0 {
-            return None;
-        }
-        let set = set & self.live;
-        if set == 0 {
-            return None;
-        }
-        with_slices!(self.first_marked_s(&scratch.stones, start, set))
-    }
-
-    /// [`Board::first_marked_stone`] with `S` slices, for a non-empty `set` of live colours.
-    #[inline]
-    fn first_marked_s<const S: usize>(
-        &self,
-        stones: &[u64],
-        start: (usize, usize),
-        set: u32,
-    ) -> Option<(usize, u8)> {
-        // Filter by the live colours out of `set`, or by those in it if it is a single one.
-        let out = self.live & !set;
-        let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
-            (set, true)
-        } else {
-            (out, false)
-        };
-        let word = |i: usize| {
-            let w = stones[i];
-            if filter == 0 || w == 0 {
-                return w;
-            }
-            let mut f = filter;
-            let mut m = 0;
-            while f != 0 {
-                let k = f.trailing_zeros() as u8;
-                f &= f - 1;
-                m |= self.colour_word_s::<S>(k, i);
-            }
-            if keep {
-                w & m
-            } else {
-                w & !m
-            }
-        };
-        let p = self.index(start.0, start.1);
-        let (w0, b0) = (p >> 6, (p & 63) as u32);
-        let found = |i: usize, w: u64| {
-            let cell = i * 64 + w.trailing_zeros() as usize;
-            Some((cell, self.colour_at_s::<S>(i, cell as u32 & 63)))
-        };
-        let first = word(w0);
-        let w = first & !low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        for i in (w0 + 1..stones.len()).chain(0..w0) {
-            let w = word(i);
-            if w != 0 {
-                return found(i, w);
-            }
-        }
-        let w = first & low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        None
+        scratch
+            .stones
+            .extend_from_slice(&self.marks[..self.used_words()]);
+        scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The internal cell of the `k`-th (0-based, scan order) group stone marked by the last
@@ -1067,23 +965,61 @@ impl Board {
         if set == 0 {
             return None;
         }
+        with_slices!(self.first_group_stone_s(start, set))
+    }
+
+    /// [`Board::first_group_stone`] with `S` slices, for a non-empty `set` of live colours.
+    #[inline]
+    fn first_group_stone_s<const S: usize>(
+        &self,
+        start: (usize, usize),
+        set: u32,
+    ) -> Option<(usize, u8)> {
+        // Only live colours have group stones: filter by the live colours out of `set`, or
+        // by the one in it.
+        let out = self.live & !set;
+        let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
+            (set, true)
+        } else {
+            (out, false)
+        };
+        let marks = &self.marks[..self.used_words()];
+        let word = |i: usize| {
+            let w = marks[i];
+            if filter == 0 || w == 0 {
+                return w;
+            }
+            let mut f = filter;
+            let mut m = 0;
+            while f != 0 {
+                let k = f.trailing_zeros() as u8;
+                f &= f - 1;
+                m |= self.colour_word_s::<S>(k, i);
+            }
+            if keep {
+                w & m
+            } else {
+                w & !m
+            }
+        };
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
         let found = |i: usize, w: u64| {
-            let cell = i * 64 + w.trailing_zeros() as usize;
-            Some((cell, self.colour_at(cell)))
+            let b = w.trailing_zeros();
+            Some((i * 64 + b as usize, self.colour_at_s::<S>(i, b)))
         };
-        let w = self.group_word_of(set, w0) & !low_mask(b0);
+        let first = word(w0);
+        let w = first & !low_mask(b0);
         if w != 0 {
             return found(w0, w);
         }
-        for i in (w0 + 1..self.used_words()).chain(0..w0) {
-            let w = self.group_word_of(set, i);
+        for i in (w0 + 1..marks.len()).chain(0..w0) {
+            let w = word(i);
             if w != 0 {
                 return found(i, w);
             }
         }
-        let w = self.group_word_of(set, w0) & low_mask(b0);
+        let w = first & low_mask(b0);
         if w != 0 {
             return found(w0, w);
         }
@@ -1199,6 +1135,7 @@ impl Board {
         let last_bit = hi * 64 + 63 - g[hi].leading_zeros() as usize;
         let (first, last) = (first_bit >> self.stride_log, last_bit >> self.stride_log);
         let n = self.words;
+        let old_used = self.used_words();
         let mut emptied = false;
         if s < 64 {
             // Lanes inside words. A run of removed bits never crosses a lane (the guard row
@@ -1270,6 +1207,19 @@ impl Board {
                     self.columns -= 1;
                 }
             }
+        }
+        // The group stones change in the columns next to the removed stones and, after a
+        // deleted column, in every column that moved.
+        if self.lane_words == 0 {
+            let a = (first.saturating_sub(1) * s) >> 6;
+            let b = if emptied {
+                old_used
+            } else {
+                (((last + 2) * s).div_ceil(64)).min(old_used)
+            };
+            self.update_marks_s::<S>(a, b);
+        } else {
+            self.update_marks_s::<S>(0, old_used);
         }
         debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;

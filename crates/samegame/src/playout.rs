@@ -141,20 +141,6 @@ fn first_from_random(board: &Board, rng: &mut Rng, set: u32) -> Option<usize> {
         .map(|(cell, _)| cell)
 }
 
-/// [`first_from_random`] among the group stones marked in `scratch` by `Board::mark` (for
-/// choosers that may look more than once per move).
-#[inline]
-fn first_marked_from_random(
-    board: &Board,
-    scratch: &Scratch,
-    rng: &mut Rng,
-    set: u32,
-) -> Option<usize> {
-    board
-        .first_marked_stone(scratch, board.random_start(rng), set)
-        .map(|(cell, _)| cell)
-}
-
 /// Scan from a random point until `k` group stones of accepted colours are seen; the one
 /// whose colour has the fewest stones (the first such on ties).
 fn least_frequent_of(
@@ -213,11 +199,9 @@ pub struct Tabu;
 
 impl GroupChooser for Tabu {
     #[inline]
-    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = most_frequent(board);
-        board.mark(scratch);
-        first_marked_from_random(board, scratch, rng, all_but(tabu))
-            .or_else(|| first_marked_from_random(board, scratch, rng, ANY))
+        first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
@@ -233,11 +217,9 @@ impl GroupChooser for TabuColour {
         self.tabu = most_frequent(board);
     }
     #[inline]
-    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = self.tabu;
-        board.mark(scratch);
-        first_marked_from_random(board, scratch, rng, all_but(tabu))
-            .or_else(|| first_marked_from_random(board, scratch, rng, ANY))
+        first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
@@ -290,12 +272,11 @@ impl GroupChooser for PseudoRandomTabu {
 pub struct DoubleTabu;
 
 impl GroupChooser for DoubleTabu {
-    fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
+    fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let (first, second) = two_most_frequent(board);
-        board.mark(scratch);
-        first_marked_from_random(board, scratch, rng, all_but(first) & all_but(second))
-            .or_else(|| first_marked_from_random(board, scratch, rng, 1 << second))
-            .or_else(|| first_marked_from_random(board, scratch, rng, ANY))
+        first_from_random(board, rng, all_but(first) & all_but(second))
+            .or_else(|| first_from_random(board, rng, 1 << second))
+            .or_else(|| first_from_random(board, rng, ANY))
     }
 }
 
