@@ -1,7 +1,12 @@
 //! The SameGame board and rules (see `docs/METHODS.md#samegame-rules`;
 //! Czech thesis §3.1, Hungarian paper §1.1).
 //!
-//! Layout: one bitboard ("plane") per colour. Columns are stored bottom-up in lanes of
+//! Layout: the colours are bit-sliced: the 1-based colour of each cell (0 = empty) is written
+//! in binary across `slices = ⌈log2(colours + 1)⌉` bitboards, slice `k` holding bit `k` of
+//! every cell's colour (3 slices for 5 colours), so gravity moves 3 words where one bitboard
+//! ("plane") per colour would move 5, and "has a same-coloured neighbour" is found for all
+//! colours at once (two cells hold the same colour when no slice differs). A colour's plane
+//! is an AND of slices or their complements. Columns are stored bottom-up in lanes of
 //! `stride` bits, `stride` being the power of two above the height, so a column never
 //! straddles a word when `stride ≤ 64` (four columns per `u64` on 15×15 boards) and the top
 //! bit of every lane is an always-empty guard row. Bit `col · stride + row` is the stone at
@@ -9,12 +14,13 @@
 //! and increasing bit order is the scan order (columns left to right, each bottom-up).
 //!
 //! With that layout:
-//! - a stone's neighbours are the plane shifted by 1 (up, down) and by `stride` (left,
+//! - a stone's neighbours are the bitboard shifted by 1 (up, down) and by `stride` (left,
 //!   right); the guard row keeps vertical shifts from leaking into the next column, and
-//!   "has a same-coloured neighbour" is `plane & (shifts of plane)`, a few word operations;
+//!   "has a same-coloured neighbour" is "occupied and equal to a shifted copy in every
+//!   slice", a few word operations per slice;
 //! - a group is flooded by shifts and ANDs inside its colour's plane (plus a carry trick that
 //!   fills a vertical run upwards in one addition);
-//! - gravity removes the group's bits from each spanned column of every plane, one run of
+//! - gravity removes the group's bits from each spanned column of every slice, one run of
 //!   removed rows at a time (`x & low | (x >> end) << start`), and a column that empties is
 //!   deleted by shifting the higher lanes down one lane.
 //!
@@ -73,6 +79,8 @@ pub struct Scratch {
     group: Vec<u64>,
     /// Group stones still to enumerate / to sample from.
     stones: Vec<u64>,
+    /// The colour planes of an enumeration, `words` words per colour.
+    planes: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
     pub groups: Vec<Group>,
 }
@@ -88,6 +96,20 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
+/// `$self.$f::<S>(args)` with `S` the board's slice count as a constant, so the loops over
+/// the slices unroll.
+macro_rules! with_slices {
+    ($self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $self.nslices {
+            1 => $self.$f::<1>($($arg),*),
+            2 => $self.$f::<2>($($arg),*),
+            3 => $self.$f::<3>($($arg),*),
+            4 => $self.$f::<4>($($arg),*),
+            _ => $self.$f::<5>($($arg),*),
+        }
+    };
+}
+
 /// Bits `0..n` set (all for `n ≥ 64`).
 #[inline]
 fn low_mask(n: u32) -> u64 {
@@ -95,43 +117,48 @@ fn low_mask(n: u32) -> u64 {
     ((1u128 << n) - 1) as u64
 }
 
-/// Word `i` of the multi-word bitset `m` shifted towards higher bits by `64·q + r`.
+/// Word `i` of the multi-word bitset of `len` words `m(0..len)` shifted towards higher bits
+/// by `64·q + r`.
 #[inline(always)]
-fn shl_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
+fn shl_word(m: &impl Fn(usize) -> u64, i: usize, q: usize, r: u32) -> u64 {
     if i < q {
         return 0;
     }
     let j = i - q;
     if r == 0 {
-        m[j]
+        m(j)
     } else if j > 0 {
-        (m[j] << r) | (m[j - 1] >> (64 - r))
+        (m(j) << r) | (m(j - 1) >> (64 - r))
     } else {
-        m[j] << r
+        m(j) << r
     }
 }
 
-/// Word `i` of the multi-word bitset `m` shifted towards lower bits by `64·q + r`.
+/// Word `i` of the multi-word bitset of `len` words `m(0..len)` shifted towards lower bits
+/// by `64·q + r`.
 #[inline(always)]
-fn shr_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
+fn shr_word(m: &impl Fn(usize) -> u64, len: usize, i: usize, q: usize, r: u32) -> u64 {
     let j = i + q;
-    if j >= m.len() {
+    if j >= len {
         return 0;
     }
     if r == 0 {
-        m[j]
-    } else if j + 1 < m.len() {
-        (m[j] >> r) | (m[j + 1] << (64 - r))
+        m(j)
+    } else if j + 1 < len {
+        (m(j) >> r) | (m(j + 1) << (64 - r))
     } else {
-        m[j] >> r
+        m(j) >> r
     }
 }
 
-/// Word `i` of the cells next to a stone of `m` (up, down, left, right; lanes of
-/// `64·q + r` bits).
+/// Word `i` of the cells next to a stone of the bitset of `len` words `m(0..len)` (up,
+/// down, left, right; lanes of `64·q + r` bits).
 #[inline(always)]
-fn neighbours_word(m: &[u64], i: usize, q: usize, r: u32) -> u64 {
-    shl_word(m, i, 0, 1) | shr_word(m, i, 0, 1) | shl_word(m, i, q, r) | shr_word(m, i, q, r)
+fn neighbours_word(m: &impl Fn(usize) -> u64, len: usize, i: usize, q: usize, r: u32) -> u64 {
+    shl_word(m, i, 0, 1)
+        | shr_word(m, len, i, 0, 1)
+        | shl_word(m, i, q, r)
+        | shr_word(m, len, i, q, r)
 }
 
 /// Bits `[pos, pos + 64)` of `words` (zero past the end).
@@ -199,19 +226,24 @@ pub struct Board {
     /// `stride` as whole words and remaining bits.
     lane_words: usize,
     lane_bits: u32,
-    /// Words per colour plane.
+    /// Words per bitboard (slice or colour plane).
     words: usize,
     colours: usize,
+    /// Bit slices of the colours: `⌈log2(colours + 1)⌉`.
+    nslices: usize,
     /// Non-empty columns (always the leftmost ones).
     columns: usize,
     stones: usize,
     /// The colours with at least two stones left (bit `k` = colour `k`): only they can
     /// still form groups.
     live: u32,
-    /// `colours` planes of `words` words each, plane `k` (colour `k + 1`) at
+    /// `nslices` slices of `words` words each, slice `k` (bit `k` of the colours) at
     /// [`Board::plane_base`]`(k)`, with an always-zero word before, between and after them,
     /// so a word's neighbouring words can be read without bounds tests.
-    planes: Vec<u64>,
+    slices: Vec<u64>,
+    /// The group stones (stones with a same-coloured neighbour) of every colour, `words`
+    /// words, kept up to date by every move.
+    marks: Vec<u64>,
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
     points: i64,
@@ -222,7 +254,8 @@ pub struct Board {
 impl Clone for Board {
     fn clone(&self) -> Self {
         Board {
-            planes: self.planes.clone(),
+            slices: self.slices.clone(),
+            marks: self.marks.clone(),
             heights: self.heights.clone(),
             ..*self
         }
@@ -238,10 +271,12 @@ impl Clone for Board {
         self.lane_bits = source.lane_bits;
         self.words = source.words;
         self.colours = source.colours;
+        self.nslices = source.nslices;
         self.columns = source.columns;
         self.stones = source.stones;
         self.live = source.live;
-        self.planes.clone_from(&source.planes);
+        self.slices.clone_from(&source.slices);
+        self.marks.clone_from(&source.marks);
         self.heights.clone_from(&source.heights);
         self.counts = source.counts;
         self.points = source.points;
@@ -319,6 +354,7 @@ impl Board {
         }
         let stride = (height + 1).next_power_of_two();
         let words = (width * stride).div_ceil(64);
+        let nslices = (usize::BITS - colours.leading_zeros()) as usize;
         let mut board = Board {
             width,
             height,
@@ -328,10 +364,12 @@ impl Board {
             lane_bits: (stride % 64) as u32,
             words,
             colours,
+            nslices,
             columns: width,
             stones: width * height,
             live: 0,
-            planes: vec![0; colours * (words + 1) + 1],
+            slices: vec![0; nslices * (words + 1) + 1],
+            marks: vec![0; words],
             heights: vec![height as u8; width],
             counts: [0; MAX_COLOURS + 1],
             points: 0,
@@ -355,11 +393,16 @@ impl Board {
                     });
                 }
                 let i = board.index(c, height - 1 - r);
-                let base = board.plane_base(v as usize - 1);
-                board.planes[base + (i >> 6)] |= 1 << (i & 63);
+                for k in 0..nslices {
+                    if v >> k & 1 != 0 {
+                        let base = board.plane_base(k);
+                        board.slices[base + (i >> 6)] |= 1 << (i & 63);
+                    }
+                }
                 board.counts[v as usize] += 1;
             }
         }
+        board.update_marks(0, words);
         board.live = (1..=colours)
             .filter(|&k| board.counts[k] >= 2)
             .fold(0, |set, k| set | 1 << k);
@@ -405,18 +448,42 @@ impl Board {
         (self.columns * self.stride).div_ceil(64)
     }
 
-    /// Index in `planes` of word 0 of plane `k` (colour `k + 1`).
+    /// Index in `slices` of word 0 of slice `k` (bit `k` of the colours).
     #[inline(always)]
     fn plane_base(&self, k: usize) -> usize {
         1 + k * (self.words + 1)
     }
 
-    /// The plane of colour `colour` (1-based).
-    #[inline]
-    fn plane(&self, colour: u8) -> &[u64] {
-        let k = colour as usize - 1;
-        let base = self.plane_base(k);
-        &self.planes[base..base + self.words]
+    /// Word `j − 1` of the plane of colour `colour` (1-based): `j` counts from the zero word
+    /// before the slices, so `j = 0` and `j = words + 1` give 0.
+    #[inline(always)]
+    fn colour_word_at(&self, colour: u8, j: usize) -> u64 {
+        with_slices!(self.colour_word_at_s(colour, j))
+    }
+
+    /// [`Board::colour_word_at`] with `S` slices.
+    #[inline(always)]
+    fn colour_word_at_s<const S: usize>(&self, colour: u8, j: usize) -> u64 {
+        let mut m = !0;
+        let mut at = j;
+        for k in 0..S {
+            // A set bit of the colour takes the slice, a clear one its complement.
+            m &= self.slices[at] ^ ((colour >> k & 1) as u64).wrapping_sub(1);
+            at += self.words + 1;
+        }
+        m
+    }
+
+    /// Word `i` of the plane of colour `colour` (1-based).
+    #[inline(always)]
+    fn colour_word(&self, colour: u8, i: usize) -> u64 {
+        self.colour_word_at(colour, i + 1)
+    }
+
+    /// [`Board::colour_word`] with `S` slices.
+    #[inline(always)]
+    fn colour_word_s<const S: usize>(&self, colour: u8, i: usize) -> u64 {
+        self.colour_word_at_s::<S>(colour, i + 1)
     }
 
     /// Board width (columns at the start).
@@ -510,43 +577,97 @@ impl Board {
         }
     }
 
-    /// Word `i` of the stones of colour `colour` that have a same-coloured neighbour.
+    /// Word `i` of the stones (of any colour) that have a same-coloured neighbour.
     #[inline(always)]
-    fn group_word(&self, colour: u8, i: usize) -> u64 {
+    fn group_word_all(&self, i: usize) -> u64 {
+        self.marks[i]
+    }
+
+    /// Recompute words `a..b` of the group stones (`marks`) from the stones.
+    fn update_marks(&mut self, a: usize, b: usize) {
+        with_slices!(self.update_marks_s(a, b))
+    }
+
+    /// [`Board::update_marks`] with `S` slices.
+    #[inline]
+    fn update_marks_s<const S: usize>(&mut self, a: usize, b: usize) {
+        for i in a..b {
+            self.marks[i] = self.compute_marks_s::<S>(i);
+        }
+    }
+
+    /// Word `i` of the stones (of any colour) that have a same-coloured neighbour, from the
+    /// stones, with `S` slices.
+    #[inline(always)]
+    fn compute_marks_s<const S: usize>(&self, i: usize) -> u64 {
         if self.lane_words == 0 {
             // Lanes inside words: a vertical neighbour never crosses a word (bit 63 and the
             // bit a carry would bring in are guard rows), a horizontal one comes from the
-            // neighbouring word (the zero word around the plane at its ends).
+            // neighbouring word (the zero word around each slice at its ends). Two occupied
+            // cells hold the same colour when no slice differs between them.
             let r = self.lane_bits;
-            let j = self.plane_base(colour as usize - 1) + i;
-            let [prev, x, next] = self.planes[j - 1..j + 2] else {
-                unreachable!("a three-word window")
-            };
-            if x == 0 {
-                return 0;
+            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+            let mut j = 1 + i;
+            for _ in 0..S {
+                let [prev, x, next] = self.slices[j - 1..j + 2] else {
+                    unreachable!("a three-word window")
+                };
+                occ |= x;
+                dv |= x ^ (x >> 1);
+                dl |= x ^ ((x << r) | (prev >> (64 - r)));
+                dr |= x ^ ((x >> r) | (next << (64 - r)));
+                j += self.words + 1;
             }
-            x & ((x << 1)
-                | (x >> 1)
-                | (x << r)
-                | (x >> r)
-                | (prev >> (64 - r))
-                | (next << (64 - r)))
+            // Occupied and equal to the cell above, left or right; or to the cell below
+            // (the cell below equal to its upper neighbour, moved up one row).
+            (occ & !(dv & dl & dr)) | ((occ & !dv) << 1)
         } else {
-            let m = self.plane(colour);
-            m[i] & neighbours_word(m, i, self.lane_words, self.lane_bits)
+            let mut w = 0;
+            for k in 1..=self.colours as u8 {
+                let m = |j| self.colour_word_s::<S>(k, j);
+                w |= m(i) & neighbours_word(&m, self.words, i, self.lane_words, self.lane_bits);
+            }
+            w
         }
+    }
+
+    /// Word `i` of the stones of colour `colour` that have a same-coloured neighbour.
+    #[inline(always)]
+    fn group_word(&self, colour: u8, i: usize) -> u64 {
+        self.marks[i] & self.colour_word(colour, i)
     }
 
     /// Word `i` of the group stones (stones with a same-coloured neighbour) of the colours
     /// in `set` (bit `k` = colour `k`).
     #[inline]
     fn group_word_of(&self, set: u32, i: usize) -> u64 {
+        let live = self.live;
+        let set = set & live;
+        if set == 0 {
+            return 0;
+        }
+        // Only live colours have group stones: filter by the fewer of the colours in or out.
+        let out = live & !set;
+        let all = self.group_word_all(i);
+        if all == 0 || out == 0 {
+            return all;
+        }
+        if out & (out - 1) != 0 && set & (set - 1) == 0 {
+            all & self.colours_word(set, i)
+        } else {
+            all & !self.colours_word(out, i)
+        }
+    }
+
+    /// Word `i` of the stones of the colours in `set` (bit `k` = colour `k`).
+    #[inline(always)]
+    fn colours_word(&self, set: u32, i: usize) -> u64 {
         let mut set = set;
         let mut w = 0;
         while set != 0 {
             let k = set.trailing_zeros() as u8;
             set &= set - 1;
-            w |= self.group_word(k, i);
+            w |= self.colour_word(k, i);
         }
         w
     }
@@ -564,12 +685,29 @@ impl Board {
         (0..self.used_words()).any(|i| self.group_word_of(set, i) != 0)
     }
 
-    /// Flood the group of colour `colour` containing internal cell `start` into `g` (word
-    /// `i` of the group at `g[i + 1]`; `g[0]` and the last word stay zero); returns its size
-    /// and the first and last word it touches.
+    /// Flood the group of colour `colour` containing internal cell `start` into `g` (see
+    /// [`Board::flood_in`]).
     #[inline]
     fn flood(&self, colour: u8, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
-        let m = self.plane(colour);
+        with_slices!(self.flood_s(colour, start, g))
+    }
+
+    /// [`Board::flood`] with `S` slices.
+    #[inline]
+    fn flood_s<const S: usize>(
+        &self,
+        colour: u8,
+        start: usize,
+        g: &mut Vec<u64>,
+    ) -> (usize, usize) {
+        self.flood_in(|i| self.colour_word_s::<S>(colour, i), start, g)
+    }
+
+    /// Flood the group containing internal cell `start` in the colour plane whose word `i`
+    /// is `m(i)` (`i < words`) into `g` (word `i` of the group at `g[i + 1]`; `g[0]` and the
+    /// last word stay zero); returns the first and last word it touches.
+    #[inline(always)]
+    fn flood_in(&self, m: impl Fn(usize) -> u64, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
         let n = self.words;
         if g.len() == n + 2 {
             g.fill(0);
@@ -594,7 +732,7 @@ impl Board {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                let x = m[i];
+                let x = m(i);
                 let mut w = g[i + 1];
                 loop {
                     let mut grown = (w | (w << 1) | (w >> 1) | (w << r) | (w >> r)) & x;
@@ -608,14 +746,14 @@ impl Board {
                 lo = lo.min(i);
                 hi = hi.max(i);
                 if i > 0 {
-                    let seed = (w << (64 - r)) & m[i - 1] & !g[i];
+                    let seed = (w << (64 - r)) & m(i - 1) & !g[i];
                     if seed != 0 {
                         g[i] |= seed;
                         dirty |= 1 << (i - 1);
                     }
                 }
                 if i + 1 < n {
-                    let seed = (w >> (64 - r)) & m[i + 1] & !g[i + 2];
+                    let seed = (w >> (64 - r)) & m(i + 1) & !g[i + 2];
                     if seed != 0 {
                         g[i + 2] |= seed;
                         dirty |= 1 << (i + 1);
@@ -631,9 +769,9 @@ impl Board {
                 let (a, b) = (lo.saturating_sub(q + 1), (hi + q + 1).min(n - 1));
                 let mut changed = false;
                 for i in a..=b {
-                    let x = m[i];
+                    let x = m(i);
                     let old = g[i];
-                    let mut w = (old | neighbours_word(g, i, q, r)) & x;
+                    let mut w = (old | neighbours_word(&|j| g[j], n, i, q, r)) & x;
                     w |= (x.wrapping_add(w) ^ x) & x;
                     if w != old {
                         g[i] = w;
@@ -734,11 +872,26 @@ impl Board {
         scratch
             .stones
             .extend((0..n).map(|i| self.group_word_of(set, i)));
+        // The planes of the colours in `set`, plane of colour `k` at `(k − 1) · words`.
+        let words = self.words;
+        scratch.planes.clear();
+        scratch.planes.resize(self.colours * words, 0);
+        let mut live = set & self.live;
+        while live != 0 {
+            let k = live.trailing_zeros() as u8;
+            live &= live - 1;
+            let plane = &mut scratch.planes[(k as usize - 1) * words..k as usize * words];
+            for (i, w) in plane[..n].iter_mut().enumerate() {
+                *w = self.colour_word(k, i);
+            }
+        }
         for i in 0..n {
             while scratch.stones[i] != 0 {
                 let cell = i * 64 + scratch.stones[i].trailing_zeros() as usize;
                 let colour = self.colour_at(cell);
-                let (lo, hi) = self.flood(colour, cell, &mut scratch.group);
+                let k = colour as usize - 1;
+                let plane = &scratch.planes[k * words..(k + 1) * words];
+                let (lo, hi) = self.flood_in(|i| plane[i], cell, &mut scratch.group);
                 let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
                 for j in lo..=hi {
                     scratch.stones[j] &= !scratch.group[j + 1];
@@ -759,11 +912,10 @@ impl Board {
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
     /// how many there are (for [`Board::nth_group_stone`]).
     pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
-        let set = self.live_colours();
         scratch.stones.clear();
         scratch
             .stones
-            .extend((0..self.used_words()).map(|i| self.group_word_of(set, i)));
+            .extend_from_slice(&self.marks[..self.used_words()]);
         scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
     }
 
@@ -813,23 +965,61 @@ impl Board {
         if set == 0 {
             return None;
         }
+        with_slices!(self.first_group_stone_s(start, set))
+    }
+
+    /// [`Board::first_group_stone`] with `S` slices, for a non-empty `set` of live colours.
+    #[inline]
+    fn first_group_stone_s<const S: usize>(
+        &self,
+        start: (usize, usize),
+        set: u32,
+    ) -> Option<(usize, u8)> {
+        // Only live colours have group stones: filter by the live colours out of `set`, or
+        // by the one in it.
+        let out = self.live & !set;
+        let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
+            (set, true)
+        } else {
+            (out, false)
+        };
+        let marks = &self.marks[..self.used_words()];
+        let word = |i: usize| {
+            let w = marks[i];
+            if filter == 0 || w == 0 {
+                return w;
+            }
+            let mut f = filter;
+            let mut m = 0;
+            while f != 0 {
+                let k = f.trailing_zeros() as u8;
+                f &= f - 1;
+                m |= self.colour_word_s::<S>(k, i);
+            }
+            if keep {
+                w & m
+            } else {
+                w & !m
+            }
+        };
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
         let found = |i: usize, w: u64| {
-            let cell = i * 64 + w.trailing_zeros() as usize;
-            Some((cell, self.colour_at(cell)))
+            let b = w.trailing_zeros();
+            Some((i * 64 + b as usize, self.colour_at_s::<S>(i, b)))
         };
-        let w = self.group_word_of(set, w0) & !low_mask(b0);
+        let first = word(w0);
+        let w = first & !low_mask(b0);
         if w != 0 {
             return found(w0, w);
         }
-        for i in (w0 + 1..self.used_words()).chain(0..w0) {
-            let w = self.group_word_of(set, i);
+        for i in (w0 + 1..marks.len()).chain(0..w0) {
+            let w = word(i);
             if w != 0 {
                 return found(i, w);
             }
         }
-        let w = self.group_word_of(set, w0) & low_mask(b0);
+        let w = first & low_mask(b0);
         if w != 0 {
             return found(w0, w);
         }
@@ -872,16 +1062,23 @@ impl Board {
     /// The colour of internal cell `cell` (0 = empty).
     #[inline]
     pub fn colour_at(&self, cell: usize) -> u8 {
-        let (w, bit) = (cell >> 6, 1u64 << (cell & 63));
+        let (w, b) = (cell >> 6, (cell & 63) as u32);
         if w >= self.words {
             return 0;
         }
-        for k in 0..self.colours {
-            if self.planes[self.plane_base(k) + w] & bit != 0 {
-                return k as u8 + 1;
-            }
+        with_slices!(self.colour_at_s(w, b))
+    }
+
+    /// The colour of bit `b` of word `w` (below `words`) with `S` slices.
+    #[inline(always)]
+    fn colour_at_s<const S: usize>(&self, w: usize, b: u32) -> u8 {
+        let mut colour = 0;
+        let mut j = self.plane_base(0) + w;
+        for k in 0..S {
+            colour |= ((self.slices[j] >> b) as u8 & 1) << k;
+            j += self.words + 1;
         }
-        0
+        colour
     }
 
     /// The internal index of a move's stone, if it names a stone with a same-coloured
@@ -922,9 +1119,15 @@ impl Board {
     /// Remove the group containing internal cell `start` (which must have a same-coloured
     /// neighbour), apply gravity and column shifting, and score it. Returns the group size.
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {
-        let colour = self.colour_at(start);
+        with_slices!(self.remove_group_s(start, scratch))
+    }
+
+    /// [`Board::remove_group`] with `S` slices.
+    #[inline]
+    fn remove_group_s<const S: usize>(&mut self, start: usize, scratch: &mut Scratch) -> usize {
+        let colour = self.colour_at_s::<S>(start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
-        let (lo, hi) = self.flood(colour, start, &mut scratch.group);
+        let (lo, hi) = self.flood_s::<S>(colour, start, &mut scratch.group);
         let mut size = 0;
         let g = &scratch.group[1..=self.words];
         let s = self.stride;
@@ -932,13 +1135,13 @@ impl Board {
         let last_bit = hi * 64 + 63 - g[hi].leading_zeros() as usize;
         let (first, last) = (first_bit >> self.stride_log, last_bit >> self.stride_log);
         let n = self.words;
+        let old_used = self.used_words();
         let mut emptied = false;
         if s < 64 {
             // Lanes inside words. A run of removed bits never crosses a lane (the guard row
             // between lanes is never in a group); each run, top run of a word first, drops
-            // the bits of its lane above it by its length in every plane.
+            // the bits of its lane above it by its length in every slice.
             let lane0 = low_mask(s as u32);
-            let planes = self.colours;
             for wi in lo..=hi {
                 let mut removed = scratch.group[wi + 1];
                 while removed != 0 {
@@ -954,12 +1157,10 @@ impl Board {
                     let lane_start = start & !(s as u32 - 1);
                     let lane = lane0 << lane_start;
                     let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
-                    // Branch-free: a plane without bits from the run up is left as it is.
-                    let mut j = 1 + wi;
-                    for _ in 0..planes {
-                        let x = self.planes[j];
-                        self.planes[j] = (x & !from) | ((x & above) >> len);
-                        j += n + 1;
+                    // Branch-free: a slice without bits from the run up is left as it is.
+                    for k in 0..S {
+                        let x = &mut self.slices[1 + wi + k * (n + 1)];
+                        *x = (*x & !from) | ((*x & above) >> len);
                     }
                     let c = (wi * 64 + lane_start as usize) >> self.stride_log;
                     size += len as usize;
@@ -975,9 +1176,9 @@ impl Board {
                 if removed_rows == 0 {
                     continue;
                 }
-                for k in 0..self.colours {
+                for k in 0..S {
                     let base = self.plane_base(k) + w0;
-                    let lane = &mut self.planes[base..base + lw];
+                    let lane = &mut self.slices[base..base + lw];
                     for bit in (0..s).rev() {
                         if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
                             delete_bits(lane, bit, 1);
@@ -992,13 +1193,13 @@ impl Board {
         if emptied {
             for c in (first..=last).rev() {
                 if self.heights[c] == 0 {
-                    for k in 0..self.colours {
+                    for k in 0..S {
                         let base = self.plane_base(k);
                         if s < 64 {
-                            // The word after the plane is a zero separator.
-                            delete_lane(&mut self.planes[base..=base + n], c * s, s as u32);
+                            // The word after the slice is a zero separator.
+                            delete_lane(&mut self.slices[base..=base + n], c * s, s as u32);
                         } else {
-                            delete_bits(&mut self.planes[base..base + n], c * s, s);
+                            delete_bits(&mut self.slices[base..base + n], c * s, s);
                         }
                     }
                     self.heights.remove(c);
@@ -1006,6 +1207,19 @@ impl Board {
                     self.columns -= 1;
                 }
             }
+        }
+        // The group stones change in the columns next to the removed stones and, after a
+        // deleted column, in every column that moved.
+        if self.lane_words == 0 {
+            let a = (first.saturating_sub(1) * s) >> 6;
+            let b = if emptied {
+                old_used
+            } else {
+                (((last + 2) * s).div_ceil(64)).min(old_used)
+            };
+            self.update_marks_s::<S>(a, b);
+        } else {
+            self.update_marks_s::<S>(0, old_used);
         }
         debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;
@@ -1060,9 +1274,8 @@ impl Board {
     pub fn zobrist(&self) -> u64 {
         let mut h = 0u64;
         for k in 0..self.colours {
-            let plane = self.plane(k as u8 + 1);
-            for (i, &word) in plane.iter().enumerate() {
-                let mut bits = word;
+            for i in 0..self.words {
+                let mut bits = self.colour_word(k as u8 + 1, i);
                 while bits != 0 {
                     h ^= zobrist_key(i * 64 + bits.trailing_zeros() as usize, k as u8 + 1);
                     bits &= bits - 1;
