@@ -114,7 +114,11 @@ macro_rules! with_slices {
 #[inline]
 fn low_mask(n: u32) -> u64 {
     debug_assert!(n <= 64);
-    ((1u128 << n) - 1) as u64
+    if n < 64 {
+        (1 << n) - 1
+    } else {
+        !0
+    }
 }
 
 /// Word `i` of the multi-word bitset of `len` words `m(0..len)` shifted towards higher bits
@@ -242,7 +246,7 @@ pub struct Board {
     /// so a word's neighbouring words can be read without bounds tests.
     slices: Vec<u64>,
     /// The group stones (stones with a same-coloured neighbour) of every colour, `words`
-    /// words, kept up to date by every move.
+    /// words and a zero word after them, kept up to date by every move.
     marks: Vec<u64>,
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
@@ -369,7 +373,7 @@ impl Board {
             stones: width * height,
             live: 0,
             slices: vec![0; nslices * (words + 1) + 1],
-            marks: vec![0; words],
+            marks: vec![0; words + 1],
             heights: vec![height as u8; width],
             counts: [0; MAX_COLOURS + 1],
             points: 0,
@@ -591,8 +595,51 @@ impl Board {
     /// [`Board::update_marks`] with `S` slices.
     #[inline]
     fn update_marks_s<const S: usize>(&mut self, a: usize, b: usize) {
+        if self.lane_words == 0 {
+            return self.update_marks_lanes::<S, 0>(a, b);
+        }
         for i in a..b {
             self.marks[i] = self.compute_marks_s::<S>(i);
+        }
+    }
+
+    /// [`Board::update_marks`] with `S` slices on a board whose lanes lie inside words, lanes
+    /// of `L` bits (`L = 0`: the board's `lane_bits`). The three words around word `i` of
+    /// each slice are carried from one word to the next, so each word is read once.
+    #[inline]
+    fn update_marks_lanes<const S: usize, const L: u32>(&mut self, a: usize, b: usize) {
+        debug_assert!(self.lane_words == 0 && (L == 0 || L == self.lane_bits));
+        let r = if L == 0 { self.lane_bits } else { L };
+        let n = self.words;
+        if a >= b || b > n {
+            debug_assert!(a >= b, "marks past the board");
+            return;
+        }
+        let slices = &self.slices;
+        let marks = &mut self.marks[a..b];
+        // Slice `k` with its zero words on both sides: word `i` of the slice at `i + 1`.
+        let slice = |k: usize| &slices[k * (n + 1)..(k + 1) * (n + 1) + 1];
+        let (mut prev, mut cur) = ([0u64; S], [0u64; S]);
+        for k in 0..S {
+            let sl = slice(k);
+            prev[k] = sl[a];
+            cur[k] = sl[a + 1];
+        }
+        for (i, mark) in (a..).zip(marks.iter_mut()) {
+            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+            for k in 0..S {
+                let next = slice(k)[i + 2];
+                let (p, x) = (prev[k], cur[k]);
+                occ |= x;
+                dv |= x ^ (x >> 1);
+                dl |= x ^ ((x << r) | (p >> (64 - r)));
+                dr |= x ^ ((x >> r) | (next << (64 - r)));
+                prev[k] = x;
+                cur[k] = next;
+            }
+            // Occupied and equal to the cell above, left or right; or to the cell below
+            // (the cell below equal to its upper neighbour, moved up one row).
+            *mark = (occ & !(dv & dl & dr)) | ((occ & !dv) << 1);
         }
     }
 
@@ -700,14 +747,44 @@ impl Board {
         start: usize,
         g: &mut Vec<u64>,
     ) -> (usize, usize) {
-        self.flood_in(|i| self.colour_word_s::<S>(colour, i), start, g)
+        self.flood_in::<0>(|i| self.colour_word_s::<S>(colour, i), start, g)
+    }
+
+    /// [`Board::flood`] with `S` slices on a board whose lanes lie inside words, lanes of `L`
+    /// bits (`L = 0`: the board's `lane_bits`).
+    #[inline]
+    fn flood_lanes<const S: usize, const L: u32>(
+        &self,
+        colour: u8,
+        start: usize,
+        g: &mut Vec<u64>,
+    ) -> (usize, usize) {
+        let n = self.words;
+        // The colour plane: slice `k` taken as it is or complemented, by bit `k` of `colour`.
+        let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+        let slices = &self.slices[1..];
+        let m = |i: usize| {
+            let mut w = !0;
+            for k in 0..S {
+                w &= slices[i + k * (n + 1)] ^ flip[k];
+            }
+            w
+        };
+        self.flood_in::<L>(m, start, g)
     }
 
     /// Flood the group containing internal cell `start` in the colour plane whose word `i`
     /// is `m(i)` (`i < words`) into `g` (word `i` of the group at `g[i + 1]`; `g[0]` and the
     /// last word stay zero); returns the first and last word it touches.
+    ///
+    /// `L`: the lane width when the lanes are known to lie inside words, else 0.
     #[inline(always)]
-    fn flood_in(&self, m: impl Fn(usize) -> u64, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
+    fn flood_in<const L: u32>(
+        &self,
+        m: impl Fn(usize) -> u64,
+        start: usize,
+        g: &mut Vec<u64>,
+    ) -> (usize, usize) {
         let n = self.words;
         if g.len() == n + 2 {
             g.fill(0);
@@ -721,13 +798,13 @@ impl Board {
         // The add fills each vertical run upwards from its lowest reached stone: the carry
         // runs through the run and stops at the empty guard row at the latest, so it never
         // enters the next lane (and when a run crosses a word, the next round finishes it).
-        if self.lane_words == 0 {
+        if L != 0 || self.lane_words == 0 {
             // Lanes inside words (at most 64 words: width ≤ 128, lanes ≤ 32 bits). Close the
             // group inside one word at a time (shifts by 1 and by the lane), then pass the
             // stones of its first / last lane to the neighbouring word's last / first lane;
             // a word that receives new stones is closed again.
             debug_assert!(n <= 64);
-            let r = self.lane_bits;
+            let r = if L == 0 { self.lane_bits } else { L };
             let mut dirty: u64 = 1 << w0;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
@@ -891,7 +968,7 @@ impl Board {
                 let colour = self.colour_at(cell);
                 let k = colour as usize - 1;
                 let plane = &scratch.planes[k * words..(k + 1) * words];
-                let (lo, hi) = self.flood_in(|i| plane[i], cell, &mut scratch.group);
+                let (lo, hi) = self.flood_in::<0>(|i| plane[i], cell, &mut scratch.group);
                 let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
                 for j in lo..=hi {
                     scratch.stones[j] &= !scratch.group[j + 1];
@@ -1125,6 +1202,13 @@ impl Board {
     /// [`Board::remove_group`] with `S` slices.
     #[inline]
     fn remove_group_s<const S: usize>(&mut self, start: usize, scratch: &mut Scratch) -> usize {
+        if self.lane_words == 0 {
+            return if self.lane_bits == 16 {
+                self.remove_group_lanes::<S, 16>(start, scratch)
+            } else {
+                self.remove_group_lanes::<S, 0>(start, scratch)
+            };
+        }
         let colour = self.colour_at_s::<S>(start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
         let (lo, hi) = self.flood_s::<S>(colour, start, &mut scratch.group);
@@ -1137,90 +1221,142 @@ impl Board {
         let n = self.words;
         let old_used = self.used_words();
         let mut emptied = false;
-        if s < 64 {
-            // Lanes inside words. A run of removed bits never crosses a lane (the guard row
-            // between lanes is never in a group); each run, top run of a word first, drops
-            // the bits of its lane above it by its length in every slice.
-            let lane0 = low_mask(s as u32);
-            for wi in lo..=hi {
-                let mut removed = scratch.group[wi + 1];
-                while removed != 0 {
-                    let end = 64 - removed.leading_zeros();
-                    let below = !removed & low_mask(end);
-                    let start = if below == 0 {
-                        0
-                    } else {
-                        64 - below.leading_zeros()
-                    };
-                    removed &= low_mask(start);
-                    let len = end - start;
-                    let lane_start = start & !(s as u32 - 1);
-                    let lane = lane0 << lane_start;
-                    let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
-                    // Branch-free: a slice without bits from the run up is left as it is.
-                    for k in 0..S {
-                        let x = &mut self.slices[1 + wi + k * (n + 1)];
-                        *x = (*x & !from) | ((*x & above) >> len);
-                    }
-                    let c = (wi * 64 + lane_start as usize) >> self.stride_log;
-                    size += len as usize;
-                    self.heights[c] -= len as u8;
-                    emptied |= self.heights[c] == 0;
-                }
+        // Lanes spanning words: every removed stone of a column, top first, is deleted from
+        // its lane in every slice.
+        for c in first..=last {
+            let (w0, lw) = (c * s / 64, s / 64);
+            let removed = &g[w0..w0 + lw];
+            let removed_rows: u32 = removed.iter().map(|w| w.count_ones()).sum();
+            if removed_rows == 0 {
+                continue;
             }
-        } else {
-            for c in first..=last {
-                let (w0, lw) = (c * s / 64, s / 64);
-                let removed = &g[w0..w0 + lw];
-                let removed_rows: u32 = removed.iter().map(|w| w.count_ones()).sum();
-                if removed_rows == 0 {
-                    continue;
-                }
-                for k in 0..S {
-                    let base = self.plane_base(k) + w0;
-                    let lane = &mut self.slices[base..base + lw];
-                    for bit in (0..s).rev() {
-                        if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
-                            delete_bits(lane, bit, 1);
-                        }
+            for k in 0..S {
+                let base = self.plane_base(k) + w0;
+                let lane = &mut self.slices[base..base + lw];
+                for bit in (0..s).rev() {
+                    if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
+                        delete_bits(lane, bit, 1);
                     }
                 }
-                size += removed_rows as usize;
-                self.heights[c] -= removed_rows as u8;
-                emptied |= self.heights[c] == 0;
             }
+            size += removed_rows as usize;
+            self.heights[c] -= removed_rows as u8;
+            emptied |= self.heights[c] == 0;
         }
         if emptied {
             for c in (first..=last).rev() {
                 if self.heights[c] == 0 {
                     for k in 0..S {
                         let base = self.plane_base(k);
-                        if s < 64 {
-                            // The word after the slice is a zero separator.
-                            delete_lane(&mut self.slices[base..=base + n], c * s, s as u32);
-                        } else {
-                            delete_bits(&mut self.slices[base..base + n], c * s, s);
-                        }
+                        delete_bits(&mut self.slices[base..base + n], c * s, s);
                     }
-                    self.heights.remove(c);
-                    self.heights.push(0);
-                    self.columns -= 1;
+                    self.delete_height(c);
                 }
             }
         }
-        // The group stones change in the columns next to the removed stones and, after a
-        // deleted column, in every column that moved.
-        if self.lane_words == 0 {
-            let a = (first.saturating_sub(1) * s) >> 6;
-            let b = if emptied {
-                old_used
-            } else {
-                (((last + 2) * s).div_ceil(64)).min(old_used)
-            };
-            self.update_marks_s::<S>(a, b);
-        } else {
-            self.update_marks_s::<S>(0, old_used);
+        self.update_marks_s::<S>(0, old_used);
+        self.account(colour, size);
+        size
+    }
+
+    /// [`Board::remove_group`] with `S` slices on a board whose lanes lie inside words,
+    /// lanes of `L` bits (`L = 0`: the board's `lane_bits`, read at run time; a constant
+    /// width makes every lane shift a constant).
+    #[inline]
+    fn remove_group_lanes<const S: usize, const L: u32>(
+        &mut self,
+        start: usize,
+        scratch: &mut Scratch,
+    ) -> usize {
+        debug_assert!(self.lane_words == 0 && (L == 0 || L == self.lane_bits));
+        let s = if L == 0 { self.lane_bits } else { L };
+        let log = s.trailing_zeros();
+        let n = self.words;
+        let colour = self.colour_at_s::<S>(start >> 6, (start & 63) as u32);
+        debug_assert!(colour != 0, "removing an empty cell");
+        let (lo, hi) = self.flood_lanes::<S, L>(colour, start, &mut scratch.group);
+        let g = &scratch.group[lo + 1..=hi + 1];
+        let first = (lo * 64 + g[0].trailing_zeros() as usize) >> log;
+        let last = (hi * 64 + 63 - g[g.len() - 1].leading_zeros() as usize) >> log;
+        let old_used = self.used_words();
+        let lane0 = low_mask(s);
+        let mut size = 0;
+        let mut emptied = false;
+        // A run of removed bits never crosses a lane (the guard row between lanes is never
+        // in a group); each run, top run of a word first, drops the bits of its lane above
+        // it by its length in every slice.
+        for (wi, &word) in (lo..).zip(g) {
+            let mut removed = word;
+            while removed != 0 {
+                // The run's top bit is below bit 63, a guard row.
+                let top = 63 - removed.leading_zeros();
+                debug_assert!(top < 63);
+                let end_bit = 2u64 << top;
+                let below = !removed & (end_bit - 1);
+                let start = 64 - below.leading_zeros();
+                let start_bit = 1u64 << start;
+                removed &= start_bit - 1;
+                let len = top + 1 - start;
+                let lane_start = start & !(s - 1);
+                let lane = lane0 << lane_start;
+                // Bits of the lane from the run up / above the run.
+                let (from, above) = (lane & start_bit.wrapping_neg(), lane & end_bit.wrapping_neg());
+                // Branch-free: a slice without bits from the run up is left as it is.
+                let mut j = 1 + wi;
+                for _ in 0..S {
+                    let x = &mut self.slices[j];
+                    *x = (*x & !from) | ((*x & above) >> len);
+                    j += n + 1;
+                }
+                let c = (wi << (6 - log)) + (lane_start >> log) as usize;
+                size += len as usize;
+                let h = &mut self.heights[c];
+                *h -= len as u8;
+                emptied |= *h == 0;
+            }
         }
+        // The group stones change in the columns next to the removed stones; a deleted
+        // column moves the group stones of the columns above it down one lane with them.
+        let mut deleted = 0;
+        if emptied {
+            for c in (first..=last).rev() {
+                if self.heights[c] == 0 {
+                    for k in 0..S {
+                        let base = self.plane_base(k);
+                        // The word after the slice is a zero separator.
+                        delete_lane(&mut self.slices[base..=base + n], c << log, s);
+                    }
+                    delete_lane(&mut self.marks, c << log, s);
+                    self.delete_height(c);
+                    deleted += 1;
+                }
+            }
+        }
+        let a = ((first.saturating_sub(1)) << log) >> 6;
+        let b = (((last + 2 - deleted) << log).div_ceil(64)).min(old_used);
+        self.update_marks_lanes::<S, L>(a, b);
+        #[cfg(debug_assertions)]
+        {
+            let kept = self.marks.clone();
+            self.update_marks_lanes::<S, L>(0, n);
+            debug_assert_eq!(kept, self.marks, "group stones kept out of date");
+        }
+        self.account(colour, size);
+        size
+    }
+
+    /// Delete the (emptied) height of column `c`, moving the higher columns' heights down.
+    #[inline]
+    fn delete_height(&mut self, c: usize) {
+        let h = &mut self.heights[c..];
+        h.copy_within(1.., 0);
+        h[h.len() - 1] = 0;
+        self.columns -= 1;
+    }
+
+    /// Count a removed group of `size` stones of colour `colour`: stones, points, moves.
+    #[inline]
+    fn account(&mut self, colour: u8, size: usize) {
         debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;
         if self.counts[colour as usize] < 2 {
@@ -1229,7 +1365,6 @@ impl Board {
         self.stones -= size;
         self.points += self.scoring.group_points(size);
         self.moves += 1;
-        size
     }
 
     /// Play a move, checking it. Returns the group size, or None (board unchanged) if illegal.
