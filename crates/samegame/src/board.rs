@@ -207,6 +207,38 @@ fn delete_lane(words: &mut [u64], pos: usize, s: u32) {
     }
 }
 
+/// The first word, with its index, of the words `marks` filtered by `filter(i, word i)`
+/// (which must map 0 to 0) that is non-zero, in scan order from bit `b0` of word `w0`
+/// wrapping around: word `w0` from bit `b0`, the words after it, the words before it, then
+/// word `w0` below bit `b0`. Only the bits in that range are passed to `filter`, and it is
+/// called at one place, so it inlines.
+#[inline(always)]
+fn first_set_from(
+    marks: &[u64],
+    w0: usize,
+    b0: u32,
+    filter: impl Fn(usize, u64) -> u64,
+) -> Option<(usize, u64)> {
+    let n = marks.len();
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=n {
+        let w = marks[i] & mask;
+        if w != 0 {
+            let w = filter(i, w);
+            if w != 0 {
+                return Some((i, w));
+            }
+        }
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+        mask = if step + 1 == n { below } else { !0 };
+    }
+    None
+}
+
 /// A SameGame position: the stones, the points earned so far and the scoring convention.
 ///
 /// ```
@@ -511,6 +543,7 @@ impl Board {
         self.columns
     }
     /// Stones of each colour left, indexed by colour (index 0 unused).
+    #[inline]
     pub fn counts(&self) -> &[u16] {
         &self.counts[..=self.colours]
     }
@@ -1061,46 +1094,44 @@ impl Board {
             (out, false)
         };
         let marks = &self.marks[..self.used_words()];
-        let word = |i: usize| {
-            let w = marks[i];
-            if filter == 0 || w == 0 {
-                return w;
-            }
-            let mut f = filter;
-            let mut m = 0;
-            while f != 0 {
-                let k = f.trailing_zeros() as u8;
-                f &= f - 1;
-                m |= self.colour_word_s::<S>(k, i);
-            }
-            if keep {
-                w & m
-            } else {
-                w & !m
-            }
-        };
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
-        let found = |i: usize, w: u64| {
-            let b = w.trailing_zeros();
-            Some((i * 64 + b as usize, self.colour_at_s::<S>(i, b)))
+        let found = if filter == 0 {
+            first_set_from(marks, w0, b0, |_, w| w)
+        } else if filter & (filter - 1) == 0 {
+            // One colour: its plane is each slice taken as it is or complemented.
+            let colour = filter.trailing_zeros();
+            let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+            let keep_mask = if keep { 0 } else { !0 };
+            let words = self.words;
+            let slices = &self.slices[1..];
+            first_set_from(marks, w0, b0, |i, w| {
+                let mut m = !0;
+                for (k, &f) in flip.iter().enumerate() {
+                    m &= slices[i + k * (words + 1)] ^ f;
+                }
+                w & (m ^ keep_mask)
+            })
+        } else {
+            first_set_from(marks, w0, b0, |i, w| {
+                let mut f = filter;
+                let mut m = 0;
+                while f != 0 {
+                    let k = f.trailing_zeros() as u8;
+                    f &= f - 1;
+                    m |= self.colour_word_s::<S>(k, i);
+                }
+                if keep {
+                    w & m
+                } else {
+                    w & !m
+                }
+            })
         };
-        let first = word(w0);
-        let w = first & !low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        for i in (w0 + 1..marks.len()).chain(0..w0) {
-            let w = word(i);
-            if w != 0 {
-                return found(i, w);
-            }
-        }
-        let w = first & low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        None
+        found.map(|(i, w)| {
+            let b = w.trailing_zeros();
+            (i * 64 + b as usize, self.colour_at_s::<S>(i, b))
+        })
     }
 
     /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
