@@ -807,8 +807,9 @@ impl Board {
     }
 
     /// Flood the group containing internal cell `start` in the colour plane whose word `i`
-    /// is `m(i)` (`i < words`) into `g` (word `i` of the group at `g[i + 1]`; `g[0]` and the
-    /// last word stay zero); returns the first and last word it touches.
+    /// is `m(i)` (`i < words`) into `g` (`words + 2` words); returns the first and last word
+    /// `lo..=hi` it touches. Word `i` of the group is at `g[i + 1]` for `i` in `lo..=hi`;
+    /// the other words of `g` mean nothing (they may hold an earlier group's bits).
     ///
     /// `L`: the lane width when the lanes are known to lie inside words, else 0.
     #[inline(always)]
@@ -819,14 +820,11 @@ impl Board {
         g: &mut Vec<u64>,
     ) -> (usize, usize) {
         let n = self.words;
-        if g.len() == n + 2 {
-            g.fill(0);
-        } else {
+        if g.len() != n + 2 {
             g.clear();
             g.resize(n + 2, 0);
         }
         let w0 = start >> 6;
-        g[w0 + 1] = 1 << (start & 63);
         let (mut lo, mut hi) = (w0, w0);
         // The add fills each vertical run upwards from its lowest reached stone: the carry
         // runs through the run and stops at the empty guard row at the latest, so it never
@@ -838,6 +836,9 @@ impl Board {
             // a word that receives new stones is closed again.
             debug_assert!(n <= 64);
             let r = if L == 0 { self.lane_bits } else { L };
+            g[w0 + 1] = 1 << (start & 63);
+            // The words reached so far: the others of `g` are stale, read as zero.
+            let mut reached: u64 = 1 << w0;
             let mut dirty: u64 = 1 << w0;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
@@ -855,17 +856,24 @@ impl Board {
                 g[i + 1] = w;
                 lo = lo.min(i);
                 hi = hi.max(i);
-                if i > 0 {
-                    let seed = (w << (64 - r)) & m(i - 1) & !g[i];
+                // The neighbouring word's plane is read only when the group reaches the
+                // word's first / last lane.
+                let (left, right) = (w << (64 - r), w >> (64 - r));
+                if left != 0 && i > 0 {
+                    let old = if reached >> (i - 1) & 1 != 0 { g[i] } else { 0 };
+                    let seed = left & m(i - 1) & !old;
                     if seed != 0 {
-                        g[i] |= seed;
+                        g[i] = old | seed;
+                        reached |= 1 << (i - 1);
                         dirty |= 1 << (i - 1);
                     }
                 }
-                if i + 1 < n {
-                    let seed = (w >> (64 - r)) & m(i + 1) & !g[i + 2];
+                if right != 0 && i + 1 < n {
+                    let old = if reached >> (i + 1) & 1 != 0 { g[i + 2] } else { 0 };
+                    let seed = right & m(i + 1) & !old;
                     if seed != 0 {
-                        g[i + 2] |= seed;
+                        g[i + 2] = old | seed;
+                        reached |= 1 << (i + 1);
                         dirty |= 1 << (i + 1);
                     }
                 }
@@ -874,6 +882,8 @@ impl Board {
             // Lanes spanning words: passes over the words near the group, each growing it by
             // its neighbours (in place) until a pass changes nothing.
             let (q, r) = (self.lane_words, self.lane_bits);
+            g.fill(0);
+            g[w0 + 1] = 1 << (start & 63);
             let g = &mut g[1..=n];
             loop {
                 let (a, b) = (lo.saturating_sub(q + 1), (hi + q + 1).min(n - 1));
