@@ -79,6 +79,9 @@ pub struct Scratch {
     group: Vec<u64>,
     /// Group stones still to enumerate / to sample from.
     stones: Vec<u64>,
+    /// The number of bits of each word of `stones` after [`Board::mark_group_stones`] (empty
+    /// once an enumeration has used `stones`).
+    stone_counts: Vec<u32>,
     /// The colour planes of an enumeration, `words` words per colour.
     planes: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
@@ -780,12 +783,19 @@ impl Board {
         start: usize,
         g: &mut Vec<u64>,
     ) -> (usize, usize) {
+        if self.lane_words == 0 {
+            return if self.lane_bits == 16 {
+                self.flood_lanes::<S, 16>(colour, start, g)
+            } else {
+                self.flood_lanes::<S, 0>(colour, start, g)
+            };
+        }
         self.flood_in::<0>(|i| self.colour_word_s::<S>(colour, i), start, g)
     }
 
     /// [`Board::flood`] with `S` slices on a board whose lanes lie inside words, lanes of `L`
     /// bits (`L = 0`: the board's `lane_bits`).
-    #[inline]
+    #[inline(always)]
     fn flood_lanes<const S: usize, const L: u32>(
         &self,
         colour: u8,
@@ -912,11 +922,20 @@ impl Board {
     /// into `scratch` (0 and 0 for an empty cell).
     #[inline]
     fn flood_size(&self, cell: usize, scratch: &mut Scratch) -> (usize, u8) {
-        let colour = self.colour_at(cell);
+        if cell >> 6 >= self.words {
+            return (0, 0);
+        }
+        with_slices!(self.flood_size_s(cell, scratch))
+    }
+
+    /// [`Board::flood_size`] with `S` slices, for a cell inside the board's words.
+    #[inline]
+    fn flood_size_s<const S: usize>(&self, cell: usize, scratch: &mut Scratch) -> (usize, u8) {
+        let colour = self.colour_at_s::<S>(cell >> 6, (cell & 63) as u32);
         if colour == 0 {
             return (0, 0);
         }
-        let (lo, hi) = self.flood(colour, cell, &mut scratch.group);
+        let (lo, hi) = self.flood_s::<S>(colour, cell, &mut scratch.group);
         let size = scratch.group[lo + 1..=hi + 1]
             .iter()
             .map(|w| w.count_ones() as usize)
@@ -989,6 +1008,7 @@ impl Board {
     ) -> usize {
         let n = self.used_words();
         scratch.stones.clear();
+        scratch.stone_counts.clear();
         scratch
             .stones
             .extend((0..n).map(|i| self.group_word_of(set, i)));
@@ -1033,17 +1053,22 @@ impl Board {
     /// how many there are (for [`Board::nth_group_stone`]).
     pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
         scratch.stones.clear();
-        scratch
-            .stones
-            .extend_from_slice(&self.marks[..self.used_words()]);
-        scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
+        scratch.stone_counts.clear();
+        let mut total = 0;
+        for &w in &self.marks[..self.used_words()] {
+            let c = w.count_ones();
+            scratch.stones.push(w);
+            scratch.stone_counts.push(c);
+            total += c as usize;
+        }
+        total
     }
 
     /// The internal cell of the `k`-th (0-based, scan order) group stone marked by the last
     /// [`Board::mark_group_stones`] (None if there are not that many).
     pub fn nth_group_stone(&self, scratch: &Scratch, mut k: usize) -> Option<usize> {
-        for (i, &w) in scratch.stones.iter().enumerate() {
-            let c = w.count_ones() as usize;
+        let counts = scratch.stone_counts.iter().map(|&c| c as usize);
+        for (i, (&w, c)) in scratch.stones.iter().zip(counts).enumerate() {
             if k < c {
                 let mut w = w;
                 for _ in 0..k {
