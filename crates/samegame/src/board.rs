@@ -1103,6 +1103,13 @@ impl Board {
     /// first with that colour filter, found a word at a time.
     #[inline]
     pub fn first_group_stone(&self, start: (usize, usize), set: u32) -> Option<(usize, u8)> {
+        self.first_group_cell(start, set)
+            .map(|cell| (cell, self.colour_at(cell)))
+    }
+
+    /// The internal cell of [`Board::first_group_stone`], without its colour.
+    #[inline]
+    pub fn first_group_cell(&self, start: (usize, usize), set: u32) -> Option<usize> {
         if self.columns == 0 {
             return None;
         }
@@ -1110,16 +1117,12 @@ impl Board {
         if set == 0 {
             return None;
         }
-        with_slices!(self.first_group_stone_s(start, set))
+        with_slices!(self.first_group_cell_s(start, set))
     }
 
-    /// [`Board::first_group_stone`] with `S` slices, for a non-empty `set` of live colours.
+    /// [`Board::first_group_cell`] with `S` slices, for a non-empty `set` of live colours.
     #[inline]
-    fn first_group_stone_s<const S: usize>(
-        &self,
-        start: (usize, usize),
-        set: u32,
-    ) -> Option<(usize, u8)> {
+    fn first_group_cell_s<const S: usize>(&self, start: (usize, usize), set: u32) -> Option<usize> {
         // Only live colours have group stones: filter by the live colours out of `set`, or
         // by the one in it.
         let out = self.live & !set;
@@ -1163,10 +1166,7 @@ impl Board {
                 }
             })
         };
-        found.map(|(i, w)| {
-            let b = w.trailing_zeros();
-            (i * 64 + b as usize, self.colour_at_s::<S>(i, b))
-        })
+        found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
 
     /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
