@@ -1052,14 +1052,15 @@ impl Board {
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
     /// how many there are (for [`Board::nth_group_stone`]).
     pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
+        let marks = &self.marks[..self.used_words()];
         scratch.stones.clear();
+        scratch.stones.extend_from_slice(marks);
         scratch.stone_counts.clear();
+        scratch.stone_counts.resize(marks.len(), 0);
         let mut total = 0;
-        for &w in &self.marks[..self.used_words()] {
-            let c = w.count_ones();
-            scratch.stones.push(w);
-            scratch.stone_counts.push(c);
-            total += c as usize;
+        for (count, &w) in scratch.stone_counts.iter_mut().zip(marks) {
+            *count = w.count_ones();
+            total += *count as usize;
         }
         total
     }
@@ -1175,10 +1176,20 @@ impl Board {
     /// Returns whether it did. This is the thesis's "scan the board from a random point until
     /// a group is found" (§3.3.3), a word of group stones at a time.
     #[inline]
-    pub fn scan(&self, start: (usize, usize), mut visit: impl FnMut(usize, u8) -> bool) -> bool {
+    pub fn scan(&self, start: (usize, usize), visit: impl FnMut(usize, u8) -> bool) -> bool {
         if self.columns == 0 {
             return false;
         }
+        with_slices!(self.scan_s(start, visit))
+    }
+
+    /// [`Board::scan`] with `S` slices, on a board with a column.
+    #[inline]
+    fn scan_s<const S: usize>(
+        &self,
+        start: (usize, usize),
+        mut visit: impl FnMut(usize, u8) -> bool,
+    ) -> bool {
         let set = self.live_colours();
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
@@ -1192,9 +1203,9 @@ impl Board {
                 w &= low_mask(b0);
             }
             while w != 0 {
-                let cell = i * 64 + w.trailing_zeros() as usize;
+                let b = w.trailing_zeros();
                 w &= w - 1;
-                if visit(cell, self.colour_at(cell)) {
+                if visit(i * 64 + b as usize, self.colour_at_s::<S>(i, b)) {
                     return true;
                 }
             }
