@@ -879,7 +879,11 @@ impl Board {
                     }
                 }
                 if right != 0 && i + 1 < n {
-                    let old = if reached >> (i + 1) & 1 != 0 { g[i + 2] } else { 0 };
+                    let old = if reached >> (i + 1) & 1 != 0 {
+                        g[i + 2]
+                    } else {
+                        0
+                    };
                     let seed = right & m(i + 1) & !old;
                     if seed != 0 {
                         g[i + 2] = old | seed;
@@ -1140,7 +1144,8 @@ impl Board {
         } else if filter & (filter - 1) == 0 {
             // One colour: its plane is each slice taken as it is or complemented.
             let colour = filter.trailing_zeros();
-            let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+            let flip: [u64; S] =
+                std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
             let keep_mask = if keep { 0 } else { !0 };
             let words = self.words;
             let slices = &self.slices[1..];
@@ -1377,7 +1382,10 @@ impl Board {
                 let lane_start = start & !(s - 1);
                 let lane = lane0 << lane_start;
                 // Bits of the lane from the run up / above the run.
-                let (from, above) = (lane & start_bit.wrapping_neg(), lane & end_bit.wrapping_neg());
+                let (from, above) = (
+                    lane & start_bit.wrapping_neg(),
+                    lane & end_bit.wrapping_neg(),
+                );
                 // Branch-free: a slice without bits from the run up is left as it is.
                 let mut j = 1 + wi;
                 for _ in 0..S {
