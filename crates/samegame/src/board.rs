@@ -79,6 +79,9 @@ pub struct Scratch {
     group: Vec<u64>,
     /// Group stones still to enumerate / to sample from.
     stones: Vec<u64>,
+    /// The number of bits of each word of `stones` after [`Board::mark_group_stones`] (empty
+    /// once an enumeration has used `stones`).
+    stone_counts: Vec<u32>,
     /// The colour planes of an enumeration, `words` words per colour.
     planes: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
@@ -114,7 +117,11 @@ macro_rules! with_slices {
 #[inline]
 fn low_mask(n: u32) -> u64 {
     debug_assert!(n <= 64);
-    ((1u128 << n) - 1) as u64
+    if n < 64 {
+        (1 << n) - 1
+    } else {
+        !0
+    }
 }
 
 /// Word `i` of the multi-word bitset of `len` words `m(0..len)` shifted towards higher bits
@@ -203,6 +210,38 @@ fn delete_lane(words: &mut [u64], pos: usize, s: u32) {
     }
 }
 
+/// The first word, with its index, of the words `marks` filtered by `filter(i, word i)`
+/// (which must map 0 to 0) that is non-zero, in scan order from bit `b0` of word `w0`
+/// wrapping around: word `w0` from bit `b0`, the words after it, the words before it, then
+/// word `w0` below bit `b0`. Only the bits in that range are passed to `filter`, and it is
+/// called at one place, so it inlines.
+#[inline(always)]
+fn first_set_from(
+    marks: &[u64],
+    w0: usize,
+    b0: u32,
+    filter: impl Fn(usize, u64) -> u64,
+) -> Option<(usize, u64)> {
+    let n = marks.len();
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=n {
+        let w = marks[i] & mask;
+        if w != 0 {
+            let w = filter(i, w);
+            if w != 0 {
+                return Some((i, w));
+            }
+        }
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+        mask = if step + 1 == n { below } else { !0 };
+    }
+    None
+}
+
 /// A SameGame position: the stones, the points earned so far and the scoring convention.
 ///
 /// ```
@@ -242,7 +281,7 @@ pub struct Board {
     /// so a word's neighbouring words can be read without bounds tests.
     slices: Vec<u64>,
     /// The group stones (stones with a same-coloured neighbour) of every colour, `words`
-    /// words, kept up to date by every move.
+    /// words and a zero word after them, kept up to date by every move.
     marks: Vec<u64>,
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
@@ -369,7 +408,7 @@ impl Board {
             stones: width * height,
             live: 0,
             slices: vec![0; nslices * (words + 1) + 1],
-            marks: vec![0; words],
+            marks: vec![0; words + 1],
             heights: vec![height as u8; width],
             counts: [0; MAX_COLOURS + 1],
             points: 0,
@@ -507,6 +546,7 @@ impl Board {
         self.columns
     }
     /// Stones of each colour left, indexed by colour (index 0 unused).
+    #[inline]
     pub fn counts(&self) -> &[u16] {
         &self.counts[..=self.colours]
     }
@@ -591,8 +631,51 @@ impl Board {
     /// [`Board::update_marks`] with `S` slices.
     #[inline]
     fn update_marks_s<const S: usize>(&mut self, a: usize, b: usize) {
+        if self.lane_words == 0 {
+            return self.update_marks_lanes::<S, 0>(a, b);
+        }
         for i in a..b {
             self.marks[i] = self.compute_marks_s::<S>(i);
+        }
+    }
+
+    /// [`Board::update_marks`] with `S` slices on a board whose lanes lie inside words, lanes
+    /// of `L` bits (`L = 0`: the board's `lane_bits`). The three words around word `i` of
+    /// each slice are carried from one word to the next, so each word is read once.
+    #[inline]
+    fn update_marks_lanes<const S: usize, const L: u32>(&mut self, a: usize, b: usize) {
+        debug_assert!(self.lane_words == 0 && (L == 0 || L == self.lane_bits));
+        let r = if L == 0 { self.lane_bits } else { L };
+        let n = self.words;
+        if a >= b || b > n {
+            debug_assert!(a >= b, "marks past the board");
+            return;
+        }
+        let slices = &self.slices;
+        let marks = &mut self.marks[a..b];
+        // Slice `k` with its zero words on both sides: word `i` of the slice at `i + 1`.
+        let slice = |k: usize| &slices[k * (n + 1)..(k + 1) * (n + 1) + 1];
+        let (mut prev, mut cur) = ([0u64; S], [0u64; S]);
+        for k in 0..S {
+            let sl = slice(k);
+            prev[k] = sl[a];
+            cur[k] = sl[a + 1];
+        }
+        for (i, mark) in (a..).zip(marks.iter_mut()) {
+            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+            for k in 0..S {
+                let next = slice(k)[i + 2];
+                let (p, x) = (prev[k], cur[k]);
+                occ |= x;
+                dv |= x ^ (x >> 1);
+                dl |= x ^ ((x << r) | (p >> (64 - r)));
+                dr |= x ^ ((x >> r) | (next << (64 - r)));
+                prev[k] = x;
+                cur[k] = next;
+            }
+            // Occupied and equal to the cell above, left or right; or to the cell below
+            // (the cell below equal to its upper neighbour, moved up one row).
+            *mark = (occ & !(dv & dl & dr)) | ((occ & !dv) << 1);
         }
     }
 
@@ -700,34 +783,72 @@ impl Board {
         start: usize,
         g: &mut Vec<u64>,
     ) -> (usize, usize) {
-        self.flood_in(|i| self.colour_word_s::<S>(colour, i), start, g)
+        if self.lane_words == 0 {
+            return if self.lane_bits == 16 {
+                self.flood_lanes::<S, 16>(colour, start, g)
+            } else {
+                self.flood_lanes::<S, 0>(colour, start, g)
+            };
+        }
+        self.flood_in::<0>(|i| self.colour_word_s::<S>(colour, i), start, g)
+    }
+
+    /// [`Board::flood`] with `S` slices on a board whose lanes lie inside words, lanes of `L`
+    /// bits (`L = 0`: the board's `lane_bits`).
+    #[inline(always)]
+    fn flood_lanes<const S: usize, const L: u32>(
+        &self,
+        colour: u8,
+        start: usize,
+        g: &mut Vec<u64>,
+    ) -> (usize, usize) {
+        let n = self.words;
+        // The colour plane: slice `k` taken as it is or complemented, by bit `k` of `colour`.
+        let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+        let slices = &self.slices[1..];
+        let m = |i: usize| {
+            let mut w = !0;
+            for k in 0..S {
+                w &= slices[i + k * (n + 1)] ^ flip[k];
+            }
+            w
+        };
+        self.flood_in::<L>(m, start, g)
     }
 
     /// Flood the group containing internal cell `start` in the colour plane whose word `i`
-    /// is `m(i)` (`i < words`) into `g` (word `i` of the group at `g[i + 1]`; `g[0]` and the
-    /// last word stay zero); returns the first and last word it touches.
+    /// is `m(i)` (`i < words`) into `g` (`words + 2` words); returns the first and last word
+    /// `lo..=hi` it touches. Word `i` of the group is at `g[i + 1]` for `i` in `lo..=hi`;
+    /// the other words of `g` mean nothing (they may hold an earlier group's bits).
+    ///
+    /// `L`: the lane width when the lanes are known to lie inside words, else 0.
     #[inline(always)]
-    fn flood_in(&self, m: impl Fn(usize) -> u64, start: usize, g: &mut Vec<u64>) -> (usize, usize) {
+    fn flood_in<const L: u32>(
+        &self,
+        m: impl Fn(usize) -> u64,
+        start: usize,
+        g: &mut Vec<u64>,
+    ) -> (usize, usize) {
         let n = self.words;
-        if g.len() == n + 2 {
-            g.fill(0);
-        } else {
+        if g.len() != n + 2 {
             g.clear();
             g.resize(n + 2, 0);
         }
         let w0 = start >> 6;
-        g[w0 + 1] = 1 << (start & 63);
         let (mut lo, mut hi) = (w0, w0);
         // The add fills each vertical run upwards from its lowest reached stone: the carry
         // runs through the run and stops at the empty guard row at the latest, so it never
         // enters the next lane (and when a run crosses a word, the next round finishes it).
-        if self.lane_words == 0 {
+        if L != 0 || self.lane_words == 0 {
             // Lanes inside words (at most 64 words: width ≤ 128, lanes ≤ 32 bits). Close the
             // group inside one word at a time (shifts by 1 and by the lane), then pass the
             // stones of its first / last lane to the neighbouring word's last / first lane;
             // a word that receives new stones is closed again.
             debug_assert!(n <= 64);
-            let r = self.lane_bits;
+            let r = if L == 0 { self.lane_bits } else { L };
+            g[w0 + 1] = 1 << (start & 63);
+            // The words reached so far: the others of `g` are stale, read as zero.
+            let mut reached: u64 = 1 << w0;
             let mut dirty: u64 = 1 << w0;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
@@ -745,17 +866,28 @@ impl Board {
                 g[i + 1] = w;
                 lo = lo.min(i);
                 hi = hi.max(i);
-                if i > 0 {
-                    let seed = (w << (64 - r)) & m(i - 1) & !g[i];
+                // The neighbouring word's plane is read only when the group reaches the
+                // word's first / last lane.
+                let (left, right) = (w << (64 - r), w >> (64 - r));
+                if left != 0 && i > 0 {
+                    let old = if reached >> (i - 1) & 1 != 0 { g[i] } else { 0 };
+                    let seed = left & m(i - 1) & !old;
                     if seed != 0 {
-                        g[i] |= seed;
+                        g[i] = old | seed;
+                        reached |= 1 << (i - 1);
                         dirty |= 1 << (i - 1);
                     }
                 }
-                if i + 1 < n {
-                    let seed = (w >> (64 - r)) & m(i + 1) & !g[i + 2];
+                if right != 0 && i + 1 < n {
+                    let old = if reached >> (i + 1) & 1 != 0 {
+                        g[i + 2]
+                    } else {
+                        0
+                    };
+                    let seed = right & m(i + 1) & !old;
                     if seed != 0 {
-                        g[i + 2] |= seed;
+                        g[i + 2] = old | seed;
+                        reached |= 1 << (i + 1);
                         dirty |= 1 << (i + 1);
                     }
                 }
@@ -764,6 +896,8 @@ impl Board {
             // Lanes spanning words: passes over the words near the group, each growing it by
             // its neighbours (in place) until a pass changes nothing.
             let (q, r) = (self.lane_words, self.lane_bits);
+            g.fill(0);
+            g[w0 + 1] = 1 << (start & 63);
             let g = &mut g[1..=n];
             loop {
                 let (a, b) = (lo.saturating_sub(q + 1), (hi + q + 1).min(n - 1));
@@ -792,11 +926,20 @@ impl Board {
     /// into `scratch` (0 and 0 for an empty cell).
     #[inline]
     fn flood_size(&self, cell: usize, scratch: &mut Scratch) -> (usize, u8) {
-        let colour = self.colour_at(cell);
+        if cell >> 6 >= self.words {
+            return (0, 0);
+        }
+        with_slices!(self.flood_size_s(cell, scratch))
+    }
+
+    /// [`Board::flood_size`] with `S` slices, for a cell inside the board's words.
+    #[inline]
+    fn flood_size_s<const S: usize>(&self, cell: usize, scratch: &mut Scratch) -> (usize, u8) {
+        let colour = self.colour_at_s::<S>(cell >> 6, (cell & 63) as u32);
         if colour == 0 {
             return (0, 0);
         }
-        let (lo, hi) = self.flood(colour, cell, &mut scratch.group);
+        let (lo, hi) = self.flood_s::<S>(colour, cell, &mut scratch.group);
         let size = scratch.group[lo + 1..=hi + 1]
             .iter()
             .map(|w| w.count_ones() as usize)
@@ -869,6 +1012,7 @@ impl Board {
     ) -> usize {
         let n = self.used_words();
         scratch.stones.clear();
+        scratch.stone_counts.clear();
         scratch
             .stones
             .extend((0..n).map(|i| self.group_word_of(set, i)));
@@ -891,7 +1035,7 @@ impl Board {
                 let colour = self.colour_at(cell);
                 let k = colour as usize - 1;
                 let plane = &scratch.planes[k * words..(k + 1) * words];
-                let (lo, hi) = self.flood_in(|i| plane[i], cell, &mut scratch.group);
+                let (lo, hi) = self.flood_in::<0>(|i| plane[i], cell, &mut scratch.group);
                 let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
                 for j in lo..=hi {
                     scratch.stones[j] &= !scratch.group[j + 1];
@@ -912,18 +1056,24 @@ impl Board {
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
     /// how many there are (for [`Board::nth_group_stone`]).
     pub fn mark_group_stones(&self, scratch: &mut Scratch) -> usize {
+        let marks = &self.marks[..self.used_words()];
         scratch.stones.clear();
-        scratch
-            .stones
-            .extend_from_slice(&self.marks[..self.used_words()]);
-        scratch.stones.iter().map(|w| w.count_ones() as usize).sum()
+        scratch.stones.extend_from_slice(marks);
+        scratch.stone_counts.clear();
+        scratch.stone_counts.resize(marks.len(), 0);
+        let mut total = 0;
+        for (count, &w) in scratch.stone_counts.iter_mut().zip(marks) {
+            *count = w.count_ones();
+            total += *count as usize;
+        }
+        total
     }
 
     /// The internal cell of the `k`-th (0-based, scan order) group stone marked by the last
     /// [`Board::mark_group_stones`] (None if there are not that many).
     pub fn nth_group_stone(&self, scratch: &Scratch, mut k: usize) -> Option<usize> {
-        for (i, &w) in scratch.stones.iter().enumerate() {
-            let c = w.count_ones() as usize;
+        let counts = scratch.stone_counts.iter().map(|&c| c as usize);
+        for (i, (&w, c)) in scratch.stones.iter().zip(counts).enumerate() {
             if k < c {
                 let mut w = w;
                 for _ in 0..k {
@@ -958,6 +1108,13 @@ impl Board {
     /// first with that colour filter, found a word at a time.
     #[inline]
     pub fn first_group_stone(&self, start: (usize, usize), set: u32) -> Option<(usize, u8)> {
+        self.first_group_cell(start, set)
+            .map(|cell| (cell, self.colour_at(cell)))
+    }
+
+    /// The internal cell of [`Board::first_group_stone`], without its colour.
+    #[inline]
+    pub fn first_group_cell(&self, start: (usize, usize), set: u32) -> Option<usize> {
         if self.columns == 0 {
             return None;
         }
@@ -965,16 +1122,12 @@ impl Board {
         if set == 0 {
             return None;
         }
-        with_slices!(self.first_group_stone_s(start, set))
+        with_slices!(self.first_group_cell_s(start, set))
     }
 
-    /// [`Board::first_group_stone`] with `S` slices, for a non-empty `set` of live colours.
+    /// [`Board::first_group_cell`] with `S` slices, for a non-empty `set` of live colours.
     #[inline]
-    fn first_group_stone_s<const S: usize>(
-        &self,
-        start: (usize, usize),
-        set: u32,
-    ) -> Option<(usize, u8)> {
+    fn first_group_cell_s<const S: usize>(&self, start: (usize, usize), set: u32) -> Option<usize> {
         // Only live colours have group stones: filter by the live colours out of `set`, or
         // by the one in it.
         let out = self.live & !set;
@@ -984,46 +1137,42 @@ impl Board {
             (out, false)
         };
         let marks = &self.marks[..self.used_words()];
-        let word = |i: usize| {
-            let w = marks[i];
-            if filter == 0 || w == 0 {
-                return w;
-            }
-            let mut f = filter;
-            let mut m = 0;
-            while f != 0 {
-                let k = f.trailing_zeros() as u8;
-                f &= f - 1;
-                m |= self.colour_word_s::<S>(k, i);
-            }
-            if keep {
-                w & m
-            } else {
-                w & !m
-            }
-        };
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
-        let found = |i: usize, w: u64| {
-            let b = w.trailing_zeros();
-            Some((i * 64 + b as usize, self.colour_at_s::<S>(i, b)))
+        let found = if filter == 0 {
+            first_set_from(marks, w0, b0, |_, w| w)
+        } else if filter & (filter - 1) == 0 {
+            // One colour: its plane is each slice taken as it is or complemented.
+            let colour = filter.trailing_zeros();
+            let flip: [u64; S] =
+                std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+            let keep_mask = if keep { 0 } else { !0 };
+            let words = self.words;
+            let slices = &self.slices[1..];
+            first_set_from(marks, w0, b0, |i, w| {
+                let mut m = !0;
+                for (k, &f) in flip.iter().enumerate() {
+                    m &= slices[i + k * (words + 1)] ^ f;
+                }
+                w & (m ^ keep_mask)
+            })
+        } else {
+            first_set_from(marks, w0, b0, |i, w| {
+                let mut f = filter;
+                let mut m = 0;
+                while f != 0 {
+                    let k = f.trailing_zeros() as u8;
+                    f &= f - 1;
+                    m |= self.colour_word_s::<S>(k, i);
+                }
+                if keep {
+                    w & m
+                } else {
+                    w & !m
+                }
+            })
         };
-        let first = word(w0);
-        let w = first & !low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        for i in (w0 + 1..marks.len()).chain(0..w0) {
-            let w = word(i);
-            if w != 0 {
-                return found(i, w);
-            }
-        }
-        let w = first & low_mask(b0);
-        if w != 0 {
-            return found(w0, w);
-        }
-        None
+        found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
 
     /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
@@ -1032,10 +1181,20 @@ impl Board {
     /// Returns whether it did. This is the thesis's "scan the board from a random point until
     /// a group is found" (§3.3.3), a word of group stones at a time.
     #[inline]
-    pub fn scan(&self, start: (usize, usize), mut visit: impl FnMut(usize, u8) -> bool) -> bool {
+    pub fn scan(&self, start: (usize, usize), visit: impl FnMut(usize, u8) -> bool) -> bool {
         if self.columns == 0 {
             return false;
         }
+        with_slices!(self.scan_s(start, visit))
+    }
+
+    /// [`Board::scan`] with `S` slices, on a board with a column.
+    #[inline]
+    fn scan_s<const S: usize>(
+        &self,
+        start: (usize, usize),
+        mut visit: impl FnMut(usize, u8) -> bool,
+    ) -> bool {
         let set = self.live_colours();
         let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
@@ -1049,9 +1208,9 @@ impl Board {
                 w &= low_mask(b0);
             }
             while w != 0 {
-                let cell = i * 64 + w.trailing_zeros() as usize;
+                let b = w.trailing_zeros();
                 w &= w - 1;
-                if visit(cell, self.colour_at(cell)) {
+                if visit(i * 64 + b as usize, self.colour_at_s::<S>(i, b)) {
                     return true;
                 }
             }
@@ -1125,6 +1284,13 @@ impl Board {
     /// [`Board::remove_group`] with `S` slices.
     #[inline]
     fn remove_group_s<const S: usize>(&mut self, start: usize, scratch: &mut Scratch) -> usize {
+        if self.lane_words == 0 {
+            return if self.lane_bits == 16 {
+                self.remove_group_lanes::<S, 16>(start, scratch)
+            } else {
+                self.remove_group_lanes::<S, 0>(start, scratch)
+            };
+        }
         let colour = self.colour_at_s::<S>(start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
         let (lo, hi) = self.flood_s::<S>(colour, start, &mut scratch.group);
@@ -1137,90 +1303,145 @@ impl Board {
         let n = self.words;
         let old_used = self.used_words();
         let mut emptied = false;
-        if s < 64 {
-            // Lanes inside words. A run of removed bits never crosses a lane (the guard row
-            // between lanes is never in a group); each run, top run of a word first, drops
-            // the bits of its lane above it by its length in every slice.
-            let lane0 = low_mask(s as u32);
-            for wi in lo..=hi {
-                let mut removed = scratch.group[wi + 1];
-                while removed != 0 {
-                    let end = 64 - removed.leading_zeros();
-                    let below = !removed & low_mask(end);
-                    let start = if below == 0 {
-                        0
-                    } else {
-                        64 - below.leading_zeros()
-                    };
-                    removed &= low_mask(start);
-                    let len = end - start;
-                    let lane_start = start & !(s as u32 - 1);
-                    let lane = lane0 << lane_start;
-                    let (from, above) = (lane & !low_mask(start), lane & !low_mask(end));
-                    // Branch-free: a slice without bits from the run up is left as it is.
-                    for k in 0..S {
-                        let x = &mut self.slices[1 + wi + k * (n + 1)];
-                        *x = (*x & !from) | ((*x & above) >> len);
-                    }
-                    let c = (wi * 64 + lane_start as usize) >> self.stride_log;
-                    size += len as usize;
-                    self.heights[c] -= len as u8;
-                    emptied |= self.heights[c] == 0;
-                }
+        // Lanes spanning words: every removed stone of a column, top first, is deleted from
+        // its lane in every slice.
+        for c in first..=last {
+            let (w0, lw) = (c * s / 64, s / 64);
+            let removed = &g[w0..w0 + lw];
+            let removed_rows: u32 = removed.iter().map(|w| w.count_ones()).sum();
+            if removed_rows == 0 {
+                continue;
             }
-        } else {
-            for c in first..=last {
-                let (w0, lw) = (c * s / 64, s / 64);
-                let removed = &g[w0..w0 + lw];
-                let removed_rows: u32 = removed.iter().map(|w| w.count_ones()).sum();
-                if removed_rows == 0 {
-                    continue;
-                }
-                for k in 0..S {
-                    let base = self.plane_base(k) + w0;
-                    let lane = &mut self.slices[base..base + lw];
-                    for bit in (0..s).rev() {
-                        if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
-                            delete_bits(lane, bit, 1);
-                        }
+            for k in 0..S {
+                let base = self.plane_base(k) + w0;
+                let lane = &mut self.slices[base..base + lw];
+                for bit in (0..s).rev() {
+                    if removed[bit >> 6] & (1 << (bit & 63)) != 0 {
+                        delete_bits(lane, bit, 1);
                     }
                 }
-                size += removed_rows as usize;
-                self.heights[c] -= removed_rows as u8;
-                emptied |= self.heights[c] == 0;
             }
+            size += removed_rows as usize;
+            self.heights[c] -= removed_rows as u8;
+            emptied |= self.heights[c] == 0;
         }
         if emptied {
             for c in (first..=last).rev() {
                 if self.heights[c] == 0 {
                     for k in 0..S {
                         let base = self.plane_base(k);
-                        if s < 64 {
-                            // The word after the slice is a zero separator.
-                            delete_lane(&mut self.slices[base..=base + n], c * s, s as u32);
-                        } else {
-                            delete_bits(&mut self.slices[base..base + n], c * s, s);
-                        }
+                        delete_bits(&mut self.slices[base..base + n], c * s, s);
                     }
-                    self.heights.remove(c);
-                    self.heights.push(0);
-                    self.columns -= 1;
+                    self.delete_height(c);
                 }
             }
         }
-        // The group stones change in the columns next to the removed stones and, after a
-        // deleted column, in every column that moved.
-        if self.lane_words == 0 {
-            let a = (first.saturating_sub(1) * s) >> 6;
-            let b = if emptied {
-                old_used
-            } else {
-                (((last + 2) * s).div_ceil(64)).min(old_used)
-            };
-            self.update_marks_s::<S>(a, b);
-        } else {
-            self.update_marks_s::<S>(0, old_used);
+        self.update_marks_s::<S>(0, old_used);
+        self.account(colour, size);
+        size
+    }
+
+    /// [`Board::remove_group`] with `S` slices on a board whose lanes lie inside words,
+    /// lanes of `L` bits (`L = 0`: the board's `lane_bits`, read at run time; a constant
+    /// width makes every lane shift a constant).
+    #[inline]
+    fn remove_group_lanes<const S: usize, const L: u32>(
+        &mut self,
+        start: usize,
+        scratch: &mut Scratch,
+    ) -> usize {
+        debug_assert!(self.lane_words == 0 && (L == 0 || L == self.lane_bits));
+        let s = if L == 0 { self.lane_bits } else { L };
+        let log = s.trailing_zeros();
+        let n = self.words;
+        let colour = self.colour_at_s::<S>(start >> 6, (start & 63) as u32);
+        debug_assert!(colour != 0, "removing an empty cell");
+        let (lo, hi) = self.flood_lanes::<S, L>(colour, start, &mut scratch.group);
+        let g = &scratch.group[lo + 1..=hi + 1];
+        let first = (lo * 64 + g[0].trailing_zeros() as usize) >> log;
+        let last = (hi * 64 + 63 - g[g.len() - 1].leading_zeros() as usize) >> log;
+        let old_used = self.used_words();
+        let lane0 = low_mask(s);
+        let mut size = 0;
+        let mut emptied = false;
+        // A run of removed bits never crosses a lane (the guard row between lanes is never
+        // in a group); each run, top run of a word first, drops the bits of its lane above
+        // it by its length in every slice.
+        for (wi, &word) in (lo..).zip(g) {
+            let mut removed = word;
+            while removed != 0 {
+                // The run's top bit is below bit 63, a guard row.
+                let top = 63 - removed.leading_zeros();
+                debug_assert!(top < 63);
+                let end_bit = 2u64 << top;
+                let below = !removed & (end_bit - 1);
+                let start = 64 - below.leading_zeros();
+                let start_bit = 1u64 << start;
+                removed &= start_bit - 1;
+                let len = top + 1 - start;
+                let lane_start = start & !(s - 1);
+                let lane = lane0 << lane_start;
+                // Bits of the lane from the run up / above the run.
+                let (from, above) = (
+                    lane & start_bit.wrapping_neg(),
+                    lane & end_bit.wrapping_neg(),
+                );
+                // Branch-free: a slice without bits from the run up is left as it is.
+                let mut j = 1 + wi;
+                for _ in 0..S {
+                    let x = &mut self.slices[j];
+                    *x = (*x & !from) | ((*x & above) >> len);
+                    j += n + 1;
+                }
+                let c = (wi << (6 - log)) + (lane_start >> log) as usize;
+                size += len as usize;
+                let h = &mut self.heights[c];
+                *h -= len as u8;
+                emptied |= *h == 0;
+            }
         }
+        // The group stones change in the columns next to the removed stones; a deleted
+        // column moves the group stones of the columns above it down one lane with them.
+        let mut deleted = 0;
+        if emptied {
+            for c in (first..=last).rev() {
+                if self.heights[c] == 0 {
+                    for k in 0..S {
+                        let base = self.plane_base(k);
+                        // The word after the slice is a zero separator.
+                        delete_lane(&mut self.slices[base..=base + n], c << log, s);
+                    }
+                    delete_lane(&mut self.marks, c << log, s);
+                    self.delete_height(c);
+                    deleted += 1;
+                }
+            }
+        }
+        let a = ((first.saturating_sub(1)) << log) >> 6;
+        let b = (((last + 2 - deleted) << log).div_ceil(64)).min(old_used);
+        self.update_marks_lanes::<S, L>(a, b);
+        #[cfg(debug_assertions)]
+        {
+            let kept = self.marks.clone();
+            self.update_marks_lanes::<S, L>(0, n);
+            debug_assert_eq!(kept, self.marks, "group stones kept out of date");
+        }
+        self.account(colour, size);
+        size
+    }
+
+    /// Delete the (emptied) height of column `c`, moving the higher columns' heights down.
+    #[inline]
+    fn delete_height(&mut self, c: usize) {
+        let h = &mut self.heights[c..];
+        h.copy_within(1.., 0);
+        h[h.len() - 1] = 0;
+        self.columns -= 1;
+    }
+
+    /// Count a removed group of `size` stones of colour `colour`: stones, points, moves.
+    #[inline]
+    fn account(&mut self, colour: u8, size: usize) {
         debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;
         if self.counts[colour as usize] < 2 {
@@ -1229,7 +1450,6 @@ impl Board {
         self.stones -= size;
         self.points += self.scoring.group_points(size);
         self.moves += 1;
-        size
     }
 
     /// Play a move, checking it. Returns the group size, or None (board unchanged) if illegal.

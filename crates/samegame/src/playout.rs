@@ -136,9 +136,7 @@ fn all_but(c: u8) -> u32 {
 /// `k`), if any.
 #[inline]
 fn first_from_random(board: &Board, rng: &mut Rng, set: u32) -> Option<usize> {
-    board
-        .first_group_stone(board.random_start(rng), set)
-        .map(|(cell, _)| cell)
+    board.first_group_cell(board.random_start(rng), set)
 }
 
 /// Scan from a random point until `k` group stones of accepted colours are seen; the one
