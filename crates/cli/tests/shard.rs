@@ -346,22 +346,8 @@ fn resume_skips_the_complete_items_and_leaves_out_a_cut_off_line() {
 #[test]
 fn resume_replays_the_solutions_it_takes_and_refuses_a_wrong_one() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "solve",
-        "sokoban",
-        MICROBAN,
-        "--algo",
-        "astar",
-        "--iterations",
-        "20000",
-        "--threads",
-        "1",
-        "--json",
-        "-q",
-        "--shard",
-        "1/40",
-    ];
-    let out = puzzle().args(args).output().unwrap();
+    let args = [&MICROBAN_ASTAR[..], &["--shard", "1/40"]].concat();
+    let out = puzzle().args(&args).output().unwrap();
     assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     // A complete record whose solution was changed is refused on replay: it is read, not run.
@@ -371,7 +357,7 @@ fn resume_replays_the_solutions_it_takes_and_refuses_a_wrong_one() {
     let tampered = dir.path().join("tampered.jsonl");
     std::fs::write(&tampered, lines.join("\n") + "\n").unwrap();
     let out = puzzle()
-        .args(args)
+        .args(&args)
         .args(["--resume", tampered.to_str().unwrap()])
         .output()
         .unwrap();
