@@ -5,6 +5,10 @@
 pub const MICROBAN: &str = include_str!("../../../data/sokoban/Microban_155.xsb");
 /// XSokoban, 90 screens (Thinking Rabbit).
 pub const XSOKOBAN: &str = include_str!("../../../data/sokoban/XSokoban_90.xsb");
+/// Microban II, 135 levels (David W. Skinner): not used to tune the solver.
+pub const MICROBAN_II: &str = include_str!("../../../data/sokoban/Microban_II_135.xsb");
+/// Sasquatch, 50 levels (David W. Skinner): not used to tune the solver.
+pub const SASQUATCH: &str = include_str!("../../../data/sokoban/Sasquatch_50.xsb");
 /// Boxoban hard, file 000, 1000 levels (DeepMind, Apache-2.0).
 pub const BOXOBAN_HARD: &str = include_str!("../../../data/sokoban/boxoban/hard_000.txt");
 
@@ -20,7 +24,7 @@ pub struct SokobanSet {
 }
 
 /// The bundled Sokoban sets, in the order the workbench lists them.
-pub const SOKOBAN_SETS: [SokobanSet; 3] = [
+pub const SOKOBAN_SETS: [SokobanSet; 5] = [
     SokobanSet {
         id: "microban",
         name: "Microban",
@@ -30,6 +34,16 @@ pub const SOKOBAN_SETS: [SokobanSet; 3] = [
         id: "xsokoban",
         name: "XSokoban",
         xsb: XSOKOBAN,
+    },
+    SokobanSet {
+        id: "microban2",
+        name: "Microban II",
+        xsb: MICROBAN_II,
+    },
+    SokobanSet {
+        id: "sasquatch",
+        name: "Sasquatch",
+        xsb: SASQUATCH,
     },
     SokobanSet {
         id: "boxoban-hard",

@@ -361,7 +361,8 @@ fn done_level(
 /// A level set for a benchmark: a bundled set by name, or a named XSB text.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LevelSet {
-    /// A bundled set's id (`microban`, `xsokoban`, `boxoban-hard`) or the label of `xsb`.
+    /// A bundled set's id (`microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard`)
+    /// or the label of `xsb`.
     pub name: String,
     /// The levels' XSB text; `None` for a bundled set.
     #[serde(default)]
@@ -375,8 +376,9 @@ impl LevelSet {
             (Some(text), _) => parse_levels(text, &self.name),
             (None, Some(set)) => parse_levels(set.xsb, set.id),
             (None, None) => bail!(
-                "unknown level set '{}' (bundled: microban, xsokoban, boxoban-hard)",
-                self.name
+                "unknown level set '{}' (bundled: {})",
+                self.name,
+                crate::data::SOKOBAN_SETS.map(|s| s.id).join(", ")
             ),
         }
     }

@@ -51,6 +51,8 @@ async fn every_bundled_set_of_every_game_is_listed_with_its_item_count() {
         [
             ("sokoban", "microban", 155),
             ("sokoban", "xsokoban", 90),
+            ("sokoban", "microban2", 135),
+            ("sokoban", "sasquatch", 50),
             ("sokoban", "boxoban-hard", 1000),
             ("samegame", "standard20", 20),
             ("sudoku", "top95", 95),

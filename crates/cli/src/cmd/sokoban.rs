@@ -132,7 +132,8 @@ cores up to 2 (the greedy portfolio runs its second half on a second thread: Mic
 at 10 s, against 154/155 with `--threads 1`, the one-thread portfolio)."
 )]
 pub struct BenchArgs {
-    /// Level sets: `microban`, `xsokoban`, `boxoban-hard` (bundled) or XSB file paths.
+    /// Level sets: `microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard` (bundled)
+    /// or XSB file paths.
     /// Default: microban and boxoban-hard.
     #[arg(long = "set", value_name = "SET")]
     pub sets: Vec<String>,
