@@ -130,7 +130,7 @@ impl Default for SolveRequest {
             source: "input".into(),
             board: None,
             random: None,
-            algo: "spmcts".into(),
+            algo: "nrpa".into(),
             playout: "tabu".into(),
             scoring: "standard".into(),
             penalty: "none".into(),
@@ -144,10 +144,10 @@ impl Default for SolveRequest {
             no_restarts: false,
             no_solved_marking: false,
             per_move: false,
-            selective: false,
+            selective: true,
             stabilized: 1,
-            tabu_colours: 1,
-            tabu_schedule: "round-robin".into(),
+            tabu_colours: 3,
+            tabu_schedule: "best-first".into(),
             level: None,
             depth: 2,
             limits: Limits::default(),
@@ -965,7 +965,11 @@ mod tests {
         let crate::JobRequest::SamegameSolve(r) = &req else {
             panic!("{req:?}")
         };
-        assert_eq!((r.algo.as_str(), r.playout.as_str()), ("spmcts", "tabu"));
+        assert_eq!((r.algo.as_str(), r.playout.as_str()), ("nrpa", "tabu"));
+        assert_eq!(
+            (r.selective, r.tabu_colours, r.tabu_schedule.as_str()),
+            (true, 3, "best-first")
+        );
         assert_eq!((r.visits_before_expand, r.depth), (20, 2));
         assert_eq!(r.limits.iterations, Some(200));
         let mut kinds = Vec::new();

@@ -28,11 +28,13 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algorithm {
     /// Single-player MCTS (Schadd et al. 2008).
-    #[default]
     SpMcts,
     /// Nested Monte Carlo Search (Cazenave 2009).
     Nmcs,
-    /// Nested Rollout Policy Adaptation (Rosin 2011).
+    /// Nested Rollout Policy Adaptation (Rosin 2011); with [`SolveConfig`]'s defaults the
+    /// selective policy (Cazenave 2016) with best-first tabu colours, the strongest search
+    /// here at every budget measured (docs/benchmarks/samegame.md).
+    #[default]
     Nrpa,
     /// Depth-budgeted search (Billings; the first SameGame benchmark program).
     Dbs,
@@ -133,7 +135,11 @@ impl Default for SpMctsSettings {
     }
 }
 
-/// Everything that configures [`solve`].
+/// Everything that configures [`solve`]. `Default` is the strongest configuration measured
+/// (docs/benchmarks/samegame.md, "Selective NRPA by default"): selective NRPA, level 3, whose
+/// restarts choose their tabu colour best-first among the three most frequent colours, each
+/// thread starting at a different colour. The papers' settings: [`SolveConfig::spmcts`] (Schadd et al.),
+/// [`SolveConfig::cazenave_selective`] (Cazenave 2016), [`SolveConfig::rosin_nrpa`].
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
     /// The search.
@@ -170,7 +176,7 @@ pub struct SolveConfig {
 impl Default for SolveConfig {
     fn default() -> Self {
         SolveConfig {
-            algorithm: Algorithm::SpMcts,
+            algorithm: Algorithm::Nrpa,
             playout: AnyChooser::default(),
             budget: Budget::time(Duration::from_secs(10)),
             seed: 1,
@@ -178,11 +184,41 @@ impl Default for SolveConfig {
             spmcts: SpMctsSettings::default(),
             nmcs_level: 2,
             nrpa_level: 3,
-            nrpa_selective: false,
+            nrpa_selective: true,
             nrpa_stabilization: 1,
+            nrpa_tabu_colours: 3,
+            nrpa_tabu_schedule: TabuSchedule::BestFirst,
+            dbs_depth: 2,
+        }
+    }
+}
+
+impl SolveConfig {
+    /// SP-MCTS as in Schadd et al. (2008, 2012) with the settings of [`SpMctsSettings`].
+    pub fn spmcts() -> Self {
+        SolveConfig {
+            algorithm: Algorithm::SpMcts,
+            ..SolveConfig::default()
+        }
+    }
+
+    /// Cazenave's "Nested Rollout Policy Adaptation with Selective Policies" (2016): level 3,
+    /// the most frequent colour always tabu.
+    pub fn cazenave_selective() -> Self {
+        SolveConfig {
             nrpa_tabu_colours: 1,
             nrpa_tabu_schedule: TabuSchedule::RoundRobin,
-            dbs_depth: 2,
+            ..SolveConfig::default()
+        }
+    }
+
+    /// Rosin's NRPA (2011): level 3, every move allowed.
+    pub fn rosin_nrpa() -> Self {
+        SolveConfig {
+            nrpa_selective: false,
+            nrpa_tabu_colours: 1,
+            nrpa_tabu_schedule: TabuSchedule::RoundRobin,
+            ..SolveConfig::default()
         }
     }
 }
@@ -197,12 +233,12 @@ impl Default for SolveConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TabuSchedule {
     /// Run `i` takes the `(i mod k)`-th candidate.
-    #[default]
     RoundRobin,
     /// One run per candidate, in order of frequency; every later run takes the candidate whose
     /// runs reached the best score so far (ties: the more frequent colour). Runs of one colour
     /// differ by a few hundred points, colours often by far more, so the remaining time goes
     /// to the colour that showed it is best.
+    #[default]
     BestFirst,
 }
 
@@ -491,13 +527,19 @@ type Found = (Vec<Move>, i64);
 /// Selective NRPA whose restarts take their tabu colour from the board's
 /// [`SolveConfig::nrpa_tabu_colours`] most frequent colours as [`TabuSchedule`] says: complete
 /// runs (run `i` seeded with stream `i` of the seed) until the budget ends; the best kept.
+///
+/// With several threads each thread keeps its own schedule over the same candidates, thread
+/// `t` starting at the `t`-th (so two threads try the two most frequent colours at once);
+/// iterations and nodes are split between the threads, and the best game of all is kept
+/// (ties: the lower thread). Thread 0 is exactly the one-thread search, and every thread's
+/// runs depend only on its own results, so with an iteration budget the answer is the same
+/// on every machine.
 fn rotating_tabu_nrpa(
     board: &Board,
     cfg: &SolveConfig,
     config: &puzzle_engine::nrpa::NrpaConfig,
     observer: &(dyn Fn(&[Move], f64) + Sync),
 ) -> puzzle_engine::nrpa::NrpaResult<Move> {
-    use puzzle_engine::nrpa::{search_parallel, NrpaConfig};
     let mut colours = crate::selective::Selective::ranked_colours(board);
     colours.truncate(cfg.nrpa_tabu_colours.max(1));
     if colours.is_empty() {
@@ -512,60 +554,137 @@ fn rotating_tabu_nrpa(
             observer(seq, score);
         }
     };
-    // Diagnostic only: one stderr line per completed run (which colour, what score).
-    let trace_runs = std::env::var_os("PUZZLE_TRACE_RUNS").is_some();
-    let mut best_by_colour = vec![f64::NEG_INFINITY; colours.len()];
-    let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
-    let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
-    for run in 0u64.. {
+    let threads = cfg.threads.max(1);
+    let thread_runs = |thread: usize| {
         let mut budget = cfg.budget.clone();
-        if let Some(n) = cfg.budget.max_iterations {
-            budget.max_iterations = Some(n.saturating_sub(playouts));
-        }
-        if let Some(left) = deadline.remaining() {
-            budget.max_time = Some(left);
-        }
-        let run_config = NrpaConfig {
-            seed: puzzle_engine::Rng::stream_seed(cfg.seed, run),
-            repeat: false,
-            ..config.clone()
+        let t = threads as u64;
+        budget.max_iterations = budget
+            .max_iterations
+            .map(|n| n / t + u64::from((thread as u64) < n % t));
+        budget.max_nodes = (budget.max_nodes / threads).max(1);
+        let seed = match thread {
+            0 => cfg.seed,
+            _ => puzzle_engine::Rng::stream_seed(cfg.seed, (1 << 32) + thread as u64),
         };
-        let pick = cfg.nrpa_tabu_schedule.pick(run as usize, &best_by_colour);
-        let tabu = colours[pick];
-        let game = crate::selective::Selective::with_tabu(board.clone(), tabu);
-        let r = search_parallel(&game, &run_config, &budget, cfg.threads.max(1), Some(&hear));
-        playouts += r.playouts;
-        runs += r.runs;
-        peak = peak.max(r.peak_policy_entries);
-        if trace_runs {
-            eprintln!(
-                "nrpa run {run}: tabu colour {tabu}, score {}, {} playouts, {:.1} s",
-                r.best_score,
-                r.playouts,
-                deadline.elapsed().as_secs_f64()
-            );
-        }
-        // A run cut short by the budget says little about its colour.
-        if r.stop_reason == StopReason::Exhausted {
-            best_by_colour[pick] = best_by_colour[pick].max(r.best_score);
-        }
-        let stop = r.stop_reason;
-        let better = total.as_ref().is_none_or(|t| r.best_score > t.best_score);
-        if better {
-            total = Some(r);
-        } else if let Some(t) = total.as_mut() {
-            t.stop_reason = stop;
-        }
-        if stop != StopReason::Exhausted || playouts == 0 {
-            break;
-        }
+        let mut order = colours.clone();
+        order.rotate_left(thread % colours.len());
+        let runs = ColourRuns {
+            board,
+            colours: &order,
+            schedule: cfg.nrpa_tabu_schedule,
+            config,
+            seed,
+            thread,
+        };
+        runs.run(&budget, &deadline, &hear)
+    };
+    if threads == 1 {
+        return thread_runs(0);
     }
-    let mut total = total.expect("at least one run");
-    total.playouts = playouts;
-    total.runs = runs;
-    total.peak_policy_entries = peak;
-    total.elapsed = deadline.elapsed();
-    total
+    let results: Vec<puzzle_engine::nrpa::NrpaResult<Move>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let thread_runs = &thread_runs;
+                scope.spawn(move || thread_runs(t))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an NRPA thread does not panic"))
+            .collect()
+    });
+    let playouts = results.iter().map(|r| r.playouts).sum();
+    let runs = results.iter().map(|r| r.runs).sum();
+    let peak = results.iter().map(|r| r.peak_policy_entries).sum();
+    let mut best = results
+        .into_iter()
+        .reduce(|a, b| if b.best_score > a.best_score { b } else { a })
+        .expect("at least one thread");
+    best.playouts = playouts;
+    best.runs = runs;
+    best.peak_policy_entries = peak;
+    best.elapsed = deadline.elapsed();
+    best
+}
+
+/// One thread's complete selective NRPA runs, each with the tabu colour its schedule picks.
+struct ColourRuns<'a> {
+    board: &'a Board,
+    /// The candidate tabu colours, in the order the schedule tries them first.
+    colours: &'a [u8],
+    schedule: TabuSchedule,
+    config: &'a puzzle_engine::nrpa::NrpaConfig,
+    /// Run `i` is seeded with stream `i` of this seed.
+    seed: u64,
+    /// For the diagnostic lines.
+    thread: usize,
+}
+
+impl ColourRuns<'_> {
+    /// Runs until `budget` (this thread's iterations and nodes) or `deadline` ends.
+    fn run(
+        &self,
+        budget: &Budget,
+        deadline: &puzzle_engine::Deadline,
+        hear: &(dyn Fn(&[Move], f64) + Sync),
+    ) -> puzzle_engine::nrpa::NrpaResult<Move> {
+        use puzzle_engine::nrpa::{search_parallel, NrpaConfig};
+        // Diagnostic only: one stderr line per completed run (which colour, what score).
+        let trace_runs = std::env::var_os("PUZZLE_TRACE_RUNS").is_some();
+        let mut best_by_colour = vec![f64::NEG_INFINITY; self.colours.len()];
+        let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
+        let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
+        for run in 0u64.. {
+            let mut budget = budget.clone();
+            if let Some(n) = budget.max_iterations {
+                budget.max_iterations = Some(n.saturating_sub(playouts));
+            }
+            if let Some(left) = deadline.remaining() {
+                budget.max_time = Some(left);
+            }
+            let run_config = NrpaConfig {
+                seed: puzzle_engine::Rng::stream_seed(self.seed, run),
+                repeat: false,
+                ..self.config.clone()
+            };
+            let pick = self.schedule.pick(run as usize, &best_by_colour);
+            let tabu = self.colours[pick];
+            let game = crate::selective::Selective::with_tabu(self.board.clone(), tabu);
+            let r = search_parallel(&game, &run_config, &budget, 1, Some(hear));
+            playouts += r.playouts;
+            runs += r.runs;
+            peak = peak.max(r.peak_policy_entries);
+            if trace_runs {
+                eprintln!(
+                    "nrpa thread {} run {run}: tabu colour {tabu}, score {}, {} playouts, {:.1} s",
+                    self.thread,
+                    r.best_score,
+                    r.playouts,
+                    deadline.elapsed().as_secs_f64()
+                );
+            }
+            // A run cut short by the budget says little about its colour.
+            if r.stop_reason == StopReason::Exhausted {
+                best_by_colour[pick] = best_by_colour[pick].max(r.best_score);
+            }
+            let stop = r.stop_reason;
+            let better = total.as_ref().is_none_or(|t| r.best_score > t.best_score);
+            if better {
+                total = Some(r);
+            } else if let Some(t) = total.as_mut() {
+                t.stop_reason = stop;
+            }
+            if stop != StopReason::Exhausted || playouts == 0 {
+                break;
+            }
+        }
+        let mut total = total.expect("at least one run");
+        total.playouts = playouts;
+        total.runs = runs;
+        total.peak_policy_entries = peak;
+        total.elapsed = deadline.elapsed();
+        total
+    }
 }
 
 /// The share of the remaining budget one per-move step gets: `2 / (moves left + 2)` of it,

@@ -50,9 +50,9 @@ pub enum PenaltyArg {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TabuScheduleArg {
     /// Run i takes the (i mod K)-th most frequent colour.
-    #[default]
     RoundRobin,
     /// One run per colour, then the colour whose runs scored best.
+    #[default]
     BestFirst,
 }
 
@@ -76,8 +76,10 @@ pub struct SolveArgs {
     /// A random board instead of a file: COLSxROWSxCOLOURS, e.g. 15x15x5 (seed: --seed).
     #[arg(long, value_name = "WxHxK")]
     pub random: Option<String>,
-    /// The search.
-    #[arg(long, default_value = "spmcts", value_parser = parse_algorithm)]
+    /// The search. The default, NRPA with the selective policy and best-first tabu colours, is
+    /// the strongest at every budget measured; the papers' settings: `--algo spmcts` (Schadd
+    /// et al.), `--tabu-colours 1` (Cazenave 2016), `--no-selective` (Rosin's NRPA).
+    #[arg(long, default_value = "nrpa", value_parser = parse_algorithm)]
     pub algo: Algorithm,
     /// Playout policy: random, tabu, tabu-colour, pseudo[-K], pseudo-tabu[-K], double-tabu,
     /// roulette, eps<E>-<policy>.
@@ -122,23 +124,27 @@ pub struct SolveArgs {
     /// again from there (the budget shared out over the moves); best for long budgets.
     #[arg(long)]
     pub per_move: bool,
-    /// NRPA with the selective policy (Cazenave 2016): the most frequent colour of the board
-    /// is not played while another group exists.
-    #[arg(long)]
+    /// NRPA with the selective policy (Cazenave 2016): the tabu colour is not played while a
+    /// group of another colour exists. On by default; kept so that older commands still run.
+    #[arg(long, overrides_with = "no_selective")]
     pub selective: bool,
+    /// Plain NRPA (Rosin 2011): every move allowed, no tabu colour.
+    #[arg(long, overrides_with = "selective")]
+    pub no_selective: bool,
     /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): P playouts per level-1 step
     /// before each policy adaptation (1 = plain NRPA).
     #[arg(long, value_name = "P", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub stabilized: u32,
-    /// Selective NRPA: restarts rotate the tabu colour through the K most frequent colours
-    /// (1 = always the most frequent, as Cazenave).
-    #[arg(long, value_name = "K", default_value_t = 1,
+    /// Selective NRPA: restarts take the tabu colour from the K most frequent colours
+    /// (1 = always the most frequent, as Cazenave); with several threads each thread starts
+    /// at a different one.
+    #[arg(long, value_name = "K", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=20))]
     pub tabu_colours: u32,
     /// With --tabu-colours K > 1: `round-robin` (run i takes the (i mod K)-th colour) or
     /// `best-first` (one run per colour, then every run takes the colour whose runs scored best).
-    #[arg(long, value_enum, default_value_t = TabuScheduleArg::RoundRobin)]
+    #[arg(long, value_enum, default_value_t = TabuScheduleArg::BestFirst)]
     pub tabu_schedule: TabuScheduleArg,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
@@ -193,7 +199,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         no_restarts: args.no_restarts,
         no_solved_marking: args.no_solved_marking,
         per_move: args.per_move,
-        selective: args.selective,
+        selective: !args.no_selective,
         stabilized: args.stabilized,
         tabu_colours: args.tabu_colours,
         tabu_schedule: value_name(args.tabu_schedule),

@@ -183,7 +183,7 @@ pub fn bench(
         budget: Budget::time(Duration::from_secs_f64(req.seconds)).with_stop_flag(stop.clone()),
         seed,
         threads: req.limits.threads_or(1),
-        ..SolveConfig::default()
+        ..SolveConfig::spmcts()
     };
     let s = search::solve(board, &cfg, None).map_err(|e| anyhow!("{e}"))?;
     let r = RateRecord {

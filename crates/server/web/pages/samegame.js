@@ -28,9 +28,9 @@ const PENALTIES = [
   { value: 'per-colour', label: 'Per colour: −Σ(m_c − 2)² (Schadd)' },
 ];
 const ALGORITHMS = [
+  { value: 'nrpa', label: 'NRPA, nested rollout policy adaptation (Rosin; default: selective)' },
   { value: 'spmcts', label: 'SP-MCTS (Schadd et al.)' },
   { value: 'nmcs', label: 'NMCS, nested Monte-Carlo search (Cazenave)' },
-  { value: 'nrpa', label: 'NRPA, nested rollout policy adaptation (Rosin)' },
 ];
 const PLAYOUTS = [
   { value: 'tabu', label: 'Random Tabu (Czech thesis; default)' },
@@ -61,9 +61,9 @@ const SOLVE_OPTIONS = [
   { name: 'one_child', label: 'Expand one child per playout', kind: 'check', value: false, algos: ['spmcts'] },
   { name: 'per_move', label: 'Per-move mode (commit a move, search again)', kind: 'check', value: false, algos: ['spmcts'] },
   { name: 'level', label: 'Nesting level', kind: 'int', value: '', min: 1, max: 5, algos: ['nmcs', 'nrpa'], placeholder: (v) => (v.algo === 'nmcs' ? '2' : '3') },
-  { name: 'selective', label: 'Selective policy (tabu colour, Cazenave 2016)', kind: 'check', value: false, algos: ['nrpa'] },
-  { name: 'tabu_colours', label: 'Tabu colours (rotate through the k most frequent)', kind: 'int', value: '1', min: 1, max: 20, algos: ['nrpa'], when: (v) => v.selective },
-  { name: 'tabu_schedule', label: 'Tabu schedule', kind: 'select', choices: [{ value: 'round-robin', label: 'Round robin' }, { value: 'best-first', label: 'Best first' }], value: 'round-robin', algos: ['nrpa'], when: (v) => v.selective },
+  { name: 'selective', label: 'Selective policy (tabu colour, Cazenave 2016)', kind: 'check', value: true, algos: ['nrpa'] },
+  { name: 'tabu_colours', label: 'Tabu colours (chosen among the k most frequent)', kind: 'int', value: '3', min: 1, max: 20, algos: ['nrpa'], when: (v) => v.selective },
+  { name: 'tabu_schedule', label: 'Tabu schedule', kind: 'select', choices: [{ value: 'round-robin', label: 'Round robin' }, { value: 'best-first', label: 'Best first' }], value: 'best-first', algos: ['nrpa'], when: (v) => v.selective },
   { name: 'stabilized', label: 'Stabilized NRPA: playouts per step (1 = plain)', kind: 'int', value: '1', min: 1, max: 1000, algos: ['nrpa'] },
 ];
 
@@ -85,7 +85,7 @@ const state = {
   actionQueue: Promise.resolve(),
   playMessage: '',
   cores: 1,
-  algo: 'spmcts',
+  algo: 'nrpa',
   solveValues: Object.fromEntries(SOLVE_OPTIONS.map((option) => [option.name, option.value])),
   timeLimit: '5',
   threads: '1',
