@@ -972,85 +972,130 @@ impl Board {
         codes: Option<&mut Vec<u64>>,
     ) {
         actions.clear();
-        let mut none = Vec::new();
-        let with_codes = codes.is_some();
-        let codes = codes.unwrap_or(&mut none);
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
-            // Flood the tabu colour only when no other colour has a group: the enumeration
-            // of the other colours alone finds their groups in the same (scan) order.
-            let others = self.live_colours() & !(1 << tabu);
-            let n = self.used_words();
-            let set = if (0..n).any(|i| self.group_word_of(others, i) != 0) {
-                others
-            } else {
-                self.live_colours()
-            };
             s.groups.clear();
-            codes.clear();
-            if with_codes {
-                self.groups_of::<true>(set, &mut s, codes);
-            } else {
-                self.groups_of::<false>(set, &mut s, codes);
-            }
+            // The tabu colour is flooded only when no other colour has a group: the other
+            // colours' groups alone come in the same (scan) order.
+            let others = self.live_colours() & !(1 << tabu);
+            self.groups_of(others, true, &mut s, codes);
             actions.extend(s.groups.iter().map(|g| self.move_of(g.cell)));
         });
     }
 
     fn groups_into<const CODES: bool>(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
         scratch.groups.clear();
-        self.groups_of::<CODES>(self.live_colours(), scratch, codes)
+        let codes = if CODES { Some(codes) } else { None };
+        self.groups_of(self.live_colours(), false, scratch, codes)
     }
 
-    /// The groups of the colours in `set` (bit `k` = colour `k`), appended in scan order to
-    /// `scratch.groups` (and their codes to `codes`); returns how many groups it holds then.
-    fn groups_of<const CODES: bool>(
+    /// The groups of the colours in `set` (bit `k` = colour `k`), or with `or_all` of every
+    /// colour when none of `set` has a group, appended in scan order to `scratch.groups` (and
+    /// their [`Board::group_code`]s to `codes`, cleared first); returns how many groups
+    /// `scratch.groups` holds then.
+    fn groups_of(
         &self,
         set: u32,
+        or_all: bool,
         scratch: &mut Scratch,
-        codes: &mut Vec<u64>,
+        codes: Option<&mut Vec<u64>>,
     ) -> usize {
-        let n = self.used_words();
-        scratch.stones.clear();
-        scratch.stone_counts.clear();
-        scratch
-            .stones
-            .extend((0..n).map(|i| self.group_word_of(set, i)));
-        // The planes of the colours in `set`, plane of colour `k` at `(k − 1) · words`.
-        let words = self.words;
-        scratch.planes.clear();
-        scratch.planes.resize(self.colours * words, 0);
-        let mut live = set & self.live;
-        while live != 0 {
-            let k = live.trailing_zeros() as u8;
-            live &= live - 1;
-            let plane = &mut scratch.planes[(k as usize - 1) * words..k as usize * words];
-            for (i, w) in plane[..n].iter_mut().enumerate() {
-                *w = self.colour_word(k, i);
-            }
+        with_slices!(self.groups_of_s(set, or_all, scratch, codes))
+    }
+
+    /// [`Board::groups_of`] with `S` slices: each colour's plane computed once, the group
+    /// stones of `set` from the kept marks, then the lowest one left flooded and struck off
+    /// until none is left.
+    #[inline]
+    fn groups_of_s<const S: usize>(
+        &self,
+        set: u32,
+        or_all: bool,
+        scratch: &mut Scratch,
+        mut codes: Option<&mut Vec<u64>>,
+    ) -> usize {
+        let Scratch {
+            group,
+            stones,
+            planes,
+            groups,
+            stone_counts,
+        } = scratch;
+        if let Some(codes) = codes.as_deref_mut() {
+            codes.clear();
         }
+        let (n, words, live) = (self.used_words(), self.words, self.live);
+        stone_counts.clear();
+        // The planes of the colours wanted, plane of colour `k` at `(k − 1) · words`; every
+        // word is written, since a flood may read the word after the used ones.
+        planes.resize(self.colours * words, 0);
+        let mut done = 0u32;
+        let mut want = set & live;
+        loop {
+            let mut todo = want & !done;
+            done |= todo;
+            while todo != 0 {
+                let k = todo.trailing_zeros() as u8;
+                todo &= todo - 1;
+                let plane = &mut planes[(k as usize - 1) * words..k as usize * words];
+                for (i, w) in plane.iter_mut().enumerate() {
+                    *w = self.colour_word_s::<S>(k, i);
+                }
+            }
+            stones.clear();
+            if want == live {
+                // Every group stone is of a live colour.
+                stones.extend_from_slice(&self.marks[..n]);
+                break;
+            }
+            let mut any = 0;
+            stones.extend((0..n).map(|i| {
+                let mut colours = 0;
+                let mut w = want;
+                while w != 0 {
+                    let k = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    colours |= planes[(k - 1) * words + i];
+                }
+                let x = self.marks[i] & colours;
+                any |= x;
+                x
+            }));
+            if any != 0 || !or_all {
+                break;
+            }
+            want = live;
+        }
+        let lanes16 = self.lane_words == 0 && self.lane_bits == 16;
         for i in 0..n {
-            while scratch.stones[i] != 0 {
-                let cell = i * 64 + scratch.stones[i].trailing_zeros() as usize;
-                let colour = self.colour_at(cell);
+            while stones[i] != 0 {
+                let bit = stones[i].trailing_zeros();
+                let cell = i * 64 + bit as usize;
+                let colour = self.colour_at_s::<S>(i, bit);
                 let k = colour as usize - 1;
-                let plane = &scratch.planes[k * words..(k + 1) * words];
-                let (lo, hi) = self.flood_in::<0>(|i| plane[i], cell, &mut scratch.group);
-                let size: u32 = (lo..=hi).map(|j| scratch.group[j + 1].count_ones()).sum();
+                let plane = &planes[k * words..(k + 1) * words];
+                let (lo, hi) = if lanes16 {
+                    self.flood_in::<16>(|j| plane[j], cell, group)
+                } else {
+                    self.flood_in::<0>(|j| plane[j], cell, group)
+                };
+                let mut size = 0;
                 for j in lo..=hi {
-                    scratch.stones[j] &= !scratch.group[j + 1];
+                    let w = group[j + 1];
+                    size += w.count_ones();
+                    stones[j] &= !w;
                 }
-                if CODES {
-                    codes.push(mask_code(colour, lo, hi, &scratch.group));
+                if let Some(codes) = codes.as_deref_mut() {
+                    codes.push(mask_code(colour, lo, hi, group));
                 }
-                scratch.groups.push(Group {
+                groups.push(Group {
                     cell: cell as u16,
                     colour,
                     size: size as u16,
                 });
             }
         }
-        scratch.groups.len()
+        groups.len()
     }
 
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return
