@@ -86,6 +86,39 @@ pub struct Scratch {
     planes: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
     pub groups: Vec<Group>,
+    /// The groups a refresh of [`GroupCache`] found again, then the merged list.
+    cached: Vec<CachedGroup>,
+}
+
+/// The columns a move changed, `first..=last` (`last = usize::MAX`: every column from
+/// `first` on, as when a column was deleted and the ones right of it moved).
+#[derive(Clone, Copy, Debug)]
+struct ChangedColumns {
+    first: usize,
+    last: usize,
+}
+
+/// A group kept by [`GroupCache`]: what [`Board::find_groups_coded`] gives for it, and the
+/// column of its last stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CachedGroup {
+    group: Group,
+    code: u64,
+    last_column: u16,
+}
+
+/// The groups of a position, kept up to date move by move for searches that enumerate every
+/// group at every step (NRPA with the selective policy, `docs/METHODS.md#nrpa-selective`).
+/// A move whose group starts in column `f` changes nothing left of column `f`, so the groups
+/// that end left of column `f − 1` are kept as they are and only the group stones from
+/// column `f − 1` on are flooded again. Off by default: then moves pay nothing for it.
+#[derive(Clone, Debug, Default)]
+struct GroupCache {
+    on: bool,
+    /// The colour whose groups are not kept (0: none).
+    excluded: u8,
+    /// The groups of the other colours, in scan order.
+    groups: Vec<CachedGroup>,
 }
 
 impl Scratch {
@@ -254,7 +287,7 @@ fn first_set_from(
 /// assert!(b.is_terminal() && b.is_cleared());
 /// assert_eq!(b.score(), 1000.0);
 /// ```
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Board {
     width: usize,
     height: usize,
@@ -288,7 +321,26 @@ pub struct Board {
     points: i64,
     moves: u32,
     scoring: Scoring,
+    /// Derived from the position; not part of its identity ([`PartialEq`] ignores it).
+    cache: GroupCache,
 }
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Self) -> bool {
+        fn position(b: &Board) -> impl PartialEq + '_ {
+            (
+                (
+                    b.width, b.height, b.stride, b.colours, b.columns, b.stones, b.live,
+                ),
+                (&b.slices, &b.marks, &b.heights, b.counts, b.points, b.moves),
+                b.scoring,
+            )
+        }
+        position(self) == position(other)
+    }
+}
+
+impl Eq for Board {}
 
 impl Clone for Board {
     fn clone(&self) -> Self {
@@ -296,6 +348,7 @@ impl Clone for Board {
             slices: self.slices.clone(),
             marks: self.marks.clone(),
             heights: self.heights.clone(),
+            cache: self.cache.clone(),
             ..*self
         }
     }
@@ -321,6 +374,9 @@ impl Clone for Board {
         self.points = source.points;
         self.moves = source.moves;
         self.scoring = source.scoring;
+        self.cache.on = source.cache.on;
+        self.cache.excluded = source.cache.excluded;
+        self.cache.groups.clone_from(&source.cache.groups);
     }
 }
 
@@ -414,6 +470,7 @@ impl Board {
             points: 0,
             moves: 0,
             scoring,
+            cache: GroupCache::default(),
         };
         for (r, row) in rows.iter().enumerate() {
             if row.len() != width {
@@ -972,6 +1029,16 @@ impl Board {
         codes: Option<&mut Vec<u64>>,
     ) {
         actions.clear();
+        let cache = &self.cache;
+        if cache.on && cache.excluded == tabu && !cache.groups.is_empty() {
+            // The kept groups are exactly the other colours' groups, in scan order.
+            actions.extend(cache.groups.iter().map(|g| self.move_of(g.group.cell)));
+            if let Some(codes) = codes {
+                codes.clear();
+                codes.extend(cache.groups.iter().map(|g| g.code));
+            }
+            return;
+        }
         SCRATCH.with(|s| {
             let mut s = s.borrow_mut();
             s.groups.clear();
@@ -981,6 +1048,149 @@ impl Board {
             self.groups_of(others, true, &mut s, codes);
             actions.extend(s.groups.iter().map(|g| self.move_of(g.cell)));
         });
+    }
+
+    /// Keep the groups of every colour but `excluded` (0: none) up to date from now on, move
+    /// by move ([`GroupCache`]), for [`Board::legal_actions_selective`] with tabu colour
+    /// `excluded`. Copies of the board keep them too.
+    pub fn keep_groups(&mut self, excluded: u8) {
+        self.cache.on = true;
+        self.cache.excluded = excluded;
+        self.cache.groups.clear();
+        let all = ChangedColumns {
+            first: 0,
+            last: usize::MAX,
+        };
+        SCRATCH.with(|s| self.refresh_groups(all, &mut s.borrow_mut()));
+    }
+
+    /// Bring the kept groups up to date after a move that changed `changed`: the groups
+    /// that end left of column `first − 1` or start right of column `last + 1` stay, the
+    /// group stones of those columns are flooded again, and the two lists are merged in scan
+    /// order.
+    fn refresh_groups(&mut self, changed: ChangedColumns, scratch: &mut Scratch) {
+        with_slices!(self.refresh_groups_s(changed, scratch));
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = Scratch::new();
+            let mut codes = Vec::new();
+            let others = self.live & !(1u32 << self.cache.excluded);
+            self.groups_of(others, false, &mut fresh, Some(&mut codes));
+            let kept: Vec<(Group, u64)> = self
+                .cache
+                .groups
+                .iter()
+                .map(|g| (g.group, g.code))
+                .collect();
+            let full: Vec<(Group, u64)> = fresh.groups.into_iter().zip(codes).collect();
+            debug_assert_eq!(kept, full, "kept groups out of date");
+        }
+    }
+
+    /// [`Board::refresh_groups`] with `S` slices.
+    #[inline]
+    fn refresh_groups_s<const S: usize>(&mut self, changed: ChangedColumns, scratch: &mut Scratch) {
+        // Columns `from..=to` may hold changed groups (a stone's neighbours changed).
+        let from = changed.first.saturating_sub(1);
+        let to = changed.last.saturating_add(1);
+        let log = self.stride_log;
+        self.cache
+            .groups
+            .retain(|g| (g.last_column as usize) < from || (g.group.cell as usize >> log) > to);
+        let Scratch {
+            group,
+            stones,
+            planes,
+            cached,
+            ..
+        } = scratch;
+        let (n, words) = (self.used_words(), self.words);
+        let wanted = self.live & !(1u32 << self.cache.excluded);
+        // The planes of the wanted colours (every word: a flood may read past the used ones).
+        planes.resize(self.colours * words, 0);
+        let mut todo = wanted;
+        while todo != 0 {
+            let k = todo.trailing_zeros() as u8;
+            todo &= todo - 1;
+            let plane = &mut planes[(k as usize - 1) * words..k as usize * words];
+            for (i, w) in plane.iter_mut().enumerate() {
+                *w = self.colour_word_s::<S>(k, i);
+            }
+        }
+        // The wanted colours' group stones of columns `from..=to`.
+        let start_bit = from << log;
+        let end_bit = to.saturating_add(1).saturating_mul(self.stride);
+        stones.clear();
+        stones.extend((0..n).map(|i| {
+            let mut colours = 0;
+            let mut w = wanted;
+            while w != 0 {
+                let k = w.trailing_zeros() as usize;
+                w &= w - 1;
+                colours |= planes[(k - 1) * words + i];
+            }
+            let lowest = (start_bit.saturating_sub(i * 64)).min(64) as u32;
+            let highest = (end_bit.saturating_sub(i * 64)).min(64) as u32;
+            self.marks[i] & colours & (low_mask(highest) & !low_mask(lowest))
+        }));
+        cached.clear();
+        let lanes16 = self.lane_words == 0 && self.lane_bits == 16;
+        for i in 0..n {
+            while stones[i] != 0 {
+                let bit = stones[i].trailing_zeros();
+                let cell = i * 64 + bit as usize;
+                let colour = self.colour_at_s::<S>(i, bit);
+                let k = colour as usize - 1;
+                let plane = &planes[k * words..(k + 1) * words];
+                let (lo, hi) = if lanes16 {
+                    self.flood_in::<16>(|j| plane[j], cell, group)
+                } else {
+                    self.flood_in::<0>(|j| plane[j], cell, group)
+                };
+                let mut size = 0;
+                for j in lo..=hi {
+                    let w = group[j + 1];
+                    size += w.count_ones();
+                    stones[j] &= !w;
+                }
+                // The group may reach back left of `from`: it is named by its first stone.
+                let first_cell = lo * 64 + group[lo + 1].trailing_zeros() as usize;
+                let last_cell = hi * 64 + 63 - group[hi + 1].leading_zeros() as usize;
+                cached.push(CachedGroup {
+                    group: Group {
+                        cell: first_cell as u16,
+                        colour,
+                        size: size as u16,
+                    },
+                    code: mask_code(colour, lo, hi, group),
+                    last_column: (last_cell >> log) as u16,
+                });
+            }
+        }
+        // Groups found from a later seed may start earlier: order by first stone, then merge
+        // with the kept groups (both in scan order).
+        cached.sort_unstable_by_key(|g| g.group.cell);
+        let kept = std::mem::take(&mut self.cache.groups);
+        let mut merged = std::mem::take(cached);
+        let found = merged.len();
+        merged.extend_from_slice(&kept);
+        // `merged` = found ++ kept; merge them into `kept`'s storage.
+        let mut out = kept;
+        out.clear();
+        let (mut a, mut b) = (0, found);
+        while a < found || b < merged.len() {
+            let take_found =
+                b == merged.len() || (a < found && merged[a].group.cell < merged[b].group.cell);
+            if take_found {
+                out.push(merged[a]);
+                a += 1;
+            } else {
+                out.push(merged[b]);
+                b += 1;
+            }
+        }
+        self.cache.groups = out;
+        *cached = merged;
     }
 
     fn groups_into<const CODES: bool>(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
@@ -1020,6 +1230,7 @@ impl Board {
             planes,
             groups,
             stone_counts,
+            ..
         } = scratch;
         if let Some(codes) = codes.as_deref_mut() {
             codes.clear();
@@ -1323,12 +1534,20 @@ impl Board {
     /// Remove the group containing internal cell `start` (which must have a same-coloured
     /// neighbour), apply gravity and column shifting, and score it. Returns the group size.
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {
-        with_slices!(self.remove_group_s(start, scratch))
+        let (size, changed) = with_slices!(self.remove_group_s(start, scratch));
+        if self.cache.on {
+            self.refresh_groups(changed, scratch);
+        }
+        size
     }
 
-    /// [`Board::remove_group`] with `S` slices.
+    /// [`Board::remove_group`] with `S` slices; returns the size and the columns it changed.
     #[inline]
-    fn remove_group_s<const S: usize>(&mut self, start: usize, scratch: &mut Scratch) -> usize {
+    fn remove_group_s<const S: usize>(
+        &mut self,
+        start: usize,
+        scratch: &mut Scratch,
+    ) -> (usize, ChangedColumns) {
         if self.lane_words == 0 {
             return if self.lane_bits == 16 {
                 self.remove_group_lanes::<S, 16>(start, scratch)
@@ -1383,18 +1602,19 @@ impl Board {
         }
         self.update_marks_s::<S>(0, old_used);
         self.account(colour, size);
-        size
+        let last = if emptied { usize::MAX } else { last };
+        (size, ChangedColumns { first, last })
     }
 
     /// [`Board::remove_group`] with `S` slices on a board whose lanes lie inside words,
     /// lanes of `L` bits (`L = 0`: the board's `lane_bits`, read at run time; a constant
-    /// width makes every lane shift a constant).
+    /// width makes every lane shift a constant); returns the size and the columns it changed.
     #[inline]
     fn remove_group_lanes<const S: usize, const L: u32>(
         &mut self,
         start: usize,
         scratch: &mut Scratch,
-    ) -> usize {
+    ) -> (usize, ChangedColumns) {
         debug_assert!(self.lane_words == 0 && (L == 0 || L == self.lane_bits));
         let s = if L == 0 { self.lane_bits } else { L };
         let log = s.trailing_zeros();
@@ -1472,7 +1692,8 @@ impl Board {
             debug_assert_eq!(kept, self.marks, "group stones kept out of date");
         }
         self.account(colour, size);
-        size
+        let last = if deleted > 0 { usize::MAX } else { last };
+        (size, ChangedColumns { first, last })
     }
 
     /// Delete the (emptied) height of column `c`, moving the higher columns' heights down.

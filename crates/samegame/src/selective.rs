@@ -36,12 +36,14 @@ impl Selective {
     /// lowest-numbered one on ties).
     pub fn new(board: Board) -> Selective {
         let tabu = crate::playout::most_frequent(&board);
-        Selective { board, tabu }
+        Selective::with_tabu(board, tabu)
     }
 
     /// The selective game from `board` with tabu colour `tabu` (1-based; any colour, also one
     /// with no stones left, which makes the game the plain one).
-    pub fn with_tabu(board: Board, tabu: u8) -> Selective {
+    pub fn with_tabu(mut board: Board, tabu: u8) -> Selective {
+        // Every step enumerates the other colours' groups: keep them move by move.
+        board.keep_groups(tabu);
         Selective { board, tabu }
     }
 

@@ -1,11 +1,13 @@
 //! The bitboard [`Board`] against a plain reference implementation (a grid of colours,
 //! flood fill with a stack, gravity and column shift written out cell by cell), on random
 //! boards of every lane layout (heights 1–128: lanes of 2 to 256 bits, lanes inside a word
-//! and lanes spanning words), and the exact uniformity of the Random playout policy.
+//! and lanes spanning words), the groups a selective game keeps move by move against a full
+//! enumeration, and the exact uniformity of the Random playout policy.
 
 use proptest::prelude::*;
 use puzzle_engine::{Game, Rng};
 use puzzle_samegame::playout::{GroupChooser, Uniform};
+use puzzle_samegame::selective::Selective;
 use puzzle_samegame::{Board, Scoring, Scratch};
 
 /// The reference: columns bottom-up, empty columns removed.
@@ -234,6 +236,63 @@ proptest! {
     ) {
         let mut b = Board::random(w, h, k, seed, Scoring::standard()).unwrap();
         agree(&mut b, &picks)?;
+    }
+}
+
+/// The groups a selective game keeps move by move (`Board::keep_groups`) against a full
+/// enumeration of the same position: the groups of the colours other than `tabu`, or all of
+/// them once only `tabu` has groups, in scan order with their codes.
+fn kept_groups_agree(board: Board, tabu: u8, picks: &[u32]) -> Result<(), TestCaseError> {
+    let mut game = Selective::with_tabu(board, tabu);
+    let (mut moves, mut codes) = (Vec::new(), Vec::new());
+    let (mut all_codes, mut scratch) = (Vec::new(), Scratch::new());
+    for &p in picks {
+        game.legal_actions_coded(&mut moves, &mut codes);
+        let b = game.board();
+        b.find_groups_coded(&mut scratch, &mut all_codes);
+        let all: Vec<_> = scratch
+            .groups
+            .iter()
+            .zip(&all_codes)
+            .map(|(g, &code)| (b.move_of(g.cell), g.colour, code))
+            .collect();
+        let others: Vec<_> = all.iter().filter(|g| g.1 != tabu).copied().collect();
+        let expected = if others.is_empty() { all } else { others };
+        let kept: Vec<_> = moves
+            .iter()
+            .zip(&codes)
+            .map(|(&mv, &code)| (mv, b.get(mv.col as usize, mv.row as usize), code))
+            .collect();
+        prop_assert_eq!(&kept, &expected);
+        if moves.is_empty() {
+            prop_assert!(game.is_terminal());
+            break;
+        }
+        game.apply(moves[p as usize % moves.len()]);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn kept_groups_agree_with_a_full_enumeration(
+        w in 1usize..17, h in 1usize..18, k in 1usize..7, tabu in 0u8..8, seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u32>(), 1..150)
+    ) {
+        let b = Board::random(w, h, k, seed, Scoring::standard()).unwrap();
+        kept_groups_agree(b, tabu, &picks)?;
+    }
+
+    #[test]
+    fn kept_groups_agree_on_tall_and_wide_boards(
+        w in 1usize..40, h in prop::sample::select(vec![31usize, 32, 63, 64, 65, 100, 127, 128]),
+        k in 3usize..21, tabu in 1u8..4, seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<u32>(), 1..40)
+    ) {
+        let b = Board::random(w, h, k, seed, Scoring::standard()).unwrap();
+        kept_groups_agree(b, tabu, &picks)?;
     }
 }
 
