@@ -6,6 +6,9 @@
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
 //! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros, `wmN-cX` with
 //! them; a `-fK` suffix takes one expansion in K from feature-space cycling.)
+//! FROM-TO may be `all`. Each line ends with the search thread's CPU seconds, which the
+//! load of a shared machine changes less than wall time (`scripts/sokoban-portfolio.py`
+//! reads these lines to choose the portfolio's shares).
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
@@ -48,8 +51,10 @@ fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).expect("readable file");
+    let levels = parse_xsb(&text).expect("valid levels");
     let (from, to) = match args[2].split_once('-') {
         Some((a, b)) => (a.parse().expect("from"), b.parse().expect("to")),
+        None if args[2] == "all" => (1, levels.len()),
         None => {
             let n: usize = args[2].parse().expect("level number");
             (n, n)
@@ -61,7 +66,6 @@ fn main() {
         None => (args[3].parse().expect("seconds"), None),
     };
     let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
-    let levels = parse_xsb(&text).expect("valid levels");
     let no_macros = SearchOptions::NO_MACROS;
     let named = [
         ("greedy-macros", Order::Greedy, SearchOptions::MACROS),
@@ -86,17 +90,27 @@ fn main() {
         let board = Board::new(&levels[n - 1]).expect("a board");
         for &(name, order, opts) in &runs {
             let start = Instant::now();
+            let cpu_start = thread_cpu_seconds();
             let mut budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
             budget.max_iterations = iterations;
             let o = best_first_opts(&board, order, opts, &budget);
             println!(
-                "{n:>3} {name:<14} {:?} pushes {:?} nodes {} expanded {} in {:.2} s",
+                "{n:>3} {name:<14} {:?} pushes {:?} nodes {} expanded {} in {:.2} s cpu {:.3} s",
                 o.stop,
                 o.pushes.map(|p| p.len()),
                 o.nodes,
                 o.expanded,
-                start.elapsed().as_secs_f64()
+                start.elapsed().as_secs_f64(),
+                thread_cpu_seconds() - cpu_start
             );
         }
     }
+}
+
+/// Seconds this thread has spent on a CPU (Linux `/proc/thread-self/schedstat`; 0 elsewhere).
+fn thread_cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
 }
