@@ -100,6 +100,20 @@ impl Budget {
         self
     }
 
+    /// Thread `thread`'s share of this budget when `threads` threads search side by side:
+    /// the iterations and the node budget split between them (the first `n mod threads`
+    /// threads take one iteration more), the time limit and the stop flag shared.
+    pub fn thread_share(&self, thread: usize, threads: usize) -> Budget {
+        let t = threads.max(1) as u64;
+        Budget {
+            max_iterations: self
+                .max_iterations
+                .map(|n| n / t + u64::from((thread as u64) < n % t)),
+            max_nodes: (self.max_nodes / threads.max(1)).max(1),
+            ..self.clone()
+        }
+    }
+
     /// Set the node budget.
     pub fn with_max_nodes(mut self, n: usize) -> Self {
         self.max_nodes = n;

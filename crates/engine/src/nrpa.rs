@@ -235,16 +235,12 @@ pub fn search_parallel<G: Game>(
 ) -> NrpaResult<G::Action> {
     let threads = threads.max(1);
     let best_seen = std::sync::Mutex::new(f64::NEG_INFINITY);
-    let run = |thread: usize| {
+    best_of_threads(threads, |thread| {
         let mut config = config.clone();
         let mut budget = budget.clone();
         if threads > 1 {
             config.seed = Rng::stream_seed(config.seed, thread as u64);
-            let t = threads as u64;
-            budget.max_iterations = budget
-                .max_iterations
-                .map(|n| n / t + u64::from((thread as u64) < n % t));
-            budget.max_nodes = (budget.max_nodes / threads).max(1);
+            budget = budget.thread_share(thread, threads);
         }
         let mut hear = |sequence: &[G::Action], score: f64| {
             if let Some(observer) = observer {
@@ -256,11 +252,21 @@ pub fn search_parallel<G: Game>(
             }
         };
         search_observed(root, &config, &budget, Some(&mut hear))
-    };
-    if threads == 1 {
+    })
+}
+
+/// Runs `run(t)` for every thread `t < threads` side by side (on the calling thread when
+/// there is one) and keeps the best result (ties: the lowest thread, so a run is
+/// reproducible), with the playouts, runs and policy entries of all of them, the longest
+/// time, and `Solved` if any thread reached its target.
+pub fn best_of_threads<A: Send>(
+    threads: usize,
+    run: impl Fn(usize) -> NrpaResult<A> + Sync,
+) -> NrpaResult<A> {
+    if threads <= 1 {
         return run(0);
     }
-    let results: Vec<NrpaResult<G::Action>> = std::thread::scope(|scope| {
+    let results: Vec<NrpaResult<A>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let run = &run;
@@ -277,7 +283,6 @@ pub fn search_parallel<G: Game>(
     let peak = results.iter().map(|r| r.peak_policy_entries).sum();
     let elapsed = results.iter().map(|r| r.elapsed).max().unwrap_or_default();
     let solved = results.iter().any(|r| r.stop_reason == StopReason::Solved);
-    // The best score; ties go to the lowest thread, so a run is reproducible.
     let mut best = results
         .into_iter()
         .reduce(|a, b| if b.best_score > a.best_score { b } else { a })

@@ -86,7 +86,7 @@ pub struct Scratch {
     planes: Vec<u64>,
     /// Groups of the last [`Board::find_groups`] call.
     pub groups: Vec<Group>,
-    /// The groups a refresh of [`GroupCache`] found again, then the merged list.
+    /// The groups a refresh of [`GroupCache`] found again.
     cached: Vec<CachedGroup>,
 }
 
@@ -1104,93 +1104,31 @@ impl Board {
             cached,
             ..
         } = scratch;
-        let (n, words) = (self.used_words(), self.words);
         let wanted = self.live & !(1u32 << self.cache.excluded);
-        // The planes of the wanted colours (every word: a flood may read past the used ones).
-        planes.resize(self.colours * words, 0);
-        let mut todo = wanted;
-        while todo != 0 {
-            let k = todo.trailing_zeros() as u8;
-            todo &= todo - 1;
-            let plane = &mut planes[(k as usize - 1) * words..k as usize * words];
-            for (i, w) in plane.iter_mut().enumerate() {
-                *w = self.colour_word_s::<S>(k, i);
-            }
-        }
+        self.fill_planes_s::<S>(wanted, planes);
         // The wanted colours' group stones of columns `from..=to`.
         let start_bit = from << log;
         let end_bit = to.saturating_add(1).saturating_mul(self.stride);
         stones.clear();
-        stones.extend((0..n).map(|i| {
-            let mut colours = 0;
-            let mut w = wanted;
-            while w != 0 {
-                let k = w.trailing_zeros() as usize;
-                w &= w - 1;
-                colours |= planes[(k - 1) * words + i];
-            }
+        stones.extend((0..self.used_words()).map(|i| {
             let lowest = (start_bit.saturating_sub(i * 64)).min(64) as u32;
             let highest = (end_bit.saturating_sub(i * 64)).min(64) as u32;
-            self.marks[i] & colours & (low_mask(highest) & !low_mask(lowest))
+            let columns = low_mask(highest) & !low_mask(lowest);
+            self.marks[i] & self.planes_word(wanted, planes, i) & columns
         }));
         cached.clear();
-        let lanes16 = self.lane_words == 0 && self.lane_bits == 16;
-        for i in 0..n {
-            while stones[i] != 0 {
-                let bit = stones[i].trailing_zeros();
-                let cell = i * 64 + bit as usize;
-                let colour = self.colour_at_s::<S>(i, bit);
-                let k = colour as usize - 1;
-                let plane = &planes[k * words..(k + 1) * words];
-                let (lo, hi) = if lanes16 {
-                    self.flood_in::<16>(|j| plane[j], cell, group)
-                } else {
-                    self.flood_in::<0>(|j| plane[j], cell, group)
-                };
-                let mut size = 0;
-                for j in lo..=hi {
-                    let w = group[j + 1];
-                    size += w.count_ones();
-                    stones[j] &= !w;
-                }
-                // The group may reach back left of `from`: it is named by its first stone.
-                let first_cell = lo * 64 + group[lo + 1].trailing_zeros() as usize;
-                let last_cell = hi * 64 + 63 - group[hi + 1].leading_zeros() as usize;
-                cached.push(CachedGroup {
-                    group: Group {
-                        cell: first_cell as u16,
-                        colour,
-                        size: size as u16,
-                    },
-                    code: mask_code(colour, lo, hi, group),
-                    last_column: (last_cell >> log) as u16,
-                });
-            }
-        }
-        // Groups found from a later seed may start earlier: order by first stone, then merge
-        // with the kept groups (both in scan order).
-        cached.sort_unstable_by_key(|g| g.group.cell);
-        let kept = std::mem::take(&mut self.cache.groups);
-        let mut merged = std::mem::take(cached);
-        let found = merged.len();
-        merged.extend_from_slice(&kept);
-        // `merged` = found ++ kept; merge them into `kept`'s storage.
-        let mut out = kept;
-        out.clear();
-        let (mut a, mut b) = (0, found);
-        while a < found || b < merged.len() {
-            let take_found =
-                b == merged.len() || (a < found && merged[a].group.cell < merged[b].group.cell);
-            if take_found {
-                out.push(merged[a]);
-                a += 1;
-            } else {
-                out.push(merged[b]);
-                b += 1;
-            }
-        }
-        self.cache.groups = out;
-        *cached = merged;
+        self.flood_each_s::<S>(stones, planes, group, |found, lo, hi, mask| {
+            let last = hi * 64 + 63 - mask[hi + 1].leading_zeros() as usize;
+            cached.push(CachedGroup {
+                group: found,
+                code: mask_code(found.colour, lo, hi, mask),
+                last_column: (last >> log) as u16,
+            });
+        });
+        // The kept groups and the ones found again, in scan order (found from a later stone,
+        // a group may start earlier; the list is short and mostly in order already).
+        self.cache.groups.extend_from_slice(cached);
+        self.cache.groups.sort_unstable_by_key(|g| g.group.cell);
     }
 
     fn groups_into<const CODES: bool>(&self, scratch: &mut Scratch, codes: &mut Vec<u64>) -> usize {
@@ -1235,56 +1173,86 @@ impl Board {
         if let Some(codes) = codes.as_deref_mut() {
             codes.clear();
         }
-        let (n, words, live) = (self.used_words(), self.words, self.live);
+        let (n, live) = (self.used_words(), self.live);
         stone_counts.clear();
-        // The planes of the colours wanted, plane of colour `k` at `(k − 1) · words`; every
-        // word is written, since a flood may read the word after the used ones.
-        planes.resize(self.colours * words, 0);
         let mut done = 0u32;
         let mut want = set & live;
         loop {
-            let mut todo = want & !done;
-            done |= todo;
-            while todo != 0 {
-                let k = todo.trailing_zeros() as u8;
-                todo &= todo - 1;
-                let plane = &mut planes[(k as usize - 1) * words..k as usize * words];
-                for (i, w) in plane.iter_mut().enumerate() {
-                    *w = self.colour_word_s::<S>(k, i);
-                }
-            }
+            self.fill_planes_s::<S>(want & !done, planes);
+            done |= want;
             stones.clear();
             if want == live {
                 // Every group stone is of a live colour.
                 stones.extend_from_slice(&self.marks[..n]);
                 break;
             }
-            let mut any = 0;
-            stones.extend((0..n).map(|i| {
-                let mut colours = 0;
-                let mut w = want;
-                while w != 0 {
-                    let k = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    colours |= planes[(k - 1) * words + i];
-                }
-                let x = self.marks[i] & colours;
-                any |= x;
-                x
-            }));
-            if any != 0 || !or_all {
+            stones.extend((0..n).map(|i| self.marks[i] & self.planes_word(want, planes, i)));
+            if stones.iter().any(|&w| w != 0) || !or_all {
                 break;
             }
             want = live;
         }
+        self.flood_each_s::<S>(stones, planes, group, |found, lo, hi, mask| {
+            if let Some(codes) = codes.as_deref_mut() {
+                codes.push(mask_code(found.colour, lo, hi, mask));
+            }
+            groups.push(found);
+        });
+        groups.len()
+    }
+
+    /// The planes of the colours in `colours` into `planes`, plane of colour `k` at
+    /// `(k − 1) · words`; every word is written, since a flood may read the word after the
+    /// used ones.
+    #[inline(always)]
+    fn fill_planes_s<const S: usize>(&self, colours: u32, planes: &mut Vec<u64>) {
+        let words = self.words;
+        planes.resize(self.colours * words, 0);
+        let mut todo = colours;
+        while todo != 0 {
+            let k = todo.trailing_zeros() as u8;
+            todo &= todo - 1;
+            let plane = &mut planes[(k as usize - 1) * words..k as usize * words];
+            for (i, w) in plane.iter_mut().enumerate() {
+                *w = self.colour_word_s::<S>(k, i);
+            }
+        }
+    }
+
+    /// Word `i` of the stones of the colours in `colours`, from their planes in `planes`.
+    #[inline(always)]
+    fn planes_word(&self, colours: u32, planes: &[u64], i: usize) -> u64 {
+        let mut w = 0;
+        let mut todo = colours;
+        while todo != 0 {
+            let k = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            w |= planes[(k - 1) * self.words + i];
+        }
+        w
+    }
+
+    /// Flood the group of the lowest stone left in `stones` in its colour's plane (from
+    /// `planes`) into `group`, strike its stones off and call `visit(group named by its first
+    /// stone, lo, hi, group)` (the group's words `lo..=hi` at `group[lo + 1..=hi + 1]`), until
+    /// no stone is left.
+    #[inline(always)]
+    fn flood_each_s<const S: usize>(
+        &self,
+        stones: &mut [u64],
+        planes: &[u64],
+        group: &mut Vec<u64>,
+        mut visit: impl FnMut(Group, usize, usize, &[u64]),
+    ) {
+        let words = self.words;
         let lanes16 = self.lane_words == 0 && self.lane_bits == 16;
-        for i in 0..n {
+        for i in 0..stones.len() {
             while stones[i] != 0 {
                 let bit = stones[i].trailing_zeros();
-                let cell = i * 64 + bit as usize;
                 let colour = self.colour_at_s::<S>(i, bit);
                 let k = colour as usize - 1;
                 let plane = &planes[k * words..(k + 1) * words];
+                let cell = i * 64 + bit as usize;
                 let (lo, hi) = if lanes16 {
                     self.flood_in::<16>(|j| plane[j], cell, group)
                 } else {
@@ -1296,17 +1264,16 @@ impl Board {
                     size += w.count_ones();
                     stones[j] &= !w;
                 }
-                if let Some(codes) = codes.as_deref_mut() {
-                    codes.push(mask_code(colour, lo, hi, group));
-                }
-                groups.push(Group {
-                    cell: cell as u16,
+                // The group may reach back before the stone it was found from.
+                let first = lo * 64 + group[lo + 1].trailing_zeros() as usize;
+                let found = Group {
+                    cell: first as u16,
                     colour,
                     size: size as u16,
-                });
+                };
+                visit(found, lo, hi, group);
             }
         }
-        groups.len()
     }
 
     /// Put the group stones (stones with a same-coloured neighbour) into `scratch` and return

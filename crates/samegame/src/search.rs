@@ -555,13 +555,8 @@ fn rotating_tabu_nrpa(
         }
     };
     let threads = cfg.threads.max(1);
-    let thread_runs = |thread: usize| {
-        let mut budget = cfg.budget.clone();
-        let t = threads as u64;
-        budget.max_iterations = budget
-            .max_iterations
-            .map(|n| n / t + u64::from((thread as u64) < n % t));
-        budget.max_nodes = (budget.max_nodes / threads).max(1);
+    let mut best = puzzle_engine::nrpa::best_of_threads(threads, |thread| {
+        let budget = cfg.budget.thread_share(thread, threads);
         let seed = match thread {
             0 => cfg.seed,
             _ => puzzle_engine::Rng::stream_seed(cfg.seed, (1 << 32) + thread as u64),
@@ -577,32 +572,7 @@ fn rotating_tabu_nrpa(
             thread,
         };
         runs.run(&budget, &deadline, &hear)
-    };
-    if threads == 1 {
-        return thread_runs(0);
-    }
-    let results: Vec<puzzle_engine::nrpa::NrpaResult<Move>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let thread_runs = &thread_runs;
-                scope.spawn(move || thread_runs(t))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an NRPA thread does not panic"))
-            .collect()
     });
-    let playouts = results.iter().map(|r| r.playouts).sum();
-    let runs = results.iter().map(|r| r.runs).sum();
-    let peak = results.iter().map(|r| r.peak_policy_entries).sum();
-    let mut best = results
-        .into_iter()
-        .reduce(|a, b| if b.best_score > a.best_score { b } else { a })
-        .expect("at least one thread");
-    best.playouts = playouts;
-    best.runs = runs;
-    best.peak_policy_entries = peak;
     best.elapsed = deadline.elapsed();
     best
 }
