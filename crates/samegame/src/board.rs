@@ -1051,8 +1051,9 @@ impl Board {
     }
 
     /// Keep the groups of every colour but `excluded` (0: none) up to date from now on, move
-    /// by move ([`GroupCache`]), for [`Board::legal_actions_selective`] with tabu colour
-    /// `excluded`. Copies of the board keep them too.
+    /// by move, for [`Board::legal_actions_selective`] with tabu colour `excluded`: a move
+    /// floods again only the group stones of the columns it changed and the two next to them
+    /// (`docs/METHODS.md#samegame-rules`). Copies of the board keep them too.
     pub fn keep_groups(&mut self, excluded: u8) {
         self.cache.on = true;
         self.cache.excluded = excluded;
