@@ -121,6 +121,8 @@ async function startPage() {
       const [sets, info] = await Promise.all([api('samegame/sets'), api('info')]);
       state.sets = sets;
       state.cores = Math.max(1, Number(info.cores) || 1);
+      // As the CLI under a time limit: every core of the machine by default.
+      state.threads = String(state.cores);
       renderSetOptions();
       renderThreadOptions();
     }
