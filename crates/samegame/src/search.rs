@@ -138,8 +138,9 @@ impl Default for SpMctsSettings {
 /// Everything that configures [`solve`]. `Default` is the strongest configuration measured
 /// (docs/benchmarks/samegame.md, "Selective NRPA by default"): selective NRPA, level 3, whose
 /// restarts choose their tabu colour best-first among the three most frequent colours, each
-/// thread starting at a different colour. The papers' settings: [`SolveConfig::spmcts`] (Schadd et al.),
-/// [`SolveConfig::cazenave_selective`] (Cazenave 2016), [`SolveConfig::rosin_nrpa`].
+/// thread starting at a different colour. The papers' settings: [`SolveConfig::spmcts`]
+/// (Schadd et al.), [`SolveConfig::cazenave_selective`] (Cazenave 2016),
+/// [`SolveConfig::rosin_nrpa`].
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
     /// The search.

@@ -170,10 +170,7 @@ fn run_thread<G: Game, P: PlayoutPolicy<G>>(
     observer: Option<Observer<'_, G>>,
 ) -> ThreadOutcome<G::Action> {
     let mut policy = policy.clone();
-    let quota = config.budget.max_iterations.map(|n| {
-        let share = n / threads as u64;
-        share + u64::from((thread as u64) < n % threads as u64)
-    });
+    let quota = config.budget.thread_share(thread, threads).max_iterations;
     let mut out = ThreadOutcome {
         best: None,
         iterations: 0,
