@@ -26,6 +26,9 @@ pub struct CorralDeadlock {
     limit: usize,
     regions: Regions,
     in_corral: CellSet,
+    /// Scratch: the boxes of the corral being tested, and the same as a list.
+    sub: CellSet,
+    list: Vec<u16>,
     cache: FxHashMap<u64, bool>,
     reach: Reach,
     freeze: FreezeCheck,
@@ -40,6 +43,8 @@ impl CorralDeadlock {
             limit,
             regions: Regions::default(),
             in_corral: CellSet::new(board.cells()),
+            sub: CellSet::new(board.cells()),
+            list: Vec::new(),
             cache: FxHashMap::default(),
             reach: Reach::new(board.cells()),
             freeze: FreezeCheck::new(),
@@ -74,7 +79,8 @@ impl CorralDeadlock {
             {
                 continue;
             }
-            let mut sub = CellSet::new(n);
+            let mut sub = std::mem::take(&mut self.sub);
+            sub.clear();
             let mut off_goal = false;
             for &c in &self.regions.cells {
                 for &m in &board.neighbors[c as usize] {
@@ -85,10 +91,13 @@ impl CorralDeadlock {
                 }
             }
             if !off_goal {
+                self.sub = sub;
                 continue;
             }
             // Add the boxes that block the border boxes (4-adjacent chains), up to a cap.
-            let mut list: Vec<u16> = sub.iter().collect();
+            let list = &mut self.list;
+            list.clear();
+            list.extend(sub.iter());
             let mut k = 0;
             while k < list.len() && list.len() < MAX_BOXES {
                 let b = list[k];
@@ -114,7 +123,7 @@ impl CorralDeadlock {
             let dead = match self.cache.get(&key) {
                 Some(&d) => d,
                 None => {
-                    let d = self.search(board, sub, pos.player);
+                    let d = self.search(board, &sub, pos.player);
                     if self.cache.len() > 1 << 20 {
                         self.cache.clear();
                     }
@@ -122,6 +131,7 @@ impl CorralDeadlock {
                     d
                 }
             };
+            self.sub = sub;
             if dead {
                 self.proved += 1;
                 return true;
@@ -132,9 +142,9 @@ impl CorralDeadlock {
 
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
     /// box on a goal or the player in the corral (`self.in_corral`) is reachable.
-    fn search(&mut self, board: &Board, sub: CellSet, player: u16) -> bool {
+    fn search(&mut self, board: &Board, sub: &CellSet, player: u16) -> bool {
         let mut seen: FxHashSet<(Vec<u64>, u16)> = FxHashSet::default();
-        let norm = self.reach.compute(board, &sub, player);
+        let norm = self.reach.compute(board, sub, player);
         let mut stack: Vec<(CellSet, u16)> = vec![(sub.clone(), player)];
         seen.insert((sub.words().to_vec(), norm));
         let mut pushes: Vec<Push> = Vec::new();

@@ -204,12 +204,20 @@ pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32
 /// cells of its 8-ring that touch an orthogonal neighbour form at most one run.
 #[inline]
 pub fn removal_keeps_connected(board: &Board, boxes: &CellSet, cell: u16) -> bool {
-    let ring = &board.ring[cell as usize];
-    let free = |k: usize| ring[k] != NONE && !boxes.contains(ring[k]);
+    orthogonal_runs(&board.ring[cell as usize], |c| !boxes.contains(c)) <= 1
+}
+
+/// The runs of consecutive free cells in an 8-ring (clockwise from up, walls `NONE`) that
+/// contain an orthogonal neighbour; `free` decides for the ring cells that are not walls.
+/// Consecutive ring cells are 4-adjacent, so the free orthogonal neighbours of the ring's
+/// centre are connected without it when there is at most one such run.
+#[inline]
+fn orthogonal_runs(ring: &[u16; 8], free: impl Fn(u16) -> bool) -> usize {
+    let free = |k: usize| ring[k] != NONE && free(ring[k]);
     let mut runs = 0;
     // Start the walk just after a blocked ring cell so that runs do not wrap.
     let Some(start) = (0..8).find(|&k| !free(k)) else {
-        return true;
+        return 1;
     };
     let mut in_run = false;
     let mut run_has_orthogonal = false;
@@ -229,7 +237,75 @@ pub fn removal_keeps_connected(board: &Board, boxes: &CellSet, cell: u16) -> boo
     if in_run {
         runs += usize::from(run_has_orthogonal);
     }
-    runs <= 1
+    runs
+}
+
+/// The number of free-floor areas ([`count_regions`]) after one push of a box from `from`
+/// to `to` (already applied to `boxes`), derived from the parent's count `parent_regions`
+/// when local tests prove what changed; `None` when they cannot (count again). `parent` is
+/// the player's area before the push, `child` the area after it when it was flooded.
+///
+/// Think of the push as two steps. Freeing `from` joins nothing when its free 4-neighbours
+/// (among them `to`, still free then) are connected around it or all lie in the player's
+/// area. Filling `to` splits nothing when its free 4-neighbours (among them `from`) stay
+/// connected around it or all lie in the player's new area. When `to` was outside the
+/// player's area (a box pushed along a corridor, away from the player) and the other
+/// neighbours of `from` are in it, the push joins the area of `to` to the player's and
+/// cuts `to` off again: the count stays if the rest of that area stays connected around
+/// `to`, and drops by one if `to` was all of it. This saves the full flood of the
+/// connectivity feature (FESS, Shoham & Schaeffer 2020 §4) for most pushes.
+#[inline]
+pub fn regions_after_push(
+    board: &Board,
+    boxes: &CellSet,
+    (from, to): (u16, u16),
+    parent_regions: u32,
+    parent: &Reach,
+    child: Option<&Reach>,
+) -> Option<u32> {
+    let free = |c: u16| c != NONE && !boxes.contains(c);
+    let ring_from = &board.ring[from as usize];
+    let ring_to = &board.ring[to as usize];
+    // Orthogonal neighbours are the even ring positions.
+    let orthogonal = |ring: &[u16; 8]| [ring[0], ring[2], ring[4], ring[6]];
+    let others_in_area = orthogonal(ring_from)
+        .into_iter()
+        .all(|n| n == to || !free(n) || parent.reachable(n));
+    if parent.reachable(to) {
+        let freeing_joins_nothing =
+            others_in_area || orthogonal_runs(ring_from, |c| c == to || !boxes.contains(c)) <= 1;
+        if !freeing_joins_nothing {
+            return None;
+        }
+        if orthogonal_runs(ring_to, |c| !boxes.contains(c)) <= 1 {
+            return Some(parent_regions);
+        }
+        // Filling `to` splits its area into the player's new one and one piece per other
+        // area its free neighbours fall into: known when at most one neighbour is outside.
+        let area = child?;
+        let outside = orthogonal(ring_to)
+            .into_iter()
+            .filter(|&n| free(n) && !area.reachable(n))
+            .count();
+        return (outside <= 1).then_some(parent_regions + outside as u32);
+    }
+    if others_in_area {
+        // `to` was in another area; the rest of it, seen before the push (`from` a box).
+        let free_before = |c: u16| c != from && !boxes.contains(c);
+        let rest = orthogonal(ring_to)
+            .into_iter()
+            .filter(|&n| n != NONE && free_before(n))
+            .count();
+        if rest == 0 {
+            return Some(parent_regions - 1);
+        }
+        if orthogonal_runs(ring_to, free_before) <= 1 {
+            return Some(parent_regions);
+        }
+    }
+    let freeing_joins_nothing = orthogonal_runs(ring_from, |c| c == to || !boxes.contains(c)) <= 1;
+    let filling_splits_nothing = orthogonal_runs(ring_to, |c| !boxes.contains(c)) <= 1;
+    (freeing_joins_nothing && filling_splits_nothing).then_some(parent_regions)
 }
 
 /// The normalized player cell after `push` (already applied to `pos`), derived from the

@@ -17,7 +17,8 @@ use crate::lurd::Dir;
 use crate::matching::LowerBound;
 use crate::packing::{packing_ranks, packing_violations};
 use crate::position::{
-    child_normalized_player, count_regions, generate_pushes, Position, Push, Reach,
+    child_normalized_player, count_regions, generate_pushes, regions_after_push, Position, Push,
+    Reach,
 };
 use crate::tunnel::tunnel_tail;
 use puzzle_engine::{Budget, StopReason};
@@ -291,6 +292,9 @@ pub fn best_first_opts(
     };
     let mut cells = cycle.then(FeatureCells::new);
     let mut cell_of: Vec<u32> = Vec::new();
+    // Free-floor areas of every stored position (node numbers are insertion order), from
+    // which most children's counts follow without a flood (`regions_after_push`).
+    let mut regions_of: Vec<u32> = vec![root_regions];
     if let Some(cells) = &mut cells {
         let ctx = CycleContext {
             ranks: &ranks,
@@ -350,6 +354,7 @@ pub fn best_first_opts(
         store.closed[i] = true;
         outcome.expanded += 1;
         let g = store.g[i];
+        let parent_regions = regions_of[i];
         pos = Position::from_words(board, store.words(node), store.player(node));
         let parent_min = reach.compute(board, &pos.boxes, pos.player);
         if let Some(cd) = &mut corral_dl {
@@ -436,6 +441,7 @@ pub fn best_first_opts(
                 to,
                 node,
                 g + 1 + tail.len() as u32,
+                parent_regions,
                 limit,
                 packing,
                 connectivity,
@@ -451,7 +457,7 @@ pub fn best_first_opts(
             }
             match child {
                 Child::Pruned => {}
-                Child::Improved(j) | Child::New(j, _) => {
+                Child::Improved(j) | Child::New(j, ..) => {
                     outcome.nodes += u64::from(matches!(child, Child::New(..)));
                     let hj = store.h[j as usize];
                     if !goal_at_pop && hj == 0 {
@@ -464,8 +470,11 @@ pub fn best_first_opts(
                         Open::Fifo(q) => q.push_back(j),
                         Open::Buckets(b) => b.push(order.priority(gj, hj), j),
                     }
+                    if let Child::New(_, _, regions) = child {
+                        regions_of.push(regions);
+                    }
                     if let Some(cells) = &mut cells {
-                        if let Child::New(_, cell) = child {
+                        if let Child::New(_, cell, _) = child {
                             cell_of.push(cell);
                         }
                         cells.push(cell_of[j as usize], order.priority(gj, hj), j);
@@ -515,8 +524,9 @@ impl CycleContext<'_> {
 
 enum Child {
     Pruned,
-    /// A new position and its feature cell (0 unless feature cycling is on).
-    New(u32, u32),
+    /// A new position, its feature cell (0 unless feature cycling is on) and its number of
+    /// free-floor areas (1 unless the connectivity term or feature cycling needs it).
+    New(u32, u32, u32),
     Improved(u32),
     Full,
 }
@@ -536,6 +546,7 @@ fn expand_child(
     to: u16,
     parent: u32,
     g: u32,
+    parent_regions: u32,
     limit: usize,
     packing: Option<(&[u16], u32)>,
     connectivity: u32,
@@ -547,9 +558,13 @@ fn expand_child(
     {
         return Child::Pruned;
     }
+    // Whether `reach` holds the child's player area (flooded).
+    let mut flooded = false;
     let norm = if tail.is_empty() {
-        child_normalized_player(board, pos, parent_reach, parent_min, push)
-            .unwrap_or_else(|| reach.compute(board, &pos.boxes, pos.player))
+        child_normalized_player(board, pos, parent_reach, parent_min, push).unwrap_or_else(|| {
+            flooded = true;
+            reach.compute(board, &pos.boxes, pos.player)
+        })
     } else {
         reach.compute(board, &pos.boxes, pos.player)
     };
@@ -580,7 +595,21 @@ fn expand_child(
         h += weight * out_of_order;
     }
     let regions = if connectivity > 0 || cycle.is_some() {
-        count_regions(board, &pos.boxes, reach)
+        let known = if tail.is_empty() {
+            let child_area = flooded.then_some(&*reach);
+            regions_after_push(
+                board,
+                &pos.boxes,
+                (push.from, to),
+                parent_regions,
+                parent_reach,
+                child_area,
+            )
+        } else {
+            None
+        };
+        debug_assert!(known.is_none_or(|r| r == count_regions(board, &pos.boxes, reach)));
+        known.unwrap_or_else(|| count_regions(board, &pos.boxes, reach))
     } else {
         1
     };
@@ -593,7 +622,7 @@ fn expand_child(
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
     store.set_macro(j, macro_path(push, tail));
     let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions, out_of_order));
-    Child::New(j, cell)
+    Child::New(j, cell, regions)
 }
 
 /// All pushes of a macro move (`push` then `tail`), or nothing for a single push.
