@@ -98,10 +98,10 @@ impl<C: GroupChooser> PlayoutPolicy<Board> for Playout<C> {
 #[inline]
 pub(crate) fn most_frequent(board: &Board) -> u8 {
     let counts = board.counts();
-    let mut best = 1;
-    for c in 2..counts.len() {
-        if counts[c] > counts[best] {
-            best = c;
+    let (mut best, mut most) = (1, counts[1]);
+    for (c, &n) in counts.iter().enumerate().skip(2) {
+        if n > most {
+            (best, most) = (c, n);
         }
     }
     best as u8

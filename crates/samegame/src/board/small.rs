@@ -78,7 +78,8 @@ impl Board {
             let x = m(i);
             let mut w = g[i];
             loop {
-                let mut grown = (w | (w << 1) | (w >> 1) | (w << L) | (w >> L)) & x;
+                // No `w << 1`: the add fills every reached vertical run upwards.
+                let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
                 grown |= (x.wrapping_add(grown) ^ x) & x;
                 if grown == w {
                     break;
@@ -124,7 +125,6 @@ impl Board {
         let hi = 31 - reached.leading_zeros() as usize;
         let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
         let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
-        let old_used = (self.columns + 3) >> 2;
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
         let mut size = 0;
@@ -173,8 +173,11 @@ impl Board {
                 }
             }
         }
-        let a = (first.saturating_sub(1) << LOG) >> 6;
-        let b = (((last + 2 - deleted) << LOG).div_ceil(64)).min(old_used);
+        // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
+        // stones change only next to removed or moved stones; a word past the used ones has
+        // no stones and keeps its zero marks.
+        let a = first.saturating_sub(1) >> (6 - LOG);
+        let b = ((last + 1 - deleted) >> (6 - LOG)).min(N - 1);
         self.update_marks_small::<S>(a, b);
         #[cfg(debug_assertions)]
         {
@@ -187,13 +190,14 @@ impl Board {
         (size, ChangedColumns { first, last })
     }
 
-    /// Recompute words `a..b` of the group stones (`marks`) from the stones
+    /// Recompute words `a..=b` (`b < N`) of the group stones (`marks`) from the stones
     /// ([`Board::update_marks_lanes`]).
     #[inline(always)]
     fn update_marks_small<const S: usize>(&mut self, a: usize, b: usize) {
         let sl: &[u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
-        let marks = &mut self.marks[..N];
-        for i in a..b.min(N) {
+        let marks: &mut [u64; N] = (&mut self.marks[..N]).try_into().unwrap();
+        for i in a..=b {
+            let i = i & (N - 1);
             let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
             for k in 0..S {
                 let j = at(k, i);
