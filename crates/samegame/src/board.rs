@@ -33,8 +33,6 @@ use puzzle_engine::{Game, HashedGame};
 use std::cell::RefCell;
 use std::fmt;
 
-mod small;
-
 /// Largest supported board width and height.
 pub const MAX_SIDE: usize = 128;
 /// Largest supported number of colours.
@@ -147,6 +145,8 @@ macro_rules! with_slices {
         }
     };
 }
+
+mod small;
 
 /// Bits `0..n` set (all for `n ≥ 64`).
 #[inline]

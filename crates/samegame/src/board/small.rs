@@ -6,7 +6,9 @@
 //! `heights[c]` of another (the bounds tests fold away), and the flooded group stays in a
 //! local array.
 
-use super::{delete_lane, first_set_from, low_mask, Board, ChangedColumns};
+use super::{delete_lane, first_set_from, low_mask, Board, ChangedColumns, Move};
+use crate::playout::most_frequent;
+use puzzle_engine::Rng;
 
 /// Words per slice.
 const N: usize = 4;
@@ -267,5 +269,62 @@ impl Board {
             })
         };
         found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+
+    /// A Random Tabu playout (see [`crate::playout::Tabu`]; with `fixed`, the tabu colour of
+    /// [`crate::playout::TabuColour`]) of at most `limit` moves, the moves pushed onto
+    /// `trace`: the same moves and the same random numbers as the playout through the
+    /// chooser, in one loop with the slice count a constant. None (nothing played) unless
+    /// the board is small and keeps no groups.
+    pub(crate) fn tabu_playout(
+        &mut self,
+        fixed: Option<u8>,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> Option<usize> {
+        if !self.small || self.cache.on {
+            return None;
+        }
+        Some(with_slices!(
+            self.tabu_playout_small(fixed, rng, limit, trace)
+        ))
+    }
+
+    /// [`Board::tabu_playout`] with `S` slices.
+    fn tabu_playout_small<const S: usize>(
+        &mut self,
+        fixed: Option<u8>,
+        rng: &mut Rng,
+        limit: usize,
+        mut trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        let mut played = 0;
+        while played < limit {
+            let tabu = fixed.unwrap_or_else(|| most_frequent(self));
+            let Some(cell) = self
+                .first_from_random_small::<S>(rng, !(1u32 << tabu))
+                .or_else(|| self.first_from_random_small::<S>(rng, !0))
+            else {
+                break;
+            };
+            if let Some(trace) = trace.as_deref_mut() {
+                trace.push(self.move_of(cell as u16));
+            }
+            self.remove_group_small::<S>(cell);
+            played += 1;
+        }
+        played
+    }
+
+    /// [`Board::first_group_cell`] from [`Board::random_start`].
+    #[inline(always)]
+    fn first_from_random_small<const S: usize>(&self, rng: &mut Rng, set: u32) -> Option<usize> {
+        let (c, r) = self.random_start(rng);
+        let set = set & self.live;
+        if self.columns == 0 || set == 0 {
+            return None;
+        }
+        self.first_group_cell_small::<S>(self.index(c, r), set)
     }
 }
