@@ -1332,7 +1332,7 @@ impl Board {
 
     /// A random starting point for [`Board::scan`]: a random non-empty column and a random
     /// row in it.
-    #[inline]
+    #[inline(always)]
     pub fn random_start(&self, rng: &mut puzzle_engine::Rng) -> (usize, usize) {
         if self.columns == 0 {
             return (0, 0);

@@ -114,7 +114,7 @@ impl Board {
 
     /// [`Board::remove_group_lanes`] on a board of this module: the same stones, heights,
     /// marks and changed columns.
-    #[inline]
+    #[inline(always)]
     pub(super) fn remove_group_small<const S: usize>(
         &mut self,
         start: usize,
