@@ -146,6 +146,8 @@ macro_rules! with_slices {
     };
 }
 
+mod small;
+
 /// Bits `0..n` set (all for `n ≥ 64`).
 #[inline]
 fn low_mask(n: u32) -> u64 {
@@ -316,11 +318,14 @@ pub struct Board {
     /// The group stones (stones with a same-coloured neighbour) of every colour, `words`
     /// words and a zero word after them, kept up to date by every move.
     marks: Vec<u64>,
+    /// Column heights (padded with zeros to [`small::COLUMNS`] on a small board).
     heights: Vec<u8>,
     counts: [u16; MAX_COLOURS + 1],
     points: i64,
     moves: u32,
     scoring: Scoring,
+    /// Four words of 16-bit lanes per slice: the paths of [`small`] (derived from the size).
+    small: bool,
     /// Derived from the position; not part of its identity ([`PartialEq`] ignores it).
     cache: GroupCache,
 }
@@ -364,6 +369,7 @@ impl Clone for Board {
         self.words = source.words;
         self.colours = source.colours;
         self.nslices = source.nslices;
+        self.small = source.small;
         self.columns = source.columns;
         self.stones = source.stones;
         self.live = source.live;
@@ -450,6 +456,14 @@ impl Board {
         let stride = (height + 1).next_power_of_two();
         let words = (width * stride).div_ceil(64);
         let nslices = (usize::BITS - colours.leading_zeros()) as usize;
+        let small = small::fits(words, stride);
+        let (slice_words, height_cells) = if small {
+            (small::SLICE_WORDS, small::COLUMNS)
+        } else {
+            (nslices * (words + 1) + 1, width)
+        };
+        let mut heights = vec![height as u8; width];
+        heights.resize(height_cells, 0);
         let mut board = Board {
             width,
             height,
@@ -463,13 +477,14 @@ impl Board {
             columns: width,
             stones: width * height,
             live: 0,
-            slices: vec![0; nslices * (words + 1) + 1],
+            slices: vec![0; slice_words],
             marks: vec![0; words + 1],
-            heights: vec![height as u8; width],
+            heights,
             counts: [0; MAX_COLOURS + 1],
             points: 0,
             moves: 0,
             scoring,
+            small,
             cache: GroupCache::default(),
         };
         for (r, row) in rows.iter().enumerate() {
@@ -1317,7 +1332,7 @@ impl Board {
 
     /// A random starting point for [`Board::scan`]: a random non-empty column and a random
     /// row in it.
-    #[inline]
+    #[inline(always)]
     pub fn random_start(&self, rng: &mut puzzle_engine::Rng) -> (usize, usize) {
         if self.columns == 0 {
             return (0, 0);
@@ -1346,12 +1361,17 @@ impl Board {
         if set == 0 {
             return None;
         }
+        if self.small {
+            let p = self.index(start.0, start.1);
+            return with_slices!(self.first_group_cell_small(p, set));
+        }
         with_slices!(self.first_group_cell_s(start, set))
     }
 
     /// [`Board::first_group_cell`] with `S` slices, for a non-empty `set` of live colours.
     #[inline]
     fn first_group_cell_s<const S: usize>(&self, start: (usize, usize), set: u32) -> Option<usize> {
+        let p = self.index(start.0, start.1);
         // Only live colours have group stones: filter by the live colours out of `set`, or
         // by the one in it.
         let out = self.live & !set;
@@ -1361,7 +1381,6 @@ impl Board {
             (out, false)
         };
         let marks = &self.marks[..self.used_words()];
-        let p = self.index(start.0, start.1);
         let (w0, b0) = (p >> 6, (p & 63) as u32);
         let found = if filter == 0 {
             first_set_from(marks, w0, b0, |_, w| w)
@@ -1502,7 +1521,11 @@ impl Board {
     /// Remove the group containing internal cell `start` (which must have a same-coloured
     /// neighbour), apply gravity and column shifting, and score it. Returns the group size.
     pub fn remove_group(&mut self, start: usize, scratch: &mut Scratch) -> usize {
-        let (size, changed) = with_slices!(self.remove_group_s(start, scratch));
+        let (size, changed) = if self.small {
+            with_slices!(self.remove_group_small(start))
+        } else {
+            with_slices!(self.remove_group_s(start, scratch))
+        };
         if self.cache.on {
             self.refresh_groups(changed, scratch);
         }

@@ -40,6 +40,12 @@ pub trait GroupChooser: Clone + Send + Sync {
     }
     /// The internal cell of a stone of the group to remove, or None if no group is left.
     fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize>;
+    /// Some when every pick is [`Tabu`]'s (`Some(None)`) or [`TabuColour`]'s with this tabu
+    /// colour (`Some(Some(colour))`, after [`GroupChooser::start`]): then a playout may run
+    /// in the board's own loop, with the same moves and random numbers.
+    fn tabu_rule(&self) -> Option<Option<u8>> {
+        None
+    }
 }
 
 /// A playout policy for [`Board`] driven by a [`GroupChooser`].
@@ -66,6 +72,11 @@ impl<C: GroupChooser> Playout<C> {
     pub fn run(&mut self, state: &mut Board, rng: &mut Rng) -> usize {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
+        if let Some(fixed) = self.chooser.tabu_rule() {
+            if let Some(played) = state.tabu_playout(fixed, rng, limit, None) {
+                return played;
+            }
+        }
         let mut played = 0;
         while played < limit {
             let Some(cell) = self.chooser.pick(state, &mut self.scratch, rng) else {
@@ -82,6 +93,11 @@ impl<C: GroupChooser> PlayoutPolicy<Board> for Playout<C> {
     fn playout(&mut self, state: &mut Board, rng: &mut Rng, trace: &mut Vec<crate::Move>) {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
+        if let Some(fixed) = self.chooser.tabu_rule() {
+            if state.tabu_playout(fixed, rng, limit, Some(trace)).is_some() {
+                return;
+            }
+        }
         let mut played = 0;
         while played < limit {
             let Some(cell) = self.chooser.pick(state, &mut self.scratch, rng) else {
@@ -201,6 +217,9 @@ impl GroupChooser for Tabu {
         let tabu = most_frequent(board);
         first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
+    fn tabu_rule(&self) -> Option<Option<u8>> {
+        Some(None)
+    }
 }
 
 /// TabuColorRandom (Schadd et al. 2012): the colour most frequent at the start of the playout
@@ -218,6 +237,9 @@ impl GroupChooser for TabuColour {
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         let tabu = self.tabu;
         first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
+    }
+    fn tabu_rule(&self) -> Option<Option<u8>> {
+        Some(Some(self.tabu))
     }
 }
 
@@ -403,6 +425,14 @@ impl GroupChooser for AnyChooser {
                     inner.pick(board, scratch, rng)
                 }
             }
+        }
+    }
+
+    fn tabu_rule(&self) -> Option<Option<u8>> {
+        match self {
+            AnyChooser::Tabu => Some(None),
+            AnyChooser::TabuColour(t) => Some(Some(*t)),
+            _ => None,
         }
     }
 }
