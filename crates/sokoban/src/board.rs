@@ -7,6 +7,10 @@ use crate::level::Level;
 use crate::lurd::Dir;
 use puzzle_engine::Rng;
 
+/// Half-width of the square window around a pushed box searched by the closed-diagonal
+/// deadlock test (2 → a 5×5 window).
+pub const WINDOW: usize = 2;
+
 /// "No cell" in the compact numbering (a wall or off the board).
 pub const NONE: u16 = u16::MAX;
 
@@ -93,6 +97,16 @@ pub struct Board {
     pub cell_of: Vec<u16>,
     /// `neighbors[c][d]`: the cell next to `c` in direction `d` (`Dir as usize`), or [`NONE`].
     pub neighbors: Vec<[u16; 4]>,
+    /// `neighbors` with every [`NONE`] replaced by the cell itself: a flood that marks a cell
+    /// before looking around it skips its own entries without a wall test.
+    pub flood_neighbors: Vec<[u16; 4]>,
+    /// The cells (compact numbers, walls left out) of the square window of half-width
+    /// [`WINDOW`] around each cell, row by row: those of `c` are
+    /// `window_cells[window_start[c]..window_start[c + 1]]` (the closed-diagonal deadlock
+    /// test's window, [`crate::deadlock::closed_diagonal_deadlock`]).
+    pub window_cells: Vec<u16>,
+    /// Where each cell's window starts in `window_cells` (one more entry than cells).
+    pub window_start: Vec<u32>,
     /// `ring[c]`: the 8 cells around `c` clockwise from up (up, up-right, right, down-right,
     /// down, down-left, left, up-left), [`NONE`] for walls.
     pub ring: Vec<[u16; 8]>,
@@ -252,12 +266,34 @@ impl Board {
         let mut rng = Rng::new(0x5eed_50c0_ba17 ^ count as u64);
         let zobrist_box = (0..count).map(|_| rng.next_u64()).collect();
         let zobrist_player = (0..count).map(|_| rng.next_u64()).collect();
+        let mut window_cells = Vec::new();
+        let mut window_start = Vec::with_capacity(grid_of.len() + 1);
+        for &i in &grid_of {
+            window_start.push(window_cells.len() as u32);
+            let (cx, cy) = (i % width, i / width);
+            for y in cy.saturating_sub(WINDOW)..(cy + WINDOW + 1).min(height) {
+                for x in cx.saturating_sub(WINDOW)..(cx + WINDOW + 1).min(width) {
+                    let c = cell_of[y * width + x];
+                    if c != NONE {
+                        window_cells.push(c);
+                    }
+                }
+            }
+        }
+        window_start.push(window_cells.len() as u32);
         Ok(Board {
+            window_cells,
+            window_start,
             width,
             height,
             start_player: cell_of[level.player],
             grid_of,
             cell_of,
+            flood_neighbors: neighbors
+                .iter()
+                .enumerate()
+                .map(|(c, n)| n.map(|m| if m == NONE { c as u16 } else { m }))
+                .collect(),
             neighbors,
             ring,
             goals,

@@ -175,8 +175,8 @@ impl Regions {
             top -= 1;
             let c = stack[top];
             self.cells.push(c);
-            for &m in &board.neighbors[c as usize] {
-                if m != NONE && !pos.boxes.contains(m) && region[m as usize] != id {
+            for &m in &board.flood_neighbors[c as usize] {
+                if region[m as usize] != id && !pos.boxes.contains(m) {
                     region[m as usize] = id;
                     stack[top] = m;
                     top += 1;

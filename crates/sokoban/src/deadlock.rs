@@ -68,12 +68,8 @@ impl FreezeCheck {
     }
 }
 
-/// Half-width of the square window around the pushed box searched by
-/// [`closed_diagonal_deadlock`] (2 → a 5×5 window).
-const WINDOW: isize = 2;
-
-/// Most cells of the window.
-const WINDOW_CELLS: usize = ((2 * WINDOW + 1) * (2 * WINDOW + 1)) as usize;
+/// Most cells of the window ([`crate::board::WINDOW`]).
+const WINDOW_CELLS: usize = (2 * crate::board::WINDOW + 1) * (2 * crate::board::WINDOW + 1);
 
 /// Closed-diagonal deadlock after a box arrived on `cell` with the player on `player`.
 ///
@@ -90,38 +86,32 @@ const WINDOW_CELLS: usize = ((2 * WINDOW + 1) * (2 * WINDOW + 1)) as usize;
 /// the freeze test, [`FreezeCheck`], which the callers run first). Boxes outside the window
 /// count as movable and cells outside it as open, so the test only errs toward "no deadlock".
 pub fn closed_diagonal_deadlock(board: &Board, boxes: &CellSet, player: u16, cell: u16) -> bool {
-    let (cx, cy) = board.xy(cell);
-    let (w, h) = (board.width as isize, board.height as isize);
+    let window = &board.window_cells[board.window_start[cell as usize] as usize
+        ..board.window_start[cell as usize + 1] as usize];
     let mut in_s = [0u16; WINDOW_CELLS];
     let mut in_e = [0u16; WINDOW_CELLS];
     let (mut ns, mut ne) = (0usize, 0usize);
     let is_wall = |c: u16| c == NONE;
-    for dy in -WINDOW..=WINDOW {
-        for dx in -WINDOW..=WINDOW {
-            let (x, y) = (cx as isize + dx, cy as isize + dy);
-            if x < 0 || y < 0 || x >= w || y >= h {
-                continue;
-            }
-            let c = board.cell_of[(y * w + x) as usize];
-            if c == NONE {
-                continue;
-            }
-            if boxes.contains(c) {
-                in_s[ns] = c;
-                ns += 1;
-            } else if c != player
-                && Dir::ALL.into_iter().all(|d| {
-                    let n = board.step(c, d);
-                    is_wall(n) || boxes.contains(n)
-                })
-            {
-                in_e[ne] = c;
-                ne += 1;
-            }
+    // Enclosed cells first: most windows have none, and then the boxes are not needed.
+    for &c in window {
+        if c != player
+            && !boxes.contains(c)
+            && board.neighbors[c as usize]
+                .iter()
+                .all(|&n| is_wall(n) || boxes.contains(n))
+        {
+            in_e[ne] = c;
+            ne += 1;
         }
     }
     if ne == 0 {
         return false;
+    }
+    for &c in window {
+        if boxes.contains(c) {
+            in_s[ns] = c;
+            ns += 1;
+        }
     }
     loop {
         let mut changed = false;

@@ -160,8 +160,8 @@ impl Reach {
         while top > 0 {
             top -= 1;
             let c = stack[top];
-            for &n in &board.neighbors[c as usize] {
-                if n != NONE && stamp[n as usize] != cur && !boxes.contains(n) {
+            for &n in &board.flood_neighbors[c as usize] {
+                if stamp[n as usize] != cur && !boxes.contains(n) {
                     stamp[n as usize] = cur;
                     min = min.min(n);
                     stack[top] = n;

@@ -7,7 +7,7 @@
 
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
-use crate::board::{Board, CellSet};
+use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
 use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
@@ -271,6 +271,15 @@ pub fn best_first_opts(
         h0 += connectivity * (root_regions - 1);
     }
     let norm = reach.compute(board, &pos.boxes, pos.player);
+    // Free cells outside the player's area with no neighbour (cut off from it whatever the
+    // boxes do): each is a free area of its own in every position, never a corral's.
+    let stranded_free = (0..board.cells() as u16)
+        .filter(|&c| {
+            board.neighbors[c as usize] == [NONE; 4]
+                && !pos.boxes.contains(c)
+                && !reach.reachable(c)
+        })
+        .count() as u32;
     let dummy = Push {
         from: 0,
         dir: Dir::Up,
@@ -357,9 +366,11 @@ pub fn best_first_opts(
         let parent_regions = regions_of[i];
         pos = Position::from_words(board, store.words(node), store.player(node));
         let parent_min = reach.compute(board, &pos.boxes, pos.player);
-        if let Some(cd) = &mut corral_dl {
+        // Every free area but the player's is a stranded cell: no corral to test or prune by.
+        let corrals_possible = parent_regions > 1 + stranded_free;
+        if let Some(cd) = corral_dl.as_mut().filter(|_| corrals_possible) {
             let moved = if store.parent[i] == NO_NODE {
-                crate::board::NONE
+                NONE
             } else {
                 let last = store.last_push(node);
                 board.step(last.from, last.dir)
@@ -370,7 +381,7 @@ pub fn best_first_opts(
         }
         bound.prepare(board, &pos.boxes);
         generate_pushes(board, &pos, &reach, true, &mut pushes);
-        if use_corrals {
+        if use_corrals && corrals_possible {
             corrals.restrict(board, &pos, &reach, &mut pushes);
         }
         macro_moves.clear();
@@ -525,7 +536,7 @@ impl CycleContext<'_> {
 enum Child {
     Pruned,
     /// A new position, its feature cell (0 unless feature cycling is on) and its number of
-    /// free-floor areas (1 unless the connectivity term or feature cycling needs it).
+    /// free-floor areas.
     New(u32, u32, u32),
     Improved(u32),
     Full,
@@ -553,11 +564,12 @@ fn expand_child(
     reopen: bool,
     cycle: Option<CycleContext<'_>>,
 ) -> Child {
-    if freeze.is_deadlock(board, &pos.boxes, to)
-        || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
-    {
-        return Child::Pruned;
-    }
+    // The deadlock tests (local around `to`) run only for a new position or a shorter path:
+    // a duplicate reached no faster is pruned either way.
+    let deadlocked = |pos: &Position, freeze: &mut FreezeCheck| {
+        freeze.is_deadlock(board, &pos.boxes, to)
+            || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
+    };
     // Whether `reach` holds the child's player area (flooded).
     let mut flooded = false;
     let norm = if tail.is_empty() {
@@ -573,6 +585,9 @@ fn expand_child(
     if let Some(j) = store.find(key, pos.boxes.words(), norm) {
         let ju = j as usize;
         if g < store.g[ju] {
+            if deadlocked(pos, freeze) {
+                return Child::Pruned;
+            }
             store.g[ju] = g;
             store.parent[ju] = parent;
             store.push[ju] = push;
@@ -585,6 +600,9 @@ fn expand_child(
         }
         return Child::Pruned;
     }
+    if deadlocked(pos, freeze) {
+        return Child::Pruned;
+    }
     let Some(mut h) = bound.after_push(board, push.from, to) else {
         return Child::Pruned;
     };
@@ -594,7 +612,9 @@ fn expand_child(
     if let Some((_, weight)) = packing {
         h += weight * out_of_order;
     }
-    let regions = if connectivity > 0 || cycle.is_some() {
+    // Counted for every position: the connectivity term and the feature cell use it, and a
+    // position whose only free areas are the player's and the stranded cells has no corral.
+    let regions = {
         let known = if tail.is_empty() {
             let child_area = flooded.then_some(&*reach);
             regions_after_push(
@@ -610,8 +630,6 @@ fn expand_child(
         };
         debug_assert!(known.is_none_or(|r| r == count_regions(board, &pos.boxes, reach)));
         known.unwrap_or_else(|| count_regions(board, &pos.boxes, reach))
-    } else {
-        1
     };
     if connectivity > 0 && h > 0 {
         h += connectivity * (regions - 1);

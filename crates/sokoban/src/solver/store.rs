@@ -22,7 +22,9 @@ pub struct NodeStore {
     pub h: Vec<u32>,
     /// Expanded (closed).
     pub closed: Vec<bool>,
-    table: Vec<(u64, u32)>,
+    /// Open addressing: (key, node, normalized player), the player kept beside the key so
+    /// that a duplicate is confirmed with one more memory access (its box words), not two.
+    table: Vec<(u64, u32, u16)>,
     mask: usize,
     /// Nodes reached by a macro move: all its pushes (the first is also in `push`).
     macros: std::collections::HashMap<u32, Vec<Push>>,
@@ -42,7 +44,7 @@ impl NodeStore {
             g: Vec::new(),
             h: Vec::new(),
             closed: Vec::new(),
-            table: vec![(0, NO_NODE); cap],
+            table: vec![(0, NO_NODE, 0); cap],
             mask: cap - 1,
             macros: std::collections::HashMap::new(),
         }
@@ -68,11 +70,11 @@ impl NodeStore {
     pub fn find(&self, key: u64, words: &[u64], player: u16) -> Option<u32> {
         let mut slot = (key as usize) & self.mask;
         loop {
-            let (k, i) = self.table[slot];
+            let (k, i, p) = self.table[slot];
             if i == NO_NODE {
                 return None;
             }
-            if k == key && self.player[i as usize] == player && self.words(i) == words {
+            if k == key && p == player && self.words(i) == words {
                 return Some(i);
             }
             slot = (slot + 1) & self.mask;
@@ -103,24 +105,24 @@ impl NodeStore {
         self.g.push(g);
         self.h.push(h);
         self.closed.push(false);
-        self.place(key, index);
+        self.place(key, index, player);
         index
     }
 
-    fn place(&mut self, key: u64, index: u32) {
+    fn place(&mut self, key: u64, index: u32, player: u16) {
         let mut slot = (key as usize) & self.mask;
         while self.table[slot].1 != NO_NODE {
             slot = (slot + 1) & self.mask;
         }
-        self.table[slot] = (key, index);
+        self.table[slot] = (key, index, player);
     }
 
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
-        self.table = vec![(0, NO_NODE); cap];
+        self.table = vec![(0, NO_NODE, 0); cap];
         self.mask = cap - 1;
         for i in 0..self.len() {
-            self.place(self.keys[i], i as u32);
+            self.place(self.keys[i], i as u32, self.player[i]);
         }
     }
 
