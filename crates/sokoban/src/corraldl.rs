@@ -14,7 +14,7 @@ use crate::board::{Board, CellSet, NONE};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
-use crate::position::{Position, Push, Reach};
+use crate::position::{child_normalized_player, Position, Push, Reach};
 use puzzle_engine::FxHashMap;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
@@ -31,6 +31,8 @@ pub struct CorralDeadlock {
     list: Vec<u16>,
     cache: FxHashMap<u64, bool>,
     reach: Reach,
+    /// The player's area after a push in the search (`reach` keeps the area before it).
+    child_reach: Reach,
     freeze: FreezeCheck,
     states: SearchStates,
     /// Number of corrals proved deadlocked (for statistics).
@@ -135,6 +137,7 @@ impl CorralDeadlock {
             list: Vec::new(),
             cache: FxHashMap::default(),
             reach: Reach::new(board.cells()),
+            child_reach: Reach::new(board.cells()),
             freeze: FreezeCheck::new(),
             states: SearchStates::new(board.cells(), limit),
             proved: 0,
@@ -244,7 +247,7 @@ impl CorralDeadlock {
                 .boxes
                 .set_words(&states.words[k * per..(k + 1) * per]);
             let boxes = &states.boxes;
-            self.reach.compute(board, boxes, player);
+            let parent_min = self.reach.compute(board, boxes, player);
             if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
                 return false;
             }
@@ -274,10 +277,29 @@ impl CorralDeadlock {
                     if self.freeze.is_deadlock(board, &child, to) {
                         return None;
                     }
-                    let norm = self.reach.compute(board, &child, p.from);
-                    if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
-                        return Some(false);
-                    }
+                    // The player's area did not reach the corral before the push. When the
+                    // push changed it only locally, the player reaches the corral only if
+                    // the box's old cell is in it; otherwise flood.
+                    let norm =
+                        match child_normalized_player(board, &child, &self.reach, parent_min, p) {
+                            Some(norm) => {
+                                if self.in_corral.contains(p.from) {
+                                    return Some(false);
+                                }
+                                norm
+                            }
+                            None => {
+                                let norm = self.child_reach.compute(board, &child, p.from);
+                                if self.in_corral.iter().any(|c| self.child_reach.reachable(c)) {
+                                    return Some(false);
+                                }
+                                norm
+                            }
+                        };
+                    debug_assert_eq!(
+                        norm,
+                        Reach::new(board.cells()).compute(board, &child, p.from)
+                    );
                     if states.len() >= self.limit {
                         return Some(false);
                     }

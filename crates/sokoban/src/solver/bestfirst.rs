@@ -573,10 +573,12 @@ fn expand_child(
     // Whether `reach` holds the child's player area (flooded).
     let mut flooded = false;
     let norm = if tail.is_empty() {
-        child_normalized_player(board, pos, parent_reach, parent_min, push).unwrap_or_else(|| {
-            flooded = true;
-            reach.compute(board, &pos.boxes, pos.player)
-        })
+        child_normalized_player(board, &pos.boxes, parent_reach, parent_min, push).unwrap_or_else(
+            || {
+                flooded = true;
+                reach.compute(board, &pos.boxes, pos.player)
+            },
+        )
     } else {
         reach.compute(board, &pos.boxes, pos.player)
     };
