@@ -36,80 +36,192 @@ fn at(k: usize, i: usize) -> usize {
     1 + STEP * k + (i & (N - 1))
 }
 
+/// The colour of bit `b` of word `w` of the slices `sl` ([`Board::colour_at_s`]).
+#[inline(always)]
+fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> u8 {
+    let mut colour = 0;
+    for k in 0..S {
+        colour |= ((sl[at(k, w)] >> b) as u8 & 1) << k;
+    }
+    colour
+}
+
+/// Word `i` (below `N`) of the stones of colour `flip` (slice `k` taken as it is where
+/// `flip[k]` is zero, complemented where it is all ones).
+#[inline(always)]
+fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> u64 {
+    let mut w = !0;
+    for (k, &f) in flip.iter().enumerate() {
+        w &= sl[at(k, i)] ^ f;
+    }
+    w
+}
+
+/// The slice flips of colour `colour` for [`plane`].
+#[inline(always)]
+fn flips<const S: usize>(colour: u32) -> [u64; S] {
+    std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1))
+}
+
+/// Word `i` (below `N`) of the group stones of the slices `sl`: occupied and equal to the
+/// cell above, left or right, or to the cell below ([`Board::update_marks_lanes`]).
+#[inline(always)]
+fn marks_word<const S: usize>(sl: &[u64; SLICE_WORDS], i: usize) -> u64 {
+    let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+    for k in 0..S {
+        let j = at(k, i);
+        let (p, x, next) = (sl[j - 1], sl[j], sl[j + 1]);
+        occ |= x;
+        dv |= x ^ (x >> 1);
+        dl |= x ^ ((x << L) | (p >> (64 - L)));
+        dr |= x ^ ((x >> L) | (next << (64 - L)));
+    }
+    (occ & !(dv & dl & dr)) | ((occ & !dv) << 1)
+}
+
+/// Flood the group of colour `colour` containing internal cell `start` (a stone of that
+/// colour) in the slices `sl`: its words, and the words it reaches (bit `i` = word `i`, a
+/// contiguous run). [`Board::flood_in`] with 16-bit lanes, one word closed at a time.
+#[inline(always)]
+fn flood<const S: usize>(sl: &[u64; SLICE_WORDS], colour: u8, start: usize) -> ([u64; N], u32) {
+    let flip = flips::<S>(colour as u32);
+    let m = |i: usize| plane(sl, &flip, i);
+    let mut g = [0u64; N];
+    let w0 = (start >> 6) & (N - 1);
+    g[w0] = 1 << (start & 63);
+    let mut reached = 1u32 << w0;
+    let mut dirty = reached;
+    while dirty != 0 {
+        let i = dirty.trailing_zeros() as usize & (N - 1);
+        dirty &= dirty - 1;
+        let x = m(i);
+        let mut w = g[i];
+        loop {
+            // No `w << 1`: the add fills every reached vertical run upwards.
+            let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
+            grown |= (x.wrapping_add(grown) ^ x) & x;
+            if grown == w {
+                break;
+            }
+            w = grown;
+        }
+        g[i] = w;
+        // The neighbouring word's plane is read only when the group reaches the word's
+        // first / last lane.
+        let (left, right) = (w << (64 - L), w >> (64 - L));
+        if left != 0 && i > 0 {
+            let seed = left & m(i - 1) & !g[i - 1];
+            if seed != 0 {
+                g[i - 1] |= seed;
+                reached |= 1 << (i - 1);
+                dirty |= 1 << (i - 1);
+            }
+        }
+        if right != 0 && i + 1 < N {
+            let seed = right & m(i + 1) & !g[i + 1];
+            if seed != 0 {
+                g[i + 1] |= seed;
+                reached |= 1 << (i + 1);
+                dirty |= 1 << (i + 1);
+            }
+        }
+    }
+    (g, reached)
+}
+
+/// What removing a group changed: its size, its first and last column, and the columns
+/// it emptied and deleted (whose lanes and heights moved left).
+struct Removed {
+    size: usize,
+    first: usize,
+    last: usize,
+    deleted: usize,
+}
+
+/// Remove the group of colour `colour` containing internal cell `start` from the slices
+/// `sl` and the heights `heights` of a board of `columns` columns: its stones fall, its
+/// emptied columns are deleted (`columns` counts them down) ([`Board::remove_group_lanes`]).
+/// `marks` gets the deletions (`Some`, kept group stones) or not (`None`).
+#[inline(always)]
+fn remove<const S: usize>(
+    sl: &mut [u64; SLICE_WORDS],
+    heights: &mut [u8; COLUMNS],
+    columns: &mut usize,
+    marks: Option<&mut [u64]>,
+    colour: u8,
+    start: usize,
+) -> Removed {
+    let (g, reached) = flood::<S>(sl, colour, start);
+    let lo = reached.trailing_zeros() as usize;
+    let hi = 31 - reached.leading_zeros() as usize;
+    let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+    let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
+    let mut size = 0;
+    let mut emptied = false;
+    // Each run of removed bits (inside a lane), top run of a word first, drops the bits
+    // of its lane above it by its length in every slice.
+    for wi in lo..=hi {
+        let mut removed = g[wi & (N - 1)];
+        while removed != 0 {
+            let top = 63 - removed.leading_zeros();
+            let end_bit = 2u64 << top;
+            let below = !removed & (end_bit - 1);
+            let start = 64 - below.leading_zeros();
+            let start_bit = 1u64 << start;
+            removed &= start_bit - 1;
+            let len = top + 1 - start;
+            let lane_start = start & !(L - 1);
+            let lane = low_mask(L) << lane_start;
+            let (from, above) = (
+                lane & start_bit.wrapping_neg(),
+                lane & end_bit.wrapping_neg(),
+            );
+            for k in 0..S {
+                let x = &mut sl[at(k, wi)];
+                *x = (*x & !from) | ((*x & above) >> len);
+            }
+            let c = (wi << (6 - LOG)) + (lane_start >> LOG) as usize;
+            size += len as usize;
+            let h = &mut heights[c & (COLUMNS - 1)];
+            *h -= len as u8;
+            emptied |= *h == 0;
+        }
+    }
+    let mut deleted = 0;
+    if emptied {
+        let mut marks = marks;
+        for c in (first..=last).rev() {
+            if heights[c & (COLUMNS - 1)] == 0 {
+                for k in 0..S {
+                    // The word after the slice is a zero separator.
+                    let base = at(k, 0);
+                    delete_lane(&mut sl[base..=base + N], c << LOG, L);
+                }
+                if let Some(marks) = marks.as_deref_mut() {
+                    delete_lane(&mut marks[..=N], c << LOG, L);
+                }
+                let h = &mut heights[c & (COLUMNS - 1)..];
+                h.copy_within(1.., 0);
+                h[h.len() - 1] = 0;
+                *columns -= 1;
+                deleted += 1;
+            }
+        }
+    }
+    Removed {
+        size,
+        first,
+        last,
+        deleted,
+    }
+}
+
 impl Board {
     /// The slices and the zero words around them (and the padding).
     #[inline(always)]
     fn small_slices(&self) -> &[u64; SLICE_WORDS] {
         debug_assert!(self.small);
         self.slices[..SLICE_WORDS].try_into().unwrap()
-    }
-
-    /// [`Board::colour_at_s`]: the colour of bit `b` of word `w`.
-    #[inline(always)]
-    fn colour_small<const S: usize>(&self, w: usize, b: u32) -> u8 {
-        let sl = self.small_slices();
-        let mut colour = 0;
-        for k in 0..S {
-            colour |= ((sl[at(k, w)] >> b) as u8 & 1) << k;
-        }
-        colour
-    }
-
-    /// Flood the group of colour `colour` containing internal cell `start` (a stone of that
-    /// colour): its words, and the words it reaches (bit `i` = word `i`, a contiguous run).
-    /// [`Board::flood_in`] with 16-bit lanes, one word closed at a time.
-    #[inline(always)]
-    fn flood_small<const S: usize>(&self, colour: u8, start: usize) -> ([u64; N], u32) {
-        let sl = self.small_slices();
-        let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
-        let m = |i: usize| {
-            let mut w = !0;
-            for (k, &f) in flip.iter().enumerate() {
-                w &= sl[at(k, i)] ^ f;
-            }
-            w
-        };
-        let mut g = [0u64; N];
-        let w0 = (start >> 6) & (N - 1);
-        g[w0] = 1 << (start & 63);
-        let mut reached = 1u32 << w0;
-        let mut dirty = reached;
-        while dirty != 0 {
-            let i = dirty.trailing_zeros() as usize & (N - 1);
-            dirty &= dirty - 1;
-            let x = m(i);
-            let mut w = g[i];
-            loop {
-                // No `w << 1`: the add fills every reached vertical run upwards.
-                let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
-                grown |= (x.wrapping_add(grown) ^ x) & x;
-                if grown == w {
-                    break;
-                }
-                w = grown;
-            }
-            g[i] = w;
-            // The neighbouring word's plane is read only when the group reaches the word's
-            // first / last lane.
-            let (left, right) = (w << (64 - L), w >> (64 - L));
-            if left != 0 && i > 0 {
-                let seed = left & m(i - 1) & !g[i - 1];
-                if seed != 0 {
-                    g[i - 1] |= seed;
-                    reached |= 1 << (i - 1);
-                    dirty |= 1 << (i - 1);
-                }
-            }
-            if right != 0 && i + 1 < N {
-                let seed = right & m(i + 1) & !g[i + 1];
-                if seed != 0 {
-                    g[i + 1] |= seed;
-                    reached |= 1 << (i + 1);
-                    dirty |= 1 << (i + 1);
-                }
-            }
-        }
-        (g, reached)
     }
 
     /// [`Board::remove_group_lanes`] on a board of this module: the same stones, heights,
@@ -120,61 +232,23 @@ impl Board {
         start: usize,
     ) -> (usize, ChangedColumns) {
         debug_assert!(self.small);
-        let colour = self.colour_small::<S>(start >> 6, (start & 63) as u32);
+        let colour = colour_of::<S>(self.small_slices(), start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
-        let (g, reached) = self.flood_small::<S>(colour, start);
-        let lo = reached.trailing_zeros() as usize;
-        let hi = 31 - reached.leading_zeros() as usize;
-        let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
-        let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
-        let mut size = 0;
-        let mut emptied = false;
-        // Each run of removed bits (inside a lane), top run of a word first, drops the bits
-        // of its lane above it by its length in every slice.
-        for wi in lo..=hi {
-            let mut removed = g[wi & (N - 1)];
-            while removed != 0 {
-                let top = 63 - removed.leading_zeros();
-                let end_bit = 2u64 << top;
-                let below = !removed & (end_bit - 1);
-                let start = 64 - below.leading_zeros();
-                let start_bit = 1u64 << start;
-                removed &= start_bit - 1;
-                let len = top + 1 - start;
-                let lane_start = start & !(L - 1);
-                let lane = low_mask(L) << lane_start;
-                let (from, above) = (
-                    lane & start_bit.wrapping_neg(),
-                    lane & end_bit.wrapping_neg(),
-                );
-                for k in 0..S {
-                    let x = &mut sl[at(k, wi)];
-                    *x = (*x & !from) | ((*x & above) >> len);
-                }
-                let c = (wi << (6 - LOG)) + (lane_start >> LOG) as usize;
-                size += len as usize;
-                let h = &mut heights[c & (COLUMNS - 1)];
-                *h -= len as u8;
-                emptied |= *h == 0;
-            }
-        }
-        let mut deleted = 0;
-        if emptied {
-            for c in (first..=last).rev() {
-                if self.heights[c] == 0 {
-                    for k in 0..S {
-                        // The word after the slice is a zero separator.
-                        let base = at(k, 0);
-                        delete_lane(&mut self.slices[base..=base + N], c << LOG, L);
-                    }
-                    delete_lane(&mut self.marks[..=N], c << LOG, L);
-                    self.delete_height(c);
-                    deleted += 1;
-                }
-            }
-        }
+        let Removed {
+            size,
+            first,
+            last,
+            deleted,
+        } = remove::<S>(
+            sl,
+            heights,
+            &mut self.columns,
+            Some(&mut self.marks),
+            colour,
+            start,
+        );
         // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
         // stones change only next to removed or moved stones; a word past the used ones has
         // no stones and keeps its zero marks.
@@ -199,18 +273,7 @@ impl Board {
         let sl: &[u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
         let marks: &mut [u64; N] = (&mut self.marks[..N]).try_into().unwrap();
         for i in a..=b {
-            let i = i & (N - 1);
-            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
-            for k in 0..S {
-                let j = at(k, i);
-                let (p, x, next) = (sl[j - 1], sl[j], sl[j + 1]);
-                occ |= x;
-                dv |= x ^ (x >> 1);
-                dl |= x ^ ((x << L) | (p >> (64 - L)));
-                dr |= x ^ ((x >> L) | (next << (64 - L)));
-            }
-            // Occupied and equal to the cell above, left or right; or to the cell below.
-            marks[i] = (occ & !(dv & dl & dr)) | ((occ & !dv) << 1);
+            marks[i & (N - 1)] = marks_word::<S>(sl, i & (N - 1));
         }
     }
 
@@ -291,7 +354,11 @@ impl Board {
         ))
     }
 
-    /// [`Board::tabu_playout`] with `S` slices.
+    /// [`Board::tabu_playout`] with `S` slices: the stones, heights and group stones are
+    /// copied into local arrays for the playout and back after it, the group stones of a
+    /// word are recomputed only when a scan reads the word after a move changed it, and the
+    /// tabu colour only when a move removed stones of it (the most frequent colour stays
+    /// the most frequent, ties to the lowest, while other colours lose stones).
     fn tabu_playout_small<const S: usize>(
         &mut self,
         fixed: Option<u8>,
@@ -299,32 +366,110 @@ impl Board {
         limit: usize,
         mut trace: Option<&mut Vec<Move>>,
     ) -> usize {
+        let mut sl: [u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
+        let mut heights: [u8; COLUMNS] = self.heights[..COLUMNS].try_into().unwrap();
+        let mut marks: [u64; N] = self.marks[..N].try_into().unwrap();
+        // Words of `marks` out of date (bit `i` = word `i`).
+        let mut stale = 0u32;
+        let mut columns = self.columns;
+        let mut tabu = fixed.unwrap_or_else(|| most_frequent(self));
         let mut played = 0;
-        while played < limit {
-            let tabu = fixed.unwrap_or_else(|| most_frequent(self));
-            let Some(cell) = self
-                .first_from_random_small::<S>(rng, !(1u32 << tabu))
-                .or_else(|| self.first_from_random_small::<S>(rng, !0))
-            else {
+        // No column: no random start, no move ([`Board::random_start`]).
+        while played < limit && columns != 0 {
+            // The first non-tabu group stone from a random start, else the first group stone
+            // from another; both starts drawn even when no colour is to be looked for.
+            let c = rng.below(columns);
+            let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+            let mut cell = None;
+            if self.live & !(1u32 << tabu) != 0 {
+                // Only live colours have group stones: leave out the tabu colour's.
+                let flip = flips::<S>(tabu as u32);
+                cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| !plane(&sl, &flip, i));
+            }
+            if cell.is_none() {
+                let c = rng.below(columns);
+                let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                if self.live != 0 {
+                    cell = scan::<S>(&sl, &mut marks, &mut stale, p, |_| !0);
+                }
+            }
+            let Some(cell) = cell else {
                 break;
             };
             if let Some(trace) = trace.as_deref_mut() {
                 trace.push(self.move_of(cell as u16));
             }
-            self.remove_group_small::<S>(cell);
+            let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
+            debug_assert!(colour != 0, "removing an empty cell");
+            let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, colour, cell);
+            // The words of columns `first − 1 ..= last + 1`, and every word after them when
+            // columns were deleted (their lanes moved left).
+            let a = r.first.saturating_sub(1) >> (6 - LOG);
+            let b = if r.deleted > 0 {
+                N - 1
+            } else {
+                ((r.last + 1) >> (6 - LOG)).min(N - 1)
+            };
+            stale |= ((2u32 << b) - 1) & !((1u32 << a) - 1);
+            #[cfg(debug_assertions)]
+            for (i, &m) in marks.iter().enumerate() {
+                if stale >> i & 1 == 0 {
+                    debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
+                }
+            }
+            self.account(colour, r.size);
+            if fixed.is_none() && colour == tabu {
+                tabu = most_frequent(self);
+            }
             played += 1;
+        }
+        for (i, m) in marks.iter_mut().enumerate() {
+            if stale >> i & 1 != 0 {
+                *m = marks_word::<S>(&sl, i);
+            }
+        }
+        self.slices[..SLICE_WORDS].copy_from_slice(&sl);
+        self.heights[..COLUMNS].copy_from_slice(&heights);
+        self.marks[..N].copy_from_slice(&marks);
+        self.columns = columns;
+        #[cfg(debug_assertions)]
+        {
+            let kept = self.marks.clone();
+            self.update_marks_lanes::<S, 16>(0, N);
+            debug_assert_eq!(kept, self.marks, "group stones kept out of date");
         }
         played
     }
+}
 
-    /// [`Board::first_group_cell`] from [`Board::random_start`].
-    #[inline(always)]
-    fn first_from_random_small<const S: usize>(&self, rng: &mut Rng, set: u32) -> Option<usize> {
-        let (c, r) = self.random_start(rng);
-        let set = set & self.live;
-        if self.columns == 0 || set == 0 {
-            return None;
+/// The first group stone (by `marks`, its words in `stale` recomputed from `sl` when read)
+/// from internal cell `p` wrapping around that `filter(word)` keeps: [`first_set_from`]
+/// with the group stones kept lazily.
+#[inline(always)]
+fn scan<const S: usize>(
+    sl: &[u64; SLICE_WORDS],
+    marks: &mut [u64; N],
+    stale: &mut u32,
+    p: usize,
+    filter: impl Fn(usize) -> u64,
+) -> Option<usize> {
+    let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=N {
+        if *stale >> i & 1 != 0 {
+            marks[i] = marks_word::<S>(sl, i);
+            *stale &= !(1 << i);
         }
-        self.first_group_cell_small::<S>(self.index(c, r), set)
+        let w = marks[i] & mask;
+        if w != 0 {
+            let w = w & filter(i);
+            if w != 0 {
+                return Some(i * 64 + w.trailing_zeros() as usize);
+            }
+        }
+        i = (i + 1) & (N - 1);
+        mask = if step + 1 == N { below } else { !0 };
     }
+    None
 }
