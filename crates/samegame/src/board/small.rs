@@ -129,13 +129,46 @@ fn flood<const S: usize>(sl: &[u64; SLICE_WORDS], colour: u8, start: usize) -> (
     (g, reached)
 }
 
-/// What removing a group changed: its size, its first and last column, and the columns
-/// it emptied and deleted (whose lanes and heights moved left).
+/// What removing a group changed: its size, its stones (`g`, in the words `reached`), and
+/// the columns it emptied and deleted (whose lanes and heights moved left).
 struct Removed {
     size: usize,
-    first: usize,
-    last: usize,
+    g: [u64; N],
+    reached: u32,
     deleted: usize,
+}
+
+impl Removed {
+    /// The group's first and last column.
+    #[inline(always)]
+    fn columns(&self) -> (usize, usize) {
+        let lo = self.reached.trailing_zeros() as usize;
+        let hi = 31 - self.reached.leading_zeros() as usize;
+        let first = (lo * 64 + self.g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+        let last = (hi * 64 + 63 - self.g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
+        (first, last)
+    }
+
+    /// The words whose group stones may have changed (bit `i` = word `i`): those of the
+    /// columns `first − 1 ..= last + 1`, and every word after them when columns were
+    /// deleted (their lanes moved left).
+    #[inline(always)]
+    fn changed_words(&self) -> u32 {
+        let lo = self.reached.trailing_zeros() as usize;
+        let hi = 31 - self.reached.leading_zeros() as usize;
+        // The column before the first is in the word before when the group has stones in
+        // its word's first lane; the column after the last likewise.
+        let left = (self.g[lo & (N - 1)] & low_mask(L) != 0) as u32;
+        let right = (self.g[hi & (N - 1)] >> (64 - L) != 0) as u32;
+        let words = self.reached | (self.reached >> left) | (self.reached << right);
+        let words = if self.deleted > 0 {
+            // The lowest and every word above it.
+            words | words.wrapping_neg()
+        } else {
+            words
+        };
+        words & ((1 << N) - 1)
+    }
 }
 
 /// Remove the group of colour `colour` containing internal cell `start` from the slices
@@ -154,8 +187,6 @@ fn remove<const S: usize>(
     let (g, reached) = flood::<S>(sl, colour, start);
     let lo = reached.trailing_zeros() as usize;
     let hi = 31 - reached.leading_zeros() as usize;
-    let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
-    let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
     let mut size = 0;
     let mut emptied = false;
     // Each run of removed bits (inside a lane), top run of a word first, drops the bits
@@ -187,8 +218,14 @@ fn remove<const S: usize>(
             emptied |= *h == 0;
         }
     }
-    let mut deleted = 0;
+    let mut r = Removed {
+        size,
+        g,
+        reached,
+        deleted: 0,
+    };
     if emptied {
+        let (first, last) = r.columns();
         let mut marks = marks;
         for c in (first..=last).rev() {
             if heights[c & (COLUMNS - 1)] == 0 {
@@ -204,16 +241,11 @@ fn remove<const S: usize>(
                 h.copy_within(1.., 0);
                 h[h.len() - 1] = 0;
                 *columns -= 1;
-                deleted += 1;
+                r.deleted += 1;
             }
         }
     }
-    Removed {
-        size,
-        first,
-        last,
-        deleted,
-    }
+    r
 }
 
 impl Board {
@@ -236,12 +268,7 @@ impl Board {
         debug_assert!(colour != 0, "removing an empty cell");
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
-        let Removed {
-            size,
-            first,
-            last,
-            deleted,
-        } = remove::<S>(
+        let r = remove::<S>(
             sl,
             heights,
             &mut self.columns,
@@ -249,6 +276,8 @@ impl Board {
             colour,
             start,
         );
+        let (size, deleted) = (r.size, r.deleted);
+        let (first, last) = r.columns();
         // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
         // stones change only next to removed or moved stones; a word past the used ones has
         // no stones and keeps its zero marks.
@@ -362,7 +391,7 @@ impl Board {
     fn tabu_playout_small<const S: usize>(
         &mut self,
         fixed: Option<u8>,
-        rng: &mut Rng,
+        rng_out: &mut Rng,
         limit: usize,
         mut trace: Option<&mut Vec<Move>>,
     ) -> usize {
@@ -373,7 +402,10 @@ impl Board {
         let mut stale = 0u32;
         let mut columns = self.columns;
         let mut tabu = fixed.unwrap_or_else(|| most_frequent(self));
-        let mut played = 0;
+        let (mut played, mut size, mut points) = (0, 0, 0);
+        // The generator's state stays in registers.
+        let mut rng_local = rng_out.clone();
+        let rng = &mut rng_local;
         // No column: no random start, no move ([`Board::random_start`]).
         while played < limit && columns != 0 {
             // The first non-tabu group stone from a random start, else the first group stone
@@ -402,22 +434,21 @@ impl Board {
             let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
             debug_assert!(colour != 0, "removing an empty cell");
             let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, colour, cell);
-            // The words of columns `first − 1 ..= last + 1`, and every word after them when
-            // columns were deleted (their lanes moved left).
-            let a = r.first.saturating_sub(1) >> (6 - LOG);
-            let b = if r.deleted > 0 {
-                N - 1
-            } else {
-                ((r.last + 1) >> (6 - LOG)).min(N - 1)
-            };
-            stale |= ((2u32 << b) - 1) & !((1u32 << a) - 1);
+            stale |= r.changed_words();
             #[cfg(debug_assertions)]
             for (i, &m) in marks.iter().enumerate() {
                 if stale >> i & 1 == 0 {
                     debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
                 }
             }
-            self.account(colour, r.size);
+            // [`Board::account`], the stones, points and moves summed up after the loop.
+            debug_assert!(r.size >= 2, "removing a lone stone");
+            self.counts[colour as usize] -= r.size as u16;
+            if self.counts[colour as usize] < 2 {
+                self.live &= !(1 << colour);
+            }
+            size += r.size;
+            points += self.scoring.group_points(r.size);
             if fixed.is_none() && colour == tabu {
                 tabu = most_frequent(self);
             }
@@ -432,6 +463,10 @@ impl Board {
         self.heights[..COLUMNS].copy_from_slice(&heights);
         self.marks[..N].copy_from_slice(&marks);
         self.columns = columns;
+        self.stones -= size;
+        self.points += points;
+        self.moves += played as u32;
+        *rng_out = rng_local;
         #[cfg(debug_assertions)]
         {
             let kept = self.marks.clone();
