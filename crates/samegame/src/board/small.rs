@@ -36,14 +36,16 @@ fn at(k: usize, i: usize) -> usize {
     1 + STEP * k + (i & (N - 1))
 }
 
-/// The colour of bit `b` of word `w` of the slices `sl` ([`Board::colour_at_s`]).
+/// The colour of bit `b` of word `w` of the slices `sl` ([`Board::colour_at_s`]), and its
+/// slice flips for [`plane`].
 #[inline(always)]
-fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> u8 {
+fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> (u8, [u64; S]) {
+    let bits: [u64; S] = std::array::from_fn(|k| (sl[at(k, w)] >> b) & 1);
     let mut colour = 0;
-    for k in 0..S {
-        colour |= ((sl[at(k, w)] >> b) as u8 & 1) << k;
+    for (k, &bit) in bits.iter().enumerate() {
+        colour |= (bit as u8) << k;
     }
-    colour
+    (colour, bits.map(|bit| bit.wrapping_sub(1)))
 }
 
 /// Word `i` (below `N`) of the stones of colour `flip` (slice `k` taken as it is where
@@ -79,14 +81,18 @@ fn marks_word<const S: usize>(sl: &[u64; SLICE_WORDS], i: usize) -> u64 {
     (occ & !(dv & dl & dr)) | ((occ & !dv) << 1)
 }
 
-/// Flood the group of colour `colour` containing internal cell `start` (a stone of that
-/// colour) in the slices `sl`: its words, and the words it reaches (bit `i` = word `i`, a
-/// contiguous run). [`Board::flood_in`] with 16-bit lanes, one word closed at a time.
+/// Flood the group of the colour of slice flips `flip` containing internal cell `start` (a
+/// stone of that colour) in the slices `sl` into `g` (zero): the words it reaches (bit `i`
+/// = word `i`, a contiguous run). [`Board::flood_in`] with 16-bit lanes, one word closed at
+/// a time.
 #[inline(always)]
-fn flood<const S: usize>(sl: &[u64; SLICE_WORDS], colour: u8, start: usize) -> ([u64; N], u32) {
-    let flip = flips::<S>(colour as u32);
-    let m = |i: usize| plane(sl, &flip, i);
-    let mut g = [0u64; N];
+fn flood<const S: usize>(
+    sl: &[u64; SLICE_WORDS],
+    flip: &[u64; S],
+    start: usize,
+    g: &mut [u64; N],
+) -> u32 {
+    let m = |i: usize| plane(sl, flip, i);
     let w0 = (start >> 6) & (N - 1);
     g[w0] = 1 << (start & 63);
     let mut reached = 1u32 << w0;
@@ -126,7 +132,7 @@ fn flood<const S: usize>(sl: &[u64; SLICE_WORDS], colour: u8, start: usize) -> (
             }
         }
     }
-    (g, reached)
+    reached
 }
 
 /// What removing a group changed: its size, its stones (`g`, in the words `reached`), and
@@ -181,10 +187,17 @@ fn remove<const S: usize>(
     heights: &mut [u8; COLUMNS],
     columns: &mut usize,
     marks: Option<&mut [u64]>,
-    colour: u8,
+    flip: &[u64; S],
     start: usize,
 ) -> Removed {
-    let (g, reached) = flood::<S>(sl, colour, start);
+    let mut r = Removed {
+        size: 0,
+        g: [0; N],
+        reached: 0,
+        deleted: 0,
+    };
+    r.reached = flood::<S>(sl, flip, start, &mut r.g);
+    let (g, reached) = (&r.g, r.reached);
     let lo = reached.trailing_zeros() as usize;
     let hi = 31 - reached.leading_zeros() as usize;
     let mut size = 0;
@@ -218,12 +231,7 @@ fn remove<const S: usize>(
             emptied |= *h == 0;
         }
     }
-    let mut r = Removed {
-        size,
-        g,
-        reached,
-        deleted: 0,
-    };
+    r.size = size;
     if emptied {
         let (first, last) = r.columns();
         let mut marks = marks;
@@ -264,7 +272,7 @@ impl Board {
         start: usize,
     ) -> (usize, ChangedColumns) {
         debug_assert!(self.small);
-        let colour = colour_of::<S>(self.small_slices(), start >> 6, (start & 63) as u32);
+        let (colour, flip) = colour_of::<S>(self.small_slices(), start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
@@ -273,7 +281,7 @@ impl Board {
             heights,
             &mut self.columns,
             Some(&mut self.marks),
-            colour,
+            &flip,
             start,
         );
         let (size, deleted) = (r.size, r.deleted);
@@ -431,9 +439,9 @@ impl Board {
             if let Some(trace) = trace.as_deref_mut() {
                 trace.push(self.move_of(cell as u16));
             }
-            let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
+            let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
             debug_assert!(colour != 0, "removing an empty cell");
-            let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, colour, cell);
+            let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, &flip, cell);
             stale |= r.changed_words();
             #[cfg(debug_assertions)]
             for (i, &m) in marks.iter().enumerate() {
