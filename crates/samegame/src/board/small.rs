@@ -7,7 +7,7 @@
 //! local array.
 
 use super::{delete_lane, first_set_from, low_mask, Board, ChangedColumns, Move};
-use crate::playout::most_frequent;
+use crate::playout::{most_frequent, two_most_frequent, BoardRule};
 use puzzle_engine::Rng;
 
 /// Words per slice.
@@ -371,14 +371,14 @@ impl Board {
         found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
 
-    /// A Random Tabu playout (see [`crate::playout::Tabu`]; with `fixed`, the tabu colour of
-    /// [`crate::playout::TabuColour`]) of at most `limit` moves, the moves pushed onto
-    /// `trace`: the same moves and the same random numbers as the playout through the
-    /// chooser, in one loop with the slice count a constant. None (nothing played) unless
-    /// the board is small and keeps no groups.
+    /// A playout of `rule` ([`crate::playout::Tabu`], [`crate::playout::TabuColour`] with its
+    /// tabu colour or [`crate::playout::DoubleTabu`]) of at most `limit` moves, the moves
+    /// pushed onto `trace`: the same moves and the same random numbers as the playout
+    /// through the chooser, in one loop with the slice count a constant. None (nothing
+    /// played) unless the board is small and keeps no groups.
     pub(crate) fn tabu_playout(
         &mut self,
-        fixed: Option<u8>,
+        rule: BoardRule,
         rng: &mut Rng,
         limit: usize,
         trace: Option<&mut Vec<Move>>,
@@ -386,19 +386,44 @@ impl Board {
         if !self.small || self.cache.on {
             return None;
         }
-        Some(with_slices!(
-            self.tabu_playout_small(fixed, rng, limit, trace)
-        ))
+        Some(if rule == BoardRule::DoubleTabu {
+            with_slices!(self.double_tabu_playout_small(rng, limit, trace))
+        } else {
+            with_slices!(self.tabu_playout_small(rule, rng, limit, trace))
+        })
     }
 
-    /// [`Board::tabu_playout`] with `S` slices: the stones, heights and group stones are
-    /// copied into local arrays for the playout and back after it, the group stones of a
-    /// word are recomputed only when a scan reads the word after a move changed it, and the
-    /// tabu colour only when a move removed stones of it (the most frequent colour stays
-    /// the most frequent, ties to the lowest, while other colours lose stones).
+    /// [`Board::tabu_playout`] of [`BoardRule::Tabu`] or [`BoardRule::TabuColour`] with `S`
+    /// slices.
     fn tabu_playout_small<const S: usize>(
         &mut self,
-        fixed: Option<u8>,
+        rule: BoardRule,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, false>(rule, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] of [`BoardRule::DoubleTabu`] with `S` slices.
+    fn double_tabu_playout_small<const S: usize>(
+        &mut self,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, true>(BoardRule::DoubleTabu, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] with `S` slices (`DOUBLE`: of [`BoardRule::DoubleTabu`]): the
+    /// stones, heights and group stones are copied into local arrays for the playout and
+    /// back after it, the group stones of a word are recomputed only when a scan reads the
+    /// word after a move changed it, and the tabu colours only when a move removed stones
+    /// of one of them (the most frequent colours stay the most frequent, ties to the
+    /// lowest, while other colours lose stones).
+    fn rule_playout_small<const S: usize, const DOUBLE: bool>(
+        &mut self,
+        rule: BoardRule,
         rng_out: &mut Rng,
         limit: usize,
         mut trace: Option<&mut Vec<Move>>,
@@ -409,21 +434,42 @@ impl Board {
         // Words of `marks` out of date (bit `i` = word `i`).
         let mut stale = 0u32;
         let mut columns = self.columns;
-        let mut tabu = fixed.unwrap_or_else(|| most_frequent(self));
+        // The tabu colour, and the second one of the double tabu (0: none).
+        let tabu_colours = |board: &Board| match rule {
+            BoardRule::Tabu => (most_frequent(board), 0),
+            BoardRule::TabuColour(t) => (t, 0),
+            BoardRule::DoubleTabu => two_most_frequent(board),
+        };
+        let (mut tabu, mut second) = tabu_colours(self);
         let (mut played, mut size, mut points) = (0, 0, 0);
         // The generator's state stays in registers.
         let mut rng_local = rng_out.clone();
         let rng = &mut rng_local;
         // No column: no random start, no move ([`Board::random_start`]).
         while played < limit && columns != 0 {
-            // The first non-tabu group stone from a random start, else the first group stone
-            // from another; both starts drawn even when no colour is to be looked for.
+            // The first non-tabu group stone from a random start, else (double tabu) the
+            // first of the second tabu colour from another, else the first group stone
+            // from another; each start drawn even when no colour is to be looked for.
             let c = rng.below(columns);
             let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
             let mut cell = None;
-            if self.live & !(1u32 << tabu) != 0 {
-                // Only live colours have group stones: leave out the tabu colour's.
-                let flip = flips::<S>(tabu as u32);
+            // Only live colours have group stones: leave out the tabu colours'.
+            let flip = flips::<S>(tabu as u32);
+            if DOUBLE {
+                let flip2 = flips::<S>(second as u32);
+                if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
+                    cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
+                        !(plane(&sl, &flip, i) | plane(&sl, &flip2, i))
+                    });
+                }
+                if cell.is_none() {
+                    let c = rng.below(columns);
+                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    if self.live & (1u32 << second) != 0 {
+                        cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| plane(&sl, &flip2, i));
+                    }
+                }
+            } else if self.live & !(1u32 << tabu) != 0 {
                 cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| !plane(&sl, &flip, i));
             }
             if cell.is_none() {
@@ -457,9 +503,10 @@ impl Board {
             }
             size += r.size;
             points += self.scoring.group_points(r.size);
-            if fixed.is_none() && colour == tabu {
-                tabu = most_frequent(self);
+            if !matches!(rule, BoardRule::TabuColour(_)) && (colour == tabu || colour == second) {
+                (tabu, second) = tabu_colours(self);
             }
+            debug_assert_eq!((tabu, second), tabu_colours(self), "tabu colours kept");
             played += 1;
         }
         for (i, m) in marks.iter_mut().enumerate() {
