@@ -58,6 +58,10 @@ pub enum BoardRule {
     TabuColour(u8),
     /// [`DoubleTabu`].
     DoubleTabu,
+    /// [`PseudoRandom`] with this `k`.
+    Pseudo(usize),
+    /// [`PseudoRandomTabu`] with this `k`.
+    PseudoTabu(usize),
 }
 
 /// A playout policy for [`Board`] driven by a [`GroupChooser`].
@@ -273,6 +277,9 @@ impl GroupChooser for PseudoRandom {
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         least_frequent_of(board, self.k.max(1), rng, |_| true)
     }
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::Pseudo(self.k))
+    }
 }
 
 /// Pseudo Random Tabu (Czech thesis §3.3.3): Pseudo Random(k) among the groups not of the
@@ -295,6 +302,9 @@ impl GroupChooser for PseudoRandomTabu {
         let k = self.k.max(1);
         least_frequent_of(board, k, rng, |c| c != tabu)
             .or_else(|| least_frequent_of(board, k, rng, |_| true))
+    }
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::PseudoTabu(self.k))
     }
 }
 
@@ -448,6 +458,8 @@ impl GroupChooser for AnyChooser {
             AnyChooser::Tabu => Some(BoardRule::Tabu),
             AnyChooser::TabuColour(t) => Some(BoardRule::TabuColour(*t)),
             AnyChooser::DoubleTabu => Some(BoardRule::DoubleTabu),
+            AnyChooser::PseudoRandom(k) => Some(BoardRule::Pseudo(*k)),
+            AnyChooser::PseudoRandomTabu(k) => Some(BoardRule::PseudoTabu(*k)),
             _ => None,
         }
     }

@@ -40,12 +40,13 @@ fn at(k: usize, i: usize) -> usize {
 /// slice flips for [`plane`].
 #[inline(always)]
 fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> (u8, [u64; S]) {
-    let bits: [u64; S] = std::array::from_fn(|k| (sl[at(k, w)] >> b) & 1);
-    let mut colour = 0;
-    for (k, &bit) in bits.iter().enumerate() {
+    let (mut colour, mut flip) = (0, [0u64; S]);
+    for (k, f) in flip.iter_mut().enumerate() {
+        let bit = (sl[at(k, w)] >> b) & 1;
         colour |= (bit as u8) << k;
+        *f = bit.wrapping_sub(1);
     }
-    (colour, bits.map(|bit| bit.wrapping_sub(1)))
+    (colour, flip)
 }
 
 /// Word `i` (below `N`) of the stones of colour `flip` (slice `k` taken as it is where
@@ -62,7 +63,11 @@ fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> 
 /// The slice flips of colour `colour` for [`plane`].
 #[inline(always)]
 fn flips<const S: usize>(colour: u32) -> [u64; S] {
-    std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1))
+    let mut flip = [0u64; S];
+    for (k, f) in flip.iter_mut().enumerate() {
+        *f = ((colour >> k & 1) as u64).wrapping_sub(1);
+    }
+    flip
 }
 
 /// Word `i` (below `N`) of the group stones of the slices `sl`: occupied and equal to the
@@ -386,10 +391,14 @@ impl Board {
         if !self.small || self.cache.on {
             return None;
         }
-        Some(if rule == BoardRule::DoubleTabu {
-            with_slices!(self.double_tabu_playout_small(rng, limit, trace))
-        } else {
-            with_slices!(self.tabu_playout_small(rule, rng, limit, trace))
+        Some(match rule {
+            BoardRule::DoubleTabu => {
+                with_slices!(self.double_tabu_playout_small(rng, limit, trace))
+            }
+            BoardRule::Pseudo(_) | BoardRule::PseudoTabu(_) => {
+                with_slices!(self.pseudo_playout_small(rule, rng, limit, trace))
+            }
+            _ => with_slices!(self.tabu_playout_small(rule, rng, limit, trace)),
         })
     }
 
@@ -402,7 +411,7 @@ impl Board {
         limit: usize,
         trace: Option<&mut Vec<Move>>,
     ) -> usize {
-        self.rule_playout_small::<S, false>(rule, rng, limit, trace)
+        self.rule_playout_small::<S, TABU>(rule, rng, limit, trace)
     }
 
     /// [`Board::tabu_playout`] of [`BoardRule::DoubleTabu`] with `S` slices.
@@ -412,16 +421,29 @@ impl Board {
         limit: usize,
         trace: Option<&mut Vec<Move>>,
     ) -> usize {
-        self.rule_playout_small::<S, true>(BoardRule::DoubleTabu, rng, limit, trace)
+        self.rule_playout_small::<S, DOUBLE>(BoardRule::DoubleTabu, rng, limit, trace)
     }
 
-    /// [`Board::tabu_playout`] with `S` slices (`DOUBLE`: of [`BoardRule::DoubleTabu`]): the
-    /// stones, heights and group stones are copied into local arrays for the playout and
+    /// [`Board::tabu_playout`] of [`BoardRule::Pseudo`] or [`BoardRule::PseudoTabu`] with `S`
+    /// slices.
+    fn pseudo_playout_small<const S: usize>(
+        &mut self,
+        rule: BoardRule,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, PSEUDO>(rule, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] with `S` slices, of the rules of `MODE` ([`TABU`], [`DOUBLE`]
+    /// or [`PSEUDO`]): the stones, heights and group stones are copied into local arrays for the playout and
     /// back after it, the group stones of a word are recomputed only when a scan reads the
     /// word after a move changed it, and the tabu colours only when a move removed stones
     /// of one of them (the most frequent colours stay the most frequent, ties to the
     /// lowest, while other colours lose stones).
-    fn rule_playout_small<const S: usize, const DOUBLE: bool>(
+    #[inline(never)]
+    fn rule_playout_small<const S: usize, const MODE: u8>(
         &mut self,
         rule: BoardRule,
         rng_out: &mut Rng,
@@ -439,6 +461,8 @@ impl Board {
             BoardRule::Tabu => (most_frequent(board), 0),
             BoardRule::TabuColour(t) => (t, 0),
             BoardRule::DoubleTabu => two_most_frequent(board),
+            BoardRule::PseudoTabu(_) => (most_frequent(board), 0),
+            BoardRule::Pseudo(_) => (0, 0),
         };
         let (mut tabu, mut second) = tabu_colours(self);
         let (mut played, mut size, mut points) = (0, 0, 0);
@@ -455,7 +479,38 @@ impl Board {
             let mut cell = None;
             // Only live colours have group stones: leave out the tabu colours'.
             let flip = flips::<S>(tabu as u32);
-            if DOUBLE {
+            if MODE == PSEUDO {
+                // [`crate::playout::PseudoRandomTabu`] ([`crate::playout::PseudoRandom`]
+                // without the tabu): of the first `k` group stones (of the colours not
+                // tabu) from the start, the first of the colour with the fewest stones.
+                let (k, with_tabu) = match rule {
+                    BoardRule::PseudoTabu(k) => (k.max(1), true),
+                    BoardRule::Pseudo(k) => (k.max(1), false),
+                    _ => (1, false),
+                };
+                let counts = &self.counts;
+                let least = |marks: &mut [u64; N], stale: &mut u32, p: usize, tabu: bool| {
+                    let mut best: Option<(usize, u16)> = None;
+                    let mut seen = 0;
+                    let filter = |i: usize| if tabu { !plane(&sl, &flip, i) } else { !0 };
+                    visit::<S>(&sl, marks, stale, p, filter, |cell| {
+                        let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
+                        let n = counts[colour as usize];
+                        if best.is_none_or(|(_, m)| n < m) {
+                            best = Some((cell, n));
+                        }
+                        seen += 1;
+                        seen >= k
+                    });
+                    best.map(|(cell, _)| cell)
+                };
+                cell = least(&mut marks, &mut stale, p, with_tabu);
+                if with_tabu && cell.is_none() {
+                    let c = rng.below(columns);
+                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    cell = least(&mut marks, &mut stale, p, false);
+                }
+            } else if MODE == DOUBLE {
                 let flip2 = flips::<S>(second as u32);
                 if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
                     cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
@@ -472,7 +527,7 @@ impl Board {
             } else if self.live & !(1u32 << tabu) != 0 {
                 cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| !plane(&sl, &flip, i));
             }
-            if cell.is_none() {
+            if MODE != PSEUDO && cell.is_none() {
                 let c = rng.below(columns);
                 let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
                 if self.live != 0 {
@@ -530,6 +585,50 @@ impl Board {
         }
         played
     }
+}
+
+/// The in-board playout loops: [`BoardRule::Tabu`] and [`BoardRule::TabuColour`].
+const TABU: u8 = 0;
+/// [`BoardRule::DoubleTabu`].
+const DOUBLE: u8 = 1;
+/// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
+const PSEUDO: u8 = 2;
+
+/// Visit the group stones (by `marks`, its words in `stale` recomputed from `sl` when
+/// read) from internal cell `p` wrapping around that `filter(word)` keeps, in scan order,
+/// until `visit(cell)` returns true; whether it did ([`Board::scan`]).
+#[inline(always)]
+fn visit<const S: usize>(
+    sl: &[u64; SLICE_WORDS],
+    marks: &mut [u64; N],
+    stale: &mut u32,
+    p: usize,
+    filter: impl Fn(usize) -> u64,
+    mut visit: impl FnMut(usize) -> bool,
+) -> bool {
+    let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=N {
+        if *stale >> i & 1 != 0 {
+            marks[i] = marks_word::<S>(sl, i);
+            *stale &= !(1 << i);
+        }
+        let mut w = marks[i] & mask;
+        if w != 0 {
+            w &= filter(i);
+            while w != 0 {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                if visit(i * 64 + b) {
+                    return true;
+                }
+            }
+        }
+        i = (i + 1) & (N - 1);
+        mask = if step + 1 == N { below } else { !0 };
+    }
+    false
 }
 
 /// The first group stone (by `marks`, its words in `stale` recomputed from `sl` when read)
