@@ -140,46 +140,17 @@ fn flood<const S: usize>(
     reached
 }
 
-/// What removing a group changed: its size, its stones (`g`, in the words `reached`), and
-/// the columns it emptied and deleted (whose lanes and heights moved left).
+/// What removing a group changed: its size, its first and last column, the columns it
+/// emptied and deleted (whose lanes and heights moved left), and the words whose group
+/// stones may have changed (bit `i` = word `i`): those of the columns `first − 1 ..=
+/// last + 1`, and every word after them when columns were deleted. (Scalars only: what a
+/// caller does not use is not computed.)
 struct Removed {
     size: usize,
-    g: [u64; N],
-    reached: u32,
+    first: usize,
+    last: usize,
     deleted: usize,
-}
-
-impl Removed {
-    /// The group's first and last column.
-    #[inline(always)]
-    fn columns(&self) -> (usize, usize) {
-        let lo = self.reached.trailing_zeros() as usize;
-        let hi = 31 - self.reached.leading_zeros() as usize;
-        let first = (lo * 64 + self.g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
-        let last = (hi * 64 + 63 - self.g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
-        (first, last)
-    }
-
-    /// The words whose group stones may have changed (bit `i` = word `i`): those of the
-    /// columns `first − 1 ..= last + 1`, and every word after them when columns were
-    /// deleted (their lanes moved left).
-    #[inline(always)]
-    fn changed_words(&self) -> u32 {
-        let lo = self.reached.trailing_zeros() as usize;
-        let hi = 31 - self.reached.leading_zeros() as usize;
-        // The column before the first is in the word before when the group has stones in
-        // its word's first lane; the column after the last likewise.
-        let left = (self.g[lo & (N - 1)] & low_mask(L) != 0) as u32;
-        let right = (self.g[hi & (N - 1)] >> (64 - L) != 0) as u32;
-        let words = self.reached | (self.reached >> left) | (self.reached << right);
-        let words = if self.deleted > 0 {
-            // The lowest and every word above it.
-            words | words.wrapping_neg()
-        } else {
-            words
-        };
-        words & ((1 << N) - 1)
-    }
+    words: u32,
 }
 
 /// Remove the group of colour `colour` containing internal cell `start` from the slices
@@ -195,16 +166,17 @@ fn remove<const S: usize>(
     flip: &[u64; S],
     start: usize,
 ) -> Removed {
-    let mut r = Removed {
-        size: 0,
-        g: [0; N],
-        reached: 0,
-        deleted: 0,
-    };
-    r.reached = flood::<S>(sl, flip, start, &mut r.g);
-    let (g, reached) = (&r.g, r.reached);
+    let mut g = [0u64; N];
+    let reached = flood::<S>(sl, flip, start, &mut g);
     let lo = reached.trailing_zeros() as usize;
     let hi = 31 - reached.leading_zeros() as usize;
+    let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+    let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
+    // The column before the first is in the word before when the group has stones in its
+    // word's first lane; the column after the last likewise.
+    let left = (g[lo & (N - 1)] & low_mask(L) != 0) as u32;
+    let right = (g[hi & (N - 1)] >> (64 - L) != 0) as u32;
+    let words = reached | (reached >> left) | (reached << right);
     let mut size = 0;
     let mut emptied = false;
     // Each run of removed bits (inside a lane), top run of a word first, drops the bits
@@ -236,9 +208,14 @@ fn remove<const S: usize>(
             emptied |= *h == 0;
         }
     }
-    r.size = size;
+    let mut r = Removed {
+        size,
+        first,
+        last,
+        deleted: 0,
+        words,
+    };
     if emptied {
-        let (first, last) = r.columns();
         let mut marks = marks;
         for c in (first..=last).rev() {
             if heights[c & (COLUMNS - 1)] == 0 {
@@ -257,7 +234,10 @@ fn remove<const S: usize>(
                 r.deleted += 1;
             }
         }
+        // The lowest changed word and every word above it.
+        r.words |= r.words.wrapping_neg();
     }
+    r.words &= (1 << N) - 1;
     r
 }
 
@@ -289,8 +269,7 @@ impl Board {
             &flip,
             start,
         );
-        let (size, deleted) = (r.size, r.deleted);
-        let (first, last) = r.columns();
+        let (size, first, last, deleted) = (r.size, r.first, r.last, r.deleted);
         // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
         // stones change only next to removed or moved stones; a word past the used ones has
         // no stones and keeps its zero marks.
@@ -543,7 +522,7 @@ impl Board {
             let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
             debug_assert!(colour != 0, "removing an empty cell");
             let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, &flip, cell);
-            stale |= r.changed_words();
+            stale |= r.words;
             #[cfg(debug_assertions)]
             for (i, &m) in marks.iter().enumerate() {
                 if stale >> i & 1 == 0 {
