@@ -140,29 +140,23 @@ fn flood<const S: usize>(
     reached
 }
 
-/// What removing a group changed: its size, its first and last column, the columns it
-/// emptied and deleted (whose lanes and heights moved left), and the words whose group
-/// stones may have changed (bit `i` = word `i`): those of the columns `first − 1 ..=
-/// last + 1`, and every word after them when columns were deleted. (Scalars only: what a
-/// caller does not use is not computed.)
+/// What removing a group changed: its size, and the words whose group stones may have
+/// changed (bit `i` = word `i`): those of the columns `first − 1 ..= last + 1` of the
+/// group's first and last column, and every word after them when columns were emptied
+/// and deleted (their lanes moved left). Scalars only, so they stay in registers.
 struct Removed {
     size: usize,
-    first: usize,
-    last: usize,
-    deleted: usize,
     words: u32,
 }
 
 /// Remove the group of colour `colour` containing internal cell `start` from the slices
 /// `sl` and the heights `heights` of a board of `columns` columns: its stones fall, its
 /// emptied columns are deleted (`columns` counts them down) ([`Board::remove_group_lanes`]).
-/// `marks` gets the deletions (`Some`, kept group stones) or not (`None`).
 #[inline(always)]
 fn remove<const S: usize>(
     sl: &mut [u64; SLICE_WORDS],
     heights: &mut [u8; COLUMNS],
     columns: &mut usize,
-    marks: Option<&mut [u64]>,
     flip: &[u64; S],
     start: usize,
 ) -> Removed {
@@ -170,8 +164,6 @@ fn remove<const S: usize>(
     let reached = flood::<S>(sl, flip, start, &mut g);
     let lo = reached.trailing_zeros() as usize;
     let hi = 31 - reached.leading_zeros() as usize;
-    let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
-    let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
     // The column before the first is in the word before when the group has stones in its
     // word's first lane; the column after the last likewise.
     let left = (g[lo & (N - 1)] & low_mask(L) != 0) as u32;
@@ -208,15 +200,10 @@ fn remove<const S: usize>(
             emptied |= *h == 0;
         }
     }
-    let mut r = Removed {
-        size,
-        first,
-        last,
-        deleted: 0,
-        words,
-    };
+    let mut r = Removed { size, words };
     if emptied {
-        let mut marks = marks;
+        let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+        let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
         for c in (first..=last).rev() {
             if heights[c & (COLUMNS - 1)] == 0 {
                 for k in 0..S {
@@ -224,14 +211,10 @@ fn remove<const S: usize>(
                     let base = at(k, 0);
                     delete_lane(&mut sl[base..=base + N], c << LOG, L);
                 }
-                if let Some(marks) = marks.as_deref_mut() {
-                    delete_lane(&mut marks[..=N], c << LOG, L);
-                }
                 let h = &mut heights[c & (COLUMNS - 1)..];
                 h.copy_within(1.., 0);
                 h[h.len() - 1] = 0;
                 *columns -= 1;
-                r.deleted += 1;
             }
         }
         // The lowest changed word and every word above it.
@@ -249,6 +232,76 @@ impl Board {
         self.slices[..SLICE_WORDS].try_into().unwrap()
     }
 
+    // The moves of [`Board::remove_group`] keep their own copy of the flood and the fall
+    // (the playout loops' free functions above compile to a few more instructions there).
+    /// [`Board::colour_at_s`]: the colour of bit `b` of word `w`.
+    #[inline(always)]
+    fn colour_small<const S: usize>(&self, w: usize, b: u32) -> u8 {
+        let sl = self.small_slices();
+        let mut colour = 0;
+        for k in 0..S {
+            colour |= ((sl[at(k, w)] >> b) as u8 & 1) << k;
+        }
+        colour
+    }
+
+    /// Flood the group of colour `colour` containing internal cell `start` (a stone of that
+    /// colour): its words, and the words it reaches (bit `i` = word `i`, a contiguous run).
+    /// [`Board::flood_in`] with 16-bit lanes, one word closed at a time.
+    #[inline(always)]
+    fn flood_small<const S: usize>(&self, colour: u8, start: usize) -> ([u64; N], u32) {
+        let sl = self.small_slices();
+        let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
+        let m = |i: usize| {
+            let mut w = !0;
+            for (k, &f) in flip.iter().enumerate() {
+                w &= sl[at(k, i)] ^ f;
+            }
+            w
+        };
+        let mut g = [0u64; N];
+        let w0 = (start >> 6) & (N - 1);
+        g[w0] = 1 << (start & 63);
+        let mut reached = 1u32 << w0;
+        let mut dirty = reached;
+        while dirty != 0 {
+            let i = dirty.trailing_zeros() as usize & (N - 1);
+            dirty &= dirty - 1;
+            let x = m(i);
+            let mut w = g[i];
+            loop {
+                // No `w << 1`: the add fills every reached vertical run upwards.
+                let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
+                grown |= (x.wrapping_add(grown) ^ x) & x;
+                if grown == w {
+                    break;
+                }
+                w = grown;
+            }
+            g[i] = w;
+            // The neighbouring word's plane is read only when the group reaches the word's
+            // first / last lane.
+            let (left, right) = (w << (64 - L), w >> (64 - L));
+            if left != 0 && i > 0 {
+                let seed = left & m(i - 1) & !g[i - 1];
+                if seed != 0 {
+                    g[i - 1] |= seed;
+                    reached |= 1 << (i - 1);
+                    dirty |= 1 << (i - 1);
+                }
+            }
+            if right != 0 && i + 1 < N {
+                let seed = right & m(i + 1) & !g[i + 1];
+                if seed != 0 {
+                    g[i + 1] |= seed;
+                    reached |= 1 << (i + 1);
+                    dirty |= 1 << (i + 1);
+                }
+            }
+        }
+        (g, reached)
+    }
+
     /// [`Board::remove_group_lanes`] on a board of this module: the same stones, heights,
     /// marks and changed columns.
     #[inline(always)]
@@ -257,19 +310,61 @@ impl Board {
         start: usize,
     ) -> (usize, ChangedColumns) {
         debug_assert!(self.small);
-        let (colour, flip) = colour_of::<S>(self.small_slices(), start >> 6, (start & 63) as u32);
+        let colour = self.colour_small::<S>(start >> 6, (start & 63) as u32);
         debug_assert!(colour != 0, "removing an empty cell");
+        let (g, reached) = self.flood_small::<S>(colour, start);
+        let lo = reached.trailing_zeros() as usize;
+        let hi = 31 - reached.leading_zeros() as usize;
+        let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+        let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
-        let r = remove::<S>(
-            sl,
-            heights,
-            &mut self.columns,
-            Some(&mut self.marks),
-            &flip,
-            start,
-        );
-        let (size, first, last, deleted) = (r.size, r.first, r.last, r.deleted);
+        let mut size = 0;
+        let mut emptied = false;
+        // Each run of removed bits (inside a lane), top run of a word first, drops the bits
+        // of its lane above it by its length in every slice.
+        for wi in lo..=hi {
+            let mut removed = g[wi & (N - 1)];
+            while removed != 0 {
+                let top = 63 - removed.leading_zeros();
+                let end_bit = 2u64 << top;
+                let below = !removed & (end_bit - 1);
+                let start = 64 - below.leading_zeros();
+                let start_bit = 1u64 << start;
+                removed &= start_bit - 1;
+                let len = top + 1 - start;
+                let lane_start = start & !(L - 1);
+                let lane = low_mask(L) << lane_start;
+                let (from, above) = (
+                    lane & start_bit.wrapping_neg(),
+                    lane & end_bit.wrapping_neg(),
+                );
+                for k in 0..S {
+                    let x = &mut sl[at(k, wi)];
+                    *x = (*x & !from) | ((*x & above) >> len);
+                }
+                let c = (wi << (6 - LOG)) + (lane_start >> LOG) as usize;
+                size += len as usize;
+                let h = &mut heights[c & (COLUMNS - 1)];
+                *h -= len as u8;
+                emptied |= *h == 0;
+            }
+        }
+        let mut deleted = 0;
+        if emptied {
+            for c in (first..=last).rev() {
+                if self.heights[c] == 0 {
+                    for k in 0..S {
+                        // The word after the slice is a zero separator.
+                        let base = at(k, 0);
+                        delete_lane(&mut self.slices[base..=base + N], c << LOG, L);
+                    }
+                    delete_lane(&mut self.marks[..=N], c << LOG, L);
+                    self.delete_height(c);
+                    deleted += 1;
+                }
+            }
+        }
         // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
         // stones change only next to removed or moved stones; a word past the used ones has
         // no stones and keeps its zero marks.
@@ -294,7 +389,18 @@ impl Board {
         let sl: &[u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
         let marks: &mut [u64; N] = (&mut self.marks[..N]).try_into().unwrap();
         for i in a..=b {
-            marks[i & (N - 1)] = marks_word::<S>(sl, i & (N - 1));
+            let i = i & (N - 1);
+            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+            for k in 0..S {
+                let j = at(k, i);
+                let (p, x, next) = (sl[j - 1], sl[j], sl[j + 1]);
+                occ |= x;
+                dv |= x ^ (x >> 1);
+                dl |= x ^ ((x << L) | (p >> (64 - L)));
+                dr |= x ^ ((x >> L) | (next << (64 - L)));
+            }
+            // Occupied and equal to the cell above, left or right; or to the cell below.
+            marks[i] = (occ & !(dv & dl & dr)) | ((occ & !dv) << 1);
         }
     }
 
@@ -521,7 +627,7 @@ impl Board {
             }
             let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
             debug_assert!(colour != 0, "removing an empty cell");
-            let r = remove::<S>(&mut sl, &mut heights, &mut columns, None, &flip, cell);
+            let r = remove::<S>(&mut sl, &mut heights, &mut columns, &flip, cell);
             stale |= r.words;
             #[cfg(debug_assertions)]
             for (i, &m) in marks.iter().enumerate() {
