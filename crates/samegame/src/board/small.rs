@@ -550,6 +550,8 @@ impl Board {
             BoardRule::Pseudo(_) => (0, 0),
         };
         let (mut tabu, mut second) = tabu_colours(self);
+        // Their slice flips for [`plane`].
+        let (mut tabu_flip, mut second_flip) = (flips::<S>(tabu as u32), flips::<S>(second as u32));
         let (mut played, mut size, mut points) = (0, 0, 0);
         // The generator's state stays in registers.
         let mut rng_local = rng_out.clone();
@@ -563,7 +565,6 @@ impl Board {
             let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
             let mut cell = None;
             // Only live colours have group stones: leave out the tabu colours'.
-            let flip = flips::<S>(tabu as u32);
             if MODE == PSEUDO {
                 // [`crate::playout::PseudoRandomTabu`] ([`crate::playout::PseudoRandom`]
                 // without the tabu): of the first `k` group stones (of the colours not
@@ -577,7 +578,7 @@ impl Board {
                 let least = |marks: &mut [u64; N], stale: &mut u32, p: usize, tabu: bool| {
                     let mut best: Option<(usize, u16)> = None;
                     let mut seen = 0;
-                    let filter = |i: usize| if tabu { !plane(&sl, &flip, i) } else { !0 };
+                    let filter = |i: usize| if tabu { !plane(&sl, &tabu_flip, i) } else { !0 };
                     visit::<S>(&sl, marks, stale, p, filter, |cell| {
                         let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
                         let n = counts[colour as usize];
@@ -596,21 +597,24 @@ impl Board {
                     cell = least(&mut marks, &mut stale, p, false);
                 }
             } else if MODE == DOUBLE {
-                let flip2 = flips::<S>(second as u32);
                 if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
                     cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
-                        !(plane(&sl, &flip, i) | plane(&sl, &flip2, i))
+                        !(plane(&sl, &tabu_flip, i) | plane(&sl, &second_flip, i))
                     });
                 }
                 if cell.is_none() {
                     let c = rng.below(columns);
                     let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
                     if self.live & (1u32 << second) != 0 {
-                        cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| plane(&sl, &flip2, i));
+                        cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
+                            plane(&sl, &second_flip, i)
+                        });
                     }
                 }
             } else if self.live & !(1u32 << tabu) != 0 {
-                cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| !plane(&sl, &flip, i));
+                cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
+                    !plane(&sl, &tabu_flip, i)
+                });
             }
             if MODE != PSEUDO && cell.is_none() {
                 let c = rng.below(columns);
@@ -645,6 +649,8 @@ impl Board {
             points += self.scoring.group_points(r.size);
             if !matches!(rule, BoardRule::TabuColour(_)) && (colour == tabu || colour == second) {
                 (tabu, second) = tabu_colours(self);
+                tabu_flip = flips::<S>(tabu as u32);
+                second_flip = flips::<S>(second as u32);
             }
             debug_assert_eq!((tabu, second), tabu_colours(self), "tabu colours kept");
             played += 1;
