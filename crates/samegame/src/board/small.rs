@@ -522,11 +522,10 @@ impl Board {
     }
 
     /// [`Board::tabu_playout`] with `S` slices, of the rules of `MODE` ([`TABU`], [`DOUBLE`]
-    /// or [`PSEUDO`]): the stones, heights and group stones are copied into local arrays for the playout and
-    /// back after it, the group stones of a word are recomputed only when a scan reads the
-    /// word after a move changed it, and the tabu colours only when a move removed stones
-    /// of one of them (the most frequent colours stay the most frequent, ties to the
-    /// lowest, while other colours lose stones).
+    /// or [`PSEUDO`]): the stones, heights and group stones are copied into local arrays
+    /// for the playout and back after it, and the tabu colours are recomputed only when a
+    /// move removed stones of one of them (the most frequent colours stay the most
+    /// frequent, ties to the lowest, while other colours lose stones).
     #[inline(never)]
     fn rule_playout_small<const S: usize, const MODE: u8>(
         &mut self,
@@ -538,8 +537,6 @@ impl Board {
         let mut sl: [u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
         let mut heights: [u8; COLUMNS] = self.heights[..COLUMNS].try_into().unwrap();
         let mut marks: [u64; N] = self.marks[..N].try_into().unwrap();
-        // Words of `marks` out of date (bit `i` = word `i`).
-        let mut stale = 0u32;
         let mut columns = self.columns;
         // The tabu colour, and the second one of the double tabu (0: none).
         let tabu_colours = |board: &Board| match rule {
@@ -575,11 +572,11 @@ impl Board {
                     _ => (1, false),
                 };
                 let counts = &self.counts;
-                let least = |marks: &mut [u64; N], stale: &mut u32, p: usize, tabu: bool| {
+                let least = |marks: &[u64; N], p: usize, tabu: bool| {
                     let mut best: Option<(usize, u16)> = None;
                     let mut seen = 0;
                     let filter = |i: usize| if tabu { !plane(&sl, &tabu_flip, i) } else { !0 };
-                    visit::<S>(&sl, marks, stale, p, filter, |cell| {
+                    visit(marks, p, filter, |cell| {
                         let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
                         let n = counts[colour as usize];
                         if best.is_none_or(|(_, m)| n < m) {
@@ -590,15 +587,15 @@ impl Board {
                     });
                     best.map(|(cell, _)| cell)
                 };
-                cell = least(&mut marks, &mut stale, p, with_tabu);
+                cell = least(&marks, p, with_tabu);
                 if with_tabu && cell.is_none() {
                     let c = rng.below(columns);
                     let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
-                    cell = least(&mut marks, &mut stale, p, false);
+                    cell = least(&marks, p, false);
                 }
             } else if MODE == DOUBLE {
                 if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
-                    cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
+                    cell = scan(&marks, p, |i| {
                         !(plane(&sl, &tabu_flip, i) | plane(&sl, &second_flip, i))
                     });
                 }
@@ -606,21 +603,17 @@ impl Board {
                     let c = rng.below(columns);
                     let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
                     if self.live & (1u32 << second) != 0 {
-                        cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
-                            plane(&sl, &second_flip, i)
-                        });
+                        cell = scan(&marks, p, |i| plane(&sl, &second_flip, i));
                     }
                 }
             } else if self.live & !(1u32 << tabu) != 0 {
-                cell = scan::<S>(&sl, &mut marks, &mut stale, p, |i| {
-                    !plane(&sl, &tabu_flip, i)
-                });
+                cell = scan(&marks, p, |i| !plane(&sl, &tabu_flip, i));
             }
             if MODE != PSEUDO && cell.is_none() {
                 let c = rng.below(columns);
                 let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
                 if self.live != 0 {
-                    cell = scan::<S>(&sl, &mut marks, &mut stale, p, |_| !0);
+                    cell = scan(&marks, p, |_| !0);
                 }
             }
             let Some(cell) = cell else {
@@ -632,12 +625,18 @@ impl Board {
             let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
             debug_assert!(colour != 0, "removing an empty cell");
             let r = remove::<S>(&mut sl, &mut heights, &mut columns, &flip, cell);
-            stale |= r.words;
+            // The group stones of the changed words, at once (not when a scan reads them:
+            // that puts them on the chain of dependent steps of the next move, and costs
+            // a test a word read).
+            let mut words = r.words;
+            while words != 0 {
+                let i = words.trailing_zeros() as usize & (N - 1);
+                marks[i] = marks_word::<S>(&sl, i);
+                words &= words - 1;
+            }
             #[cfg(debug_assertions)]
             for (i, &m) in marks.iter().enumerate() {
-                if stale >> i & 1 == 0 {
-                    debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
-                }
+                debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
             }
             // [`Board::account`], the stones, points and moves summed up after the loop.
             debug_assert!(r.size >= 2, "removing a lone stone");
@@ -654,11 +653,6 @@ impl Board {
             }
             debug_assert_eq!((tabu, second), tabu_colours(self), "tabu colours kept");
             played += 1;
-        }
-        for (i, m) in marks.iter_mut().enumerate() {
-            if stale >> i & 1 != 0 {
-                *m = marks_word::<S>(&sl, i);
-            }
         }
         self.slices[..SLICE_WORDS].copy_from_slice(&sl);
         self.heights[..COLUMNS].copy_from_slice(&heights);
@@ -685,14 +679,12 @@ const DOUBLE: u8 = 1;
 /// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
 const PSEUDO: u8 = 2;
 
-/// Visit the group stones (by `marks`, its words in `stale` recomputed from `sl` when
-/// read) from internal cell `p` wrapping around that `filter(word)` keeps, in scan order,
-/// until `visit(cell)` returns true; whether it did ([`Board::scan`]).
+/// Visit the group stones `marks` from internal cell `p` wrapping around that
+/// `filter(word)` keeps, in scan order, until `visit(cell)` returns true; whether it did
+/// ([`Board::scan`]).
 #[inline(always)]
-fn visit<const S: usize>(
-    sl: &[u64; SLICE_WORDS],
-    marks: &mut [u64; N],
-    stale: &mut u32,
+fn visit(
+    marks: &[u64; N],
     p: usize,
     filter: impl Fn(usize) -> u64,
     mut visit: impl FnMut(usize) -> bool,
@@ -701,10 +693,6 @@ fn visit<const S: usize>(
     let below = low_mask(b0);
     let (mut i, mut mask) = (w0, !below);
     for step in 0..=N {
-        if *stale >> i & 1 != 0 {
-            marks[i] = marks_word::<S>(sl, i);
-            *stale &= !(1 << i);
-        }
         let mut w = marks[i] & mask;
         if w != 0 {
             w &= filter(i);
@@ -722,25 +710,14 @@ fn visit<const S: usize>(
     false
 }
 
-/// The first group stone (by `marks`, its words in `stale` recomputed from `sl` when read)
-/// from internal cell `p` wrapping around that `filter(word)` keeps: [`first_set_from`]
-/// with the group stones kept lazily.
+/// The first group stone of `marks` from internal cell `p` wrapping around that
+/// `filter(word)` keeps ([`first_set_from`]).
 #[inline(always)]
-fn scan<const S: usize>(
-    sl: &[u64; SLICE_WORDS],
-    marks: &mut [u64; N],
-    stale: &mut u32,
-    p: usize,
-    filter: impl Fn(usize) -> u64,
-) -> Option<usize> {
+fn scan(marks: &[u64; N], p: usize, filter: impl Fn(usize) -> u64) -> Option<usize> {
     let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
     let below = low_mask(b0);
     let (mut i, mut mask) = (w0, !below);
     for step in 0..=N {
-        if *stale >> i & 1 != 0 {
-            marks[i] = marks_word::<S>(sl, i);
-            *stale &= !(1 << i);
-        }
         let w = marks[i] & mask;
         if w != 0 {
             let w = w & filter(i);
