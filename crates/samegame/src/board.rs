@@ -231,6 +231,90 @@ fn delete_bits(words: &mut [u64], pos: usize, len: usize) {
     }
 }
 
+/// The first group stone (a set bit of `marks`, the words to scan) from internal cell `p`,
+/// wrapping around, whose colour is in `set` (a non-empty set of the `live` colours), with
+/// word `i` of colour slice `k` read as `slice_word(k, i)`: the scan of
+/// [`Board::first_group_cell`] for any slice layout.
+#[inline(always)]
+fn first_group_cell_in<const S: usize>(
+    live: u32,
+    marks: &[u64],
+    p: usize,
+    set: u32,
+    slice_word: impl Fn(usize, usize) -> u64,
+) -> Option<usize> {
+    // A colour's plane: each slice as it is where the colour has a bit, else complemented.
+    let plane = |colour: u32, i: usize| {
+        (0..S).fold(!0, |m, k| {
+            m & (slice_word(k, i) ^ ((colour >> k & 1) as u64).wrapping_sub(1))
+        })
+    };
+    // Only live colours have group stones: filter by the live colours out of `set`, or by
+    // the one in it.
+    let out = live & !set;
+    let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
+        (set, true)
+    } else {
+        (out, false)
+    };
+    let (w0, b0) = (p >> 6, (p & 63) as u32);
+    let found = if filter == 0 {
+        first_set_from(marks, w0, b0, |_, w| w)
+    } else if filter & (filter - 1) == 0 {
+        let colour = filter.trailing_zeros();
+        let keep_mask = if keep { 0 } else { !0 };
+        first_set_from(marks, w0, b0, |i, w| w & (plane(colour, i) ^ keep_mask))
+    } else {
+        first_set_from(marks, w0, b0, |i, w| {
+            let mut f = filter;
+            let mut m = 0;
+            while f != 0 {
+                m |= plane(f.trailing_zeros(), i);
+                f &= f - 1;
+            }
+            if keep {
+                w & m
+            } else {
+                w & !m
+            }
+        })
+    };
+    found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+}
+
+/// A run of removed stones, as gravity needs it: see [`take_top_run`].
+struct Run {
+    /// Stones in the run.
+    len: u32,
+    /// The first bit of the run's lane.
+    lane_start: u32,
+    /// The lane's bits from the run up.
+    from: u64,
+    /// The lane's bits above the run (they drop by `len`).
+    above: u64,
+}
+
+/// Take the top run of set bits off `removed` (a word of removed stones whose runs stay
+/// inside lanes of `lane_bits` bits below bit 63; `lane0` is the lowest lane's mask).
+#[inline(always)]
+fn take_top_run(removed: &mut u64, lane_bits: u32, lane0: u64) -> Run {
+    let top = 63 - removed.leading_zeros();
+    debug_assert!(top < 63);
+    let end_bit = 2u64 << top;
+    let below = !*removed & (end_bit - 1);
+    let start = 64 - below.leading_zeros();
+    let start_bit = 1u64 << start;
+    *removed &= start_bit - 1;
+    let lane_start = start & !(lane_bits - 1);
+    let lane = lane0 << lane_start;
+    Run {
+        len: top + 1 - start,
+        lane_start,
+        from: lane & start_bit.wrapping_neg(),
+        above: lane & end_bit.wrapping_neg(),
+    }
+}
+
 /// Delete the lane of `s < 64` bits at bit `pos` (a multiple of `s`) of `words`, whose last
 /// word is zero, moving the higher lanes down one lane.
 #[inline]
@@ -1372,50 +1456,14 @@ impl Board {
     #[inline]
     fn first_group_cell_s<const S: usize>(&self, start: (usize, usize), set: u32) -> Option<usize> {
         let p = self.index(start.0, start.1);
-        // Only live colours have group stones: filter by the live colours out of `set`, or
-        // by the one in it.
-        let out = self.live & !set;
-        let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
-            (set, true)
-        } else {
-            (out, false)
-        };
-        let marks = &self.marks[..self.used_words()];
-        let (w0, b0) = (p >> 6, (p & 63) as u32);
-        let found = if filter == 0 {
-            first_set_from(marks, w0, b0, |_, w| w)
-        } else if filter & (filter - 1) == 0 {
-            // One colour: its plane is each slice taken as it is or complemented.
-            let colour = filter.trailing_zeros();
-            let flip: [u64; S] =
-                std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
-            let keep_mask = if keep { 0 } else { !0 };
-            let words = self.words;
-            let slices = &self.slices[1..];
-            first_set_from(marks, w0, b0, |i, w| {
-                let mut m = !0;
-                for (k, &f) in flip.iter().enumerate() {
-                    m &= slices[i + k * (words + 1)] ^ f;
-                }
-                w & (m ^ keep_mask)
-            })
-        } else {
-            first_set_from(marks, w0, b0, |i, w| {
-                let mut f = filter;
-                let mut m = 0;
-                while f != 0 {
-                    let k = f.trailing_zeros() as u8;
-                    f &= f - 1;
-                    m |= self.colour_word_s::<S>(k, i);
-                }
-                if keep {
-                    w & m
-                } else {
-                    w & !m
-                }
-            })
-        };
-        found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+        let (words, slices) = (self.words, &self.slices[1..]);
+        first_group_cell_in::<S>(
+            self.live,
+            &self.marks[..self.used_words()],
+            p,
+            set,
+            |k, i| slices[i + k * (words + 1)],
+        )
     }
 
     /// Visit, in scan order (columns left to right, each bottom-up) starting at `(col, row)`
@@ -1627,52 +1675,28 @@ impl Board {
             let mut removed = word;
             while removed != 0 {
                 // The run's top bit is below bit 63, a guard row.
-                let top = 63 - removed.leading_zeros();
-                debug_assert!(top < 63);
-                let end_bit = 2u64 << top;
-                let below = !removed & (end_bit - 1);
-                let start = 64 - below.leading_zeros();
-                let start_bit = 1u64 << start;
-                removed &= start_bit - 1;
-                let len = top + 1 - start;
-                let lane_start = start & !(s - 1);
-                let lane = lane0 << lane_start;
-                // Bits of the lane from the run up / above the run.
-                let (from, above) = (
-                    lane & start_bit.wrapping_neg(),
-                    lane & end_bit.wrapping_neg(),
-                );
+                let run = take_top_run(&mut removed, s, lane0);
                 // Branch-free: a slice without bits from the run up is left as it is.
                 let mut j = 1 + wi;
                 for _ in 0..S {
                     let x = &mut self.slices[j];
-                    *x = (*x & !from) | ((*x & above) >> len);
+                    *x = (*x & !run.from) | ((*x & run.above) >> run.len);
                     j += n + 1;
                 }
-                let c = (wi << (6 - log)) + (lane_start >> log) as usize;
-                size += len as usize;
+                let c = (wi << (6 - log)) + (run.lane_start >> log) as usize;
+                size += run.len as usize;
                 let h = &mut self.heights[c];
-                *h -= len as u8;
+                *h -= run.len as u8;
                 emptied |= *h == 0;
             }
         }
         // The group stones change in the columns next to the removed stones; a deleted
         // column moves the group stones of the columns above it down one lane with them.
-        let mut deleted = 0;
-        if emptied {
-            for c in (first..=last).rev() {
-                if self.heights[c] == 0 {
-                    for k in 0..S {
-                        let base = self.plane_base(k);
-                        // The word after the slice is a zero separator.
-                        delete_lane(&mut self.slices[base..=base + n], c << log, s);
-                    }
-                    delete_lane(&mut self.marks, c << log, s);
-                    self.delete_height(c);
-                    deleted += 1;
-                }
-            }
-        }
+        let deleted = if emptied {
+            self.delete_emptied_lanes::<S>((first, last), n, s)
+        } else {
+            0
+        };
         let a = ((first.saturating_sub(1)) << log) >> 6;
         let b = (((last + 2 - deleted) << log).div_ceil(64)).min(old_used);
         self.update_marks_lanes::<S, L>(a, b);
@@ -1685,6 +1709,35 @@ impl Board {
         self.account(colour, size);
         let last = if deleted > 0 { usize::MAX } else { last };
         (size, ChangedColumns { first, last })
+    }
+
+    /// Delete the emptied columns among `first..=last` on a board of `n` words per slice
+    /// whose lanes (of `s` bits) lie inside words: their lanes of every slice and of the
+    /// group stones, and their heights. Returns how many were deleted. (Inlined, so that
+    /// constant sizes fold.)
+    #[inline(always)]
+    fn delete_emptied_lanes<const S: usize>(
+        &mut self,
+        (first, last): (usize, usize),
+        n: usize,
+        s: u32,
+    ) -> usize {
+        debug_assert_eq!(n, self.words);
+        let log = s.trailing_zeros();
+        let mut deleted = 0;
+        for c in (first..=last).rev() {
+            if self.heights[c] == 0 {
+                for k in 0..S {
+                    let base = 1 + k * (n + 1);
+                    // The word after the slice is a zero separator.
+                    delete_lane(&mut self.slices[base..=base + n], c << log, s);
+                }
+                delete_lane(&mut self.marks[..=n], c << log, s);
+                self.delete_height(c);
+                deleted += 1;
+            }
+        }
+        deleted
     }
 
     /// Delete the (emptied) height of column `c`, moving the higher columns' heights down.

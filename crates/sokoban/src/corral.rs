@@ -42,19 +42,37 @@ impl CorralPruner {
         let n = board.cells();
         let base = self.regions.begin(n);
         self.best.clear();
-        let mut found = false;
-        for start in 0..n as u16 {
-            let Some(id) = self.regions.flood_new(board, pos, reach, start, base) else {
-                continue;
-            };
-            if self.check(board, pos, reach, id).is_some()
-                && !self.candidate.is_empty()
-                && (!found || self.candidate.len() < self.best.len())
-            {
-                std::mem::swap(&mut self.best, &mut self.candidate);
-                found = true;
+        // A corral with pushes has a box on its border, so its areas are flooded from the
+        // free cells next to boxes. Among corrals with equally few pushes the one with the
+        // smallest cell wins (the first of a scan over all cells).
+        let mut best_min = u16::MAX;
+        for b in pos.boxes.iter() {
+            for start in board.neighbors[b as usize] {
+                let Some(mut id) = self.regions.flood_new(board, pos, reach, start, base) else {
+                    continue;
+                };
+                // Flooded again from its smallest cell, the area lists its cells (and so its
+                // pushes) in the order of a scan over all cells.
+                let min = self.regions.cells.iter().copied().min().unwrap_or(start);
+                if min != start {
+                    id = self.regions.flood(board, pos, min);
+                }
+                if self.check(board, pos, reach, id).is_none() || self.candidate.is_empty() {
+                    continue;
+                }
+                let better = match self.candidate.len().cmp(&self.best.len()) {
+                    _ if self.best.is_empty() => true,
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Equal => min < best_min,
+                    std::cmp::Ordering::Greater => false,
+                };
+                if better {
+                    std::mem::swap(&mut self.best, &mut self.candidate);
+                    best_min = min;
+                }
             }
         }
+        let found = !self.best.is_empty();
         if found && self.best.len() < pushes.len() {
             pushes.clear();
             pushes.extend_from_slice(&self.best);
@@ -159,6 +177,12 @@ impl Regions {
         {
             return None;
         }
+        Some(self.flood(board, pos, start))
+    }
+
+    /// Flood the area of free cell `start` (without crossing a box) with a new stamp, list
+    /// its cells in `cells` in flood order, and return the stamp.
+    pub(crate) fn flood(&mut self, board: &Board, pos: &Position, start: u16) -> u32 {
         self.stamp += 1;
         let id = self.stamp;
         self.cells.clear();
@@ -183,6 +207,6 @@ impl Regions {
                 }
             }
         }
-        Some(id)
+        id
     }
 }

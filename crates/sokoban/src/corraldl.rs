@@ -14,8 +14,8 @@ use crate::board::{Board, CellSet, NONE};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
-use crate::position::{Position, Push, Reach};
-use puzzle_engine::{FxHashMap, FxHashSet};
+use crate::position::{child_normalized_player, Position, Push, Reach};
+use puzzle_engine::FxHashMap;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
 const MAX_BOXES: usize = 12;
@@ -31,9 +31,99 @@ pub struct CorralDeadlock {
     list: Vec<u16>,
     cache: FxHashMap<u64, bool>,
     reach: Reach,
+    /// The player's area after a push in the search (`reach` keeps the area before it).
+    child_reach: Reach,
     freeze: FreezeCheck,
+    states: SearchStates,
     /// Number of corrals proved deadlocked (for statistics).
     pub proved: u64,
+}
+
+/// The positions of one corral search, in flat arrays reused from search to search: box
+/// words and player cell of each, a stack of positions to expand, and an open-addressing
+/// table over (box words, normalized player) for the positions seen.
+#[derive(Debug)]
+struct SearchStates {
+    words_per: usize,
+    words: Vec<u64>,
+    player: Vec<u16>,
+    norm: Vec<u16>,
+    stack: Vec<u32>,
+    table: Vec<u32>,
+    /// The slots of `table` in use (emptied again by `clear`).
+    slots: Vec<u32>,
+    boxes: CellSet,
+    child: CellSet,
+    pushes: Vec<Push>,
+}
+
+/// An empty slot of [`SearchStates::table`].
+const EMPTY: u32 = u32::MAX;
+
+impl SearchStates {
+    fn new(cells: usize, limit: usize) -> SearchStates {
+        let boxes = CellSet::new(cells);
+        SearchStates {
+            words_per: boxes.words().len(),
+            words: Vec::new(),
+            player: Vec::new(),
+            norm: Vec::new(),
+            stack: Vec::new(),
+            // At most half full: `limit` positions are stored.
+            table: vec![EMPTY; (2 * limit.max(1)).next_power_of_two()],
+            slots: Vec::new(),
+            child: boxes.clone(),
+            boxes,
+            pushes: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.words.clear();
+        self.player.clear();
+        self.norm.clear();
+        self.stack.clear();
+        for &slot in &self.slots {
+            self.table[slot as usize] = EMPTY;
+        }
+        self.slots.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    /// Add the position (`boxes`, `player`, normalized `norm`) unless it was seen; returns
+    /// whether it was new (and then stacks it for expansion).
+    fn insert(&mut self, boxes: &CellSet, player: u16, norm: u16) -> bool {
+        let words = boxes.words();
+        let hash = words.iter().fold(u64::from(norm), |h, &w| {
+            (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+        });
+        let mask = self.table.len() - 1;
+        let mut slot = (hash >> 32) as usize & mask;
+        loop {
+            let i = self.table[slot];
+            if i == EMPTY {
+                break;
+            }
+            let k = i as usize;
+            if self.norm[k] == norm
+                && self.words[k * self.words_per..(k + 1) * self.words_per] == *words
+            {
+                return false;
+            }
+            slot = (slot + 1) & mask;
+        }
+        let index = self.len() as u32;
+        self.table[slot] = index;
+        self.slots.push(slot as u32);
+        self.words.extend_from_slice(words);
+        self.player.push(player);
+        self.norm.push(norm);
+        self.stack.push(index);
+        true
+    }
 }
 
 impl CorralDeadlock {
@@ -47,7 +137,9 @@ impl CorralDeadlock {
             list: Vec::new(),
             cache: FxHashMap::default(),
             reach: Reach::new(board.cells()),
+            child_reach: Reach::new(board.cells()),
             freeze: FreezeCheck::new(),
+            states: SearchStates::new(board.cells(), limit),
             proved: 0,
         }
     }
@@ -143,17 +235,23 @@ impl CorralDeadlock {
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
     /// box on a goal or the player in the corral (`self.in_corral`) is reachable.
     fn search(&mut self, board: &Board, sub: &CellSet, player: u16) -> bool {
-        let mut seen: FxHashSet<(Vec<u64>, u16)> = FxHashSet::default();
+        let states = &mut self.states;
+        states.clear();
         let norm = self.reach.compute(board, sub, player);
-        let mut stack: Vec<(CellSet, u16)> = vec![(sub.clone(), player)];
-        seen.insert((sub.words().to_vec(), norm));
-        let mut pushes: Vec<Push> = Vec::new();
-        while let Some((boxes, player)) = stack.pop() {
-            self.reach.compute(board, &boxes, player);
+        states.insert(sub, player, norm);
+        while let Some(k) = states.stack.pop() {
+            let k = k as usize;
+            let player = states.player[k];
+            let per = states.words_per;
+            states
+                .boxes
+                .set_words(&states.words[k * per..(k + 1) * per]);
+            let boxes = &states.boxes;
+            let parent_min = self.reach.compute(board, boxes, player);
             if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
                 return false;
             }
-            pushes.clear();
+            states.pushes.clear();
             for b in boxes.iter() {
                 for dir in Dir::ALL {
                     let to = board.step(b, dir);
@@ -161,30 +259,56 @@ impl CorralDeadlock {
                         continue;
                     }
                     if self.reach.reachable(board.step(b, dir.opposite())) {
-                        pushes.push(Push { from: b, dir });
+                        states.pushes.push(Push { from: b, dir });
                     }
                 }
             }
-            for &p in &pushes {
+            for i in 0..states.pushes.len() {
+                let p = states.pushes[i];
                 let to = board.step(p.from, p.dir);
-                let mut child = boxes.clone();
+                let mut child = std::mem::replace(&mut states.child, CellSet::new(0));
+                child.set_words(states.boxes.words());
                 child.remove(p.from);
                 child.insert(to);
-                if child.iter().all(|c| board.is_goal(c)) {
-                    return false;
-                }
-                if self.freeze.is_deadlock(board, &child, to) {
-                    continue;
-                }
-                let norm = self.reach.compute(board, &child, p.from);
-                if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
-                    return false;
-                }
-                if seen.len() >= self.limit {
-                    return false;
-                }
-                if seen.insert((child.words().to_vec(), norm)) {
-                    stack.push((child, p.from));
+                let outcome = (|| {
+                    if child.iter().all(|c| board.is_goal(c)) {
+                        return Some(false);
+                    }
+                    if self.freeze.is_deadlock(board, &child, to) {
+                        return None;
+                    }
+                    // The player's area did not reach the corral before the push. When the
+                    // push changed it only locally, the player reaches the corral only if
+                    // the box's old cell is in it; otherwise flood.
+                    let norm =
+                        match child_normalized_player(board, &child, &self.reach, parent_min, p) {
+                            Some(norm) => {
+                                if self.in_corral.contains(p.from) {
+                                    return Some(false);
+                                }
+                                norm
+                            }
+                            None => {
+                                let norm = self.child_reach.compute(board, &child, p.from);
+                                if self.in_corral.iter().any(|c| self.child_reach.reachable(c)) {
+                                    return Some(false);
+                                }
+                                norm
+                            }
+                        };
+                    debug_assert_eq!(
+                        norm,
+                        Reach::new(board.cells()).compute(board, &child, p.from)
+                    );
+                    if states.len() >= self.limit {
+                        return Some(false);
+                    }
+                    states.insert(&child, p.from, norm);
+                    None
+                })();
+                states.child = child;
+                if let Some(result) = outcome {
+                    return result;
                 }
             }
         }

@@ -84,6 +84,61 @@ impl LowerBound {
         h
     }
 
+    /// [`LowerBound::prepare`] for `boxes`, the prepared position after its box on `from`
+    /// moved to `to`: the prepared optimum repaired in that box's row (as
+    /// [`LowerBound::after_push`] does, then kept) instead of solved again, which a search
+    /// expanding the child of the position it just expanded can use. The bound is the same;
+    /// among optimal assignments another may be kept. Falls back to a full preparation when
+    /// the prepared position had no finite assignment.
+    pub fn prepare_after_push(
+        &mut self,
+        board: &Board,
+        boxes: &CellSet,
+        (from, to): (u16, u16),
+    ) -> Option<u32> {
+        let n = self.n;
+        if self.base_p.len() != n + 1 || n == 0 {
+            return self.prepare(board, boxes);
+        }
+        let r = self.row_of_cell[from as usize] as usize;
+        debug_assert!(r < n && self.boxes[r] == from);
+        let goals = board.goal_list.len();
+        let distances = &board.distance_by_cell[to as usize * goals..][..n];
+        for (cost, &d) in self.cost[r * n..(r + 1) * n].iter_mut().zip(distances) {
+            *cost = if d == FAR { INF } else { d as i64 };
+        }
+        let row = r + 1;
+        let old_col = self.base_col[row];
+        let new_u = (1..=n)
+            .map(|j| self.cost[r * n + j - 1] - self.base_v[j])
+            .min()
+            .unwrap_or(0);
+        self.u.clone_from(&self.base_u);
+        self.v.clone_from(&self.base_v);
+        self.p.clone_from(&self.base_p);
+        self.u[row] = new_u;
+        if self.cost[r * n + old_col - 1] - self.base_v[old_col] != new_u {
+            self.p[old_col] = 0;
+            self.augment(row, n);
+        }
+        let total = self.matched_total(n);
+        self.boxes[r] = to;
+        self.row_of_cell[to as usize] = r as u16;
+        if total >= INF {
+            // No finite assignment (the search prunes such positions): start afresh.
+            return self.prepare(board, boxes);
+        }
+        self.base_u.clone_from(&self.u);
+        self.base_v.clone_from(&self.v);
+        self.base_p.clone_from(&self.p);
+        for j in 1..=n {
+            self.base_col[self.p[j]] = j;
+        }
+        self.base_total = total;
+        debug_assert_eq!(Some(total as u32), LowerBound::new().compute(board, boxes));
+        Some(total as u32)
+    }
+
     /// The bound after the box on `from` (of the prepared position) moved to `to`.
     pub fn after_push(&mut self, board: &Board, from: u16, to: u16) -> Option<u32> {
         let n = self.n;

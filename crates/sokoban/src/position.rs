@@ -314,7 +314,7 @@ pub fn regions_after_push(
 #[inline]
 pub fn child_normalized_player(
     board: &Board,
-    pos: &Position,
+    boxes: &CellSet,
     parent: &Reach,
     parent_min: u16,
     push: Push,
@@ -324,11 +324,11 @@ pub fn child_normalized_player(
     // Side cells of the old box cell: a free one outside the parent region joins a new area.
     for side in [push.dir.turn_right(), push.dir.turn_left()] {
         let c = board.step(b, side);
-        if c != NONE && !pos.boxes.contains(c) && !parent.reachable(c) {
+        if c != NONE && !boxes.contains(c) && !parent.reachable(c) {
             return None;
         }
     }
-    if parent.reachable(t) && (t == parent_min || !removal_keeps_connected(board, &pos.boxes, t)) {
+    if parent.reachable(t) && (t == parent_min || !removal_keeps_connected(board, boxes, t)) {
         return None;
     }
     Some(parent_min.min(b))

@@ -226,3 +226,52 @@ proptest! {
         prop_assert!(derived > 0 || game.position.boxes.iter().count() == 0);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Along a random push sequence, a bound prepared by repairing the previous position's
+    /// optimum (`prepare_after_push`) equals a full recomputation, and so do the children's
+    /// bounds derived from it.
+    #[test]
+    fn repaired_bound_matches_full_recomputation(
+        xsokoban in any::<bool>(),
+        level_index in 0usize..90,
+        seed in any::<u64>(),
+    ) {
+        use puzzle_sokoban::matching::LowerBound;
+        let levels = if xsokoban { parse_xsb(XSOKOBAN).unwrap() } else { microban() };
+        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
+        let board = game.board().clone();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        let mut repaired = LowerBound::new();
+        let mut full = LowerBound::new();
+        prop_assume!(repaired.prepare(&board, &game.position.boxes).is_some());
+        for _ in 0..30 {
+            game.legal_actions(&mut actions);
+            // Children: the repaired bound's quick answers against full ones.
+            for &a in &actions {
+                let to = board.step(a.from, a.dir);
+                let quick = repaired.after_push(&board, a.from, to);
+                let undo = game.apply_undoable(a);
+                prop_assert_eq!(quick, full.compute(&board, &game.position.boxes));
+                game.undo(a, undo);
+            }
+            // Move on by a push whose position has a finite bound, repairing the optimum.
+            let finite: Vec<_> = actions
+                .iter()
+                .copied()
+                .filter(|&a| repaired.after_push(&board, a.from, board.step(a.from, a.dir)).is_some())
+                .collect();
+            if finite.is_empty() {
+                break;
+            }
+            let a = finite[rng.below(finite.len())];
+            let to = board.step(a.from, a.dir);
+            game.apply(a);
+            let bound = repaired.prepare_after_push(&board, &game.position.boxes, (a.from, to));
+            prop_assert_eq!(bound, full.compute(&board, &game.position.boxes));
+        }
+    }
+}

@@ -6,7 +6,9 @@
 //! `heights[c]` of another (the bounds tests fold away), and the flooded group stays in a
 //! local array.
 
-use super::{delete_lane, first_set_from, low_mask, Board, ChangedColumns, Move};
+use super::{
+    delete_lane, first_group_cell_in, low_mask, take_top_run, Board, ChangedColumns, Move,
+};
 use crate::playout::{most_frequent, two_most_frequent, BoardRule};
 use puzzle_engine::Rng;
 
@@ -176,27 +178,15 @@ fn remove<const S: usize>(
     for wi in lo..=hi {
         let mut removed = g[wi & (N - 1)];
         while removed != 0 {
-            let top = 63 - removed.leading_zeros();
-            let end_bit = 2u64 << top;
-            let below = !removed & (end_bit - 1);
-            let start = 64 - below.leading_zeros();
-            let start_bit = 1u64 << start;
-            removed &= start_bit - 1;
-            let len = top + 1 - start;
-            let lane_start = start & !(L - 1);
-            let lane = low_mask(L) << lane_start;
-            let (from, above) = (
-                lane & start_bit.wrapping_neg(),
-                lane & end_bit.wrapping_neg(),
-            );
+            let run = take_top_run(&mut removed, L, low_mask(L));
             for k in 0..S {
                 let x = &mut sl[at(k, wi)];
-                *x = (*x & !from) | ((*x & above) >> len);
+                *x = (*x & !run.from) | ((*x & run.above) >> run.len);
             }
-            let c = (wi << (6 - LOG)) + (lane_start >> LOG) as usize;
-            size += len as usize;
+            let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
+            size += run.len as usize;
             let h = &mut heights[c & (COLUMNS - 1)];
-            *h -= len as u8;
+            *h -= run.len as u8;
             emptied |= *h == 0;
         }
     }
@@ -326,45 +316,23 @@ impl Board {
         for wi in lo..=hi {
             let mut removed = g[wi & (N - 1)];
             while removed != 0 {
-                let top = 63 - removed.leading_zeros();
-                let end_bit = 2u64 << top;
-                let below = !removed & (end_bit - 1);
-                let start = 64 - below.leading_zeros();
-                let start_bit = 1u64 << start;
-                removed &= start_bit - 1;
-                let len = top + 1 - start;
-                let lane_start = start & !(L - 1);
-                let lane = low_mask(L) << lane_start;
-                let (from, above) = (
-                    lane & start_bit.wrapping_neg(),
-                    lane & end_bit.wrapping_neg(),
-                );
+                let run = take_top_run(&mut removed, L, low_mask(L));
                 for k in 0..S {
                     let x = &mut sl[at(k, wi)];
-                    *x = (*x & !from) | ((*x & above) >> len);
+                    *x = (*x & !run.from) | ((*x & run.above) >> run.len);
                 }
-                let c = (wi << (6 - LOG)) + (lane_start >> LOG) as usize;
-                size += len as usize;
+                let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
+                size += run.len as usize;
                 let h = &mut heights[c & (COLUMNS - 1)];
-                *h -= len as u8;
+                *h -= run.len as u8;
                 emptied |= *h == 0;
             }
         }
-        let mut deleted = 0;
-        if emptied {
-            for c in (first..=last).rev() {
-                if self.heights[c] == 0 {
-                    for k in 0..S {
-                        // The word after the slice is a zero separator.
-                        let base = at(k, 0);
-                        delete_lane(&mut self.slices[base..=base + N], c << LOG, L);
-                    }
-                    delete_lane(&mut self.marks[..=N], c << LOG, L);
-                    self.delete_height(c);
-                    deleted += 1;
-                }
-            }
-        }
+        let deleted = if emptied {
+            self.delete_emptied_lanes::<S>((first, last), N, L)
+        } else {
+            0
+        };
         // The words of columns `first − 1 ..= last + 1` (after the deletions): the group
         // stones change only next to removed or moved stones; a word past the used ones has
         // no stones and keeps its zero marks.
@@ -414,51 +382,14 @@ impl Board {
         p: usize,
         set: u32,
     ) -> Option<usize> {
-        let out = self.live & !set;
-        let (filter, keep) = if out & out.wrapping_sub(1) != 0 && set & (set - 1) == 0 {
-            (set, true)
-        } else {
-            (out, false)
-        };
-        let marks = &self.marks[..N];
-        let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
         let sl = self.small_slices();
-        let found = if filter == 0 {
-            first_set_from(marks, w0, b0, |_, w| w)
-        } else if filter & (filter - 1) == 0 {
-            // One colour: its plane is each slice taken as it is or complemented.
-            let colour = filter.trailing_zeros();
-            let flip: [u64; S] =
-                std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
-            let keep_mask = if keep { 0 } else { !0 };
-            first_set_from(marks, w0, b0, |i, w| {
-                let mut m = !0;
-                for (k, &f) in flip.iter().enumerate() {
-                    m &= sl[at(k, i)] ^ f;
-                }
-                w & (m ^ keep_mask)
-            })
-        } else {
-            first_set_from(marks, w0, b0, |i, w| {
-                let mut f = filter;
-                let mut m = 0;
-                while f != 0 {
-                    let colour = f.trailing_zeros();
-                    f &= f - 1;
-                    let mut plane = !0;
-                    for k in 0..S {
-                        plane &= sl[at(k, i)] ^ ((colour >> k & 1) as u64).wrapping_sub(1);
-                    }
-                    m |= plane;
-                }
-                if keep {
-                    w & m
-                } else {
-                    w & !m
-                }
-            })
-        };
-        found.map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+        first_group_cell_in::<S>(
+            self.live,
+            &self.marks[..N],
+            p & (N * 64 - 1),
+            set,
+            |k, i| sl[at(k, i)],
+        )
     }
 
     /// A playout of `rule` ([`crate::playout::Tabu`], [`crate::playout::TabuColour`] with its
@@ -711,7 +642,7 @@ fn visit(
 }
 
 /// The first group stone of `marks` from internal cell `p` wrapping around that
-/// `filter(word)` keeps ([`first_set_from`]).
+/// `filter(word)` keeps (`first_set_from`).
 #[inline(always)]
 fn scan(marks: &[u64; N], p: usize, filter: impl Fn(usize) -> u64) -> Option<usize> {
     let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);

@@ -329,6 +329,8 @@ pub fn best_first_opts(
         .corral_deadlocks
         .then(|| CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT));
     let mut corrals = CorralPruner::new();
+    // The node whose position `bound` was last prepared for.
+    let mut prepared = NO_NODE;
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
         let from_cells = match &mut cells {
@@ -379,7 +381,20 @@ pub fn best_first_opts(
                 continue;
             }
         }
-        bound.prepare(board, &pos.boxes);
+        // The bound's optimum is kept from the last expansion when this node is its child
+        // by one push (greedy search dives): repaired in one row, not solved again.
+        let parent = store.parent[i];
+        if parent != NO_NODE && parent == prepared && !store.is_macro(node) {
+            let push = store.push[i];
+            bound.prepare_after_push(
+                board,
+                &pos.boxes,
+                (push.from, board.step(push.from, push.dir)),
+            );
+        } else {
+            bound.prepare(board, &pos.boxes);
+        }
+        prepared = node;
         generate_pushes(board, &pos, &reach, true, &mut pushes);
         if use_corrals && corrals_possible {
             corrals.restrict(board, &pos, &reach, &mut pushes);
@@ -573,10 +588,12 @@ fn expand_child(
     // Whether `reach` holds the child's player area (flooded).
     let mut flooded = false;
     let norm = if tail.is_empty() {
-        child_normalized_player(board, pos, parent_reach, parent_min, push).unwrap_or_else(|| {
-            flooded = true;
-            reach.compute(board, &pos.boxes, pos.player)
-        })
+        child_normalized_player(board, &pos.boxes, parent_reach, parent_min, push).unwrap_or_else(
+            || {
+                flooded = true;
+                reach.compute(board, &pos.boxes, pos.player)
+            },
+        )
     } else {
         reach.compute(board, &pos.boxes, pos.player)
     };

@@ -136,6 +136,11 @@ impl NodeStore {
         }
     }
 
+    /// Was node `i` reached by a macro move (several pushes)?
+    pub fn is_macro(&self, i: u32) -> bool {
+        self.macros.contains_key(&i)
+    }
+
     /// The last push of the move that led to node `i` (the last push of its macro).
     pub fn last_push(&self, i: u32) -> Push {
         match self.macros.get(&i) {
