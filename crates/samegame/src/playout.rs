@@ -40,12 +40,28 @@ pub trait GroupChooser: Clone + Send + Sync {
     }
     /// The internal cell of a stone of the group to remove, or None if no group is left.
     fn pick(&mut self, board: &Board, scratch: &mut Scratch, rng: &mut Rng) -> Option<usize>;
-    /// Some when every pick is [`Tabu`]'s (`Some(None)`) or [`TabuColour`]'s with this tabu
-    /// colour (`Some(Some(colour))`, after [`GroupChooser::start`]): then a playout may run
-    /// in the board's own loop, with the same moves and random numbers.
-    fn tabu_rule(&self) -> Option<Option<u8>> {
+    /// Some when every pick follows one of the rules the board can run in its own loop
+    /// (the tabu colour of [`BoardRule::TabuColour`] set by [`GroupChooser::start`]): then
+    /// a playout may run there, with the same moves and random numbers.
+    fn board_rule(&self) -> Option<BoardRule> {
         None
     }
+}
+
+/// A playout rule that a [`Board`] can run in its own loop (see
+/// [`GroupChooser::board_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardRule {
+    /// [`Tabu`].
+    Tabu,
+    /// [`TabuColour`] with this tabu colour.
+    TabuColour(u8),
+    /// [`DoubleTabu`].
+    DoubleTabu,
+    /// [`PseudoRandom`] with this `k`.
+    Pseudo(usize),
+    /// [`PseudoRandomTabu`] with this `k`.
+    PseudoTabu(usize),
 }
 
 /// A playout policy for [`Board`] driven by a [`GroupChooser`].
@@ -72,8 +88,8 @@ impl<C: GroupChooser> Playout<C> {
     pub fn run(&mut self, state: &mut Board, rng: &mut Rng) -> usize {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
-        if let Some(fixed) = self.chooser.tabu_rule() {
-            if let Some(played) = state.tabu_playout(fixed, rng, limit, None) {
+        if let Some(rule) = self.chooser.board_rule() {
+            if let Some(played) = state.tabu_playout(rule, rng, limit, None) {
                 return played;
             }
         }
@@ -93,8 +109,8 @@ impl<C: GroupChooser> PlayoutPolicy<Board> for Playout<C> {
     fn playout(&mut self, state: &mut Board, rng: &mut Rng, trace: &mut Vec<crate::Move>) {
         self.chooser.start(state, rng);
         let limit = self.max_moves.unwrap_or(usize::MAX);
-        if let Some(fixed) = self.chooser.tabu_rule() {
-            if state.tabu_playout(fixed, rng, limit, Some(trace)).is_some() {
+        if let Some(rule) = self.chooser.board_rule() {
+            if state.tabu_playout(rule, rng, limit, Some(trace)).is_some() {
                 return;
             }
         }
@@ -125,7 +141,7 @@ pub(crate) fn most_frequent(board: &Board) -> u8 {
 
 /// The two colours with the most stones, most frequent first (0 if there is no second).
 #[inline]
-fn two_most_frequent(board: &Board) -> (u8, u8) {
+pub(crate) fn two_most_frequent(board: &Board) -> (u8, u8) {
     let counts = board.counts();
     let (mut a, mut b) = (0usize, 0usize);
     for c in 1..counts.len() {
@@ -217,8 +233,8 @@ impl GroupChooser for Tabu {
         let tabu = most_frequent(board);
         first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
-    fn tabu_rule(&self) -> Option<Option<u8>> {
-        Some(None)
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::Tabu)
     }
 }
 
@@ -238,8 +254,8 @@ impl GroupChooser for TabuColour {
         let tabu = self.tabu;
         first_from_random(board, rng, all_but(tabu)).or_else(|| first_from_random(board, rng, ANY))
     }
-    fn tabu_rule(&self) -> Option<Option<u8>> {
-        Some(Some(self.tabu))
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::TabuColour(self.tabu))
     }
 }
 
@@ -260,6 +276,9 @@ impl Default for PseudoRandom {
 impl GroupChooser for PseudoRandom {
     fn pick(&mut self, board: &Board, _scratch: &mut Scratch, rng: &mut Rng) -> Option<usize> {
         least_frequent_of(board, self.k.max(1), rng, |_| true)
+    }
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::Pseudo(self.k))
     }
 }
 
@@ -284,6 +303,9 @@ impl GroupChooser for PseudoRandomTabu {
         least_frequent_of(board, k, rng, |c| c != tabu)
             .or_else(|| least_frequent_of(board, k, rng, |_| true))
     }
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::PseudoTabu(self.k))
+    }
 }
 
 /// Random Double Tabu (Czech thesis §3.3.3): the two most frequent colours are tabu; if only
@@ -297,6 +319,9 @@ impl GroupChooser for DoubleTabu {
         first_from_random(board, rng, all_but(first) & all_but(second))
             .or_else(|| first_from_random(board, rng, 1 << second))
             .or_else(|| first_from_random(board, rng, ANY))
+    }
+    fn board_rule(&self) -> Option<BoardRule> {
+        Some(BoardRule::DoubleTabu)
     }
 }
 
@@ -428,10 +453,13 @@ impl GroupChooser for AnyChooser {
         }
     }
 
-    fn tabu_rule(&self) -> Option<Option<u8>> {
+    fn board_rule(&self) -> Option<BoardRule> {
         match self {
-            AnyChooser::Tabu => Some(None),
-            AnyChooser::TabuColour(t) => Some(Some(*t)),
+            AnyChooser::Tabu => Some(BoardRule::Tabu),
+            AnyChooser::TabuColour(t) => Some(BoardRule::TabuColour(*t)),
+            AnyChooser::DoubleTabu => Some(BoardRule::DoubleTabu),
+            AnyChooser::PseudoRandom(k) => Some(BoardRule::Pseudo(*k)),
+            AnyChooser::PseudoRandomTabu(k) => Some(BoardRule::PseudoTabu(*k)),
             _ => None,
         }
     }

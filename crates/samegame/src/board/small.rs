@@ -6,8 +6,10 @@
 //! `heights[c]` of another (the bounds tests fold away), and the flooded group stays in a
 //! local array.
 
-use super::{first_group_cell_in, low_mask, take_top_run, Board, ChangedColumns, Move};
-use crate::playout::most_frequent;
+use super::{
+    delete_lane, first_group_cell_in, low_mask, take_top_run, Board, ChangedColumns, Move,
+};
+use crate::playout::{most_frequent, two_most_frequent, BoardRule};
 use puzzle_engine::Rng;
 
 /// Words per slice.
@@ -36,6 +38,182 @@ fn at(k: usize, i: usize) -> usize {
     1 + STEP * k + (i & (N - 1))
 }
 
+/// The colour of bit `b` of word `w` of the slices `sl` ([`Board::colour_at_s`]), and its
+/// slice flips for [`plane`].
+#[inline(always)]
+fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> (u8, [u64; S]) {
+    let (mut colour, mut flip) = (0, [0u64; S]);
+    for (k, f) in flip.iter_mut().enumerate() {
+        let bit = (sl[at(k, w)] >> b) & 1;
+        colour |= (bit as u8) << k;
+        *f = bit.wrapping_sub(1);
+    }
+    (colour, flip)
+}
+
+/// Word `i` (below `N`) of the stones of colour `flip` (slice `k` taken as it is where
+/// `flip[k]` is zero, complemented where it is all ones).
+#[inline(always)]
+fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> u64 {
+    let mut w = !0;
+    for (k, &f) in flip.iter().enumerate() {
+        w &= sl[at(k, i)] ^ f;
+    }
+    w
+}
+
+/// The slice flips of colour `colour` for [`plane`].
+#[inline(always)]
+fn flips<const S: usize>(colour: u32) -> [u64; S] {
+    let mut flip = [0u64; S];
+    for (k, f) in flip.iter_mut().enumerate() {
+        *f = ((colour >> k & 1) as u64).wrapping_sub(1);
+    }
+    flip
+}
+
+/// Word `i` (below `N`) of the group stones of the slices `sl`: occupied and equal to the
+/// cell above, left or right, or to the cell below ([`Board::update_marks_lanes`]).
+#[inline(always)]
+fn marks_word<const S: usize>(sl: &[u64; SLICE_WORDS], i: usize) -> u64 {
+    let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
+    for k in 0..S {
+        let j = at(k, i);
+        let (p, x, next) = (sl[j - 1], sl[j], sl[j + 1]);
+        occ |= x;
+        dv |= x ^ (x >> 1);
+        dl |= x ^ ((x << L) | (p >> (64 - L)));
+        dr |= x ^ ((x >> L) | (next << (64 - L)));
+    }
+    (occ & !(dv & dl & dr)) | ((occ & !dv) << 1)
+}
+
+/// Flood the group of the colour of slice flips `flip` containing internal cell `start` (a
+/// stone of that colour) in the slices `sl` into `g` (zero): the words it reaches (bit `i`
+/// = word `i`, a contiguous run). [`Board::flood_in`] with 16-bit lanes, one word closed at
+/// a time.
+#[inline(always)]
+fn flood<const S: usize>(
+    sl: &[u64; SLICE_WORDS],
+    flip: &[u64; S],
+    start: usize,
+    g: &mut [u64; N],
+) -> u32 {
+    let m = |i: usize| plane(sl, flip, i);
+    let w0 = (start >> 6) & (N - 1);
+    g[w0] = 1 << (start & 63);
+    let mut reached = 1u32 << w0;
+    let mut dirty = reached;
+    while dirty != 0 {
+        let i = dirty.trailing_zeros() as usize & (N - 1);
+        dirty &= dirty - 1;
+        let x = m(i);
+        let mut w = g[i];
+        loop {
+            // No `w << 1`: the add fills every reached vertical run upwards.
+            let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
+            grown |= (x.wrapping_add(grown) ^ x) & x;
+            if grown == w {
+                break;
+            }
+            w = grown;
+        }
+        g[i] = w;
+        // The neighbouring word's plane is read only when the group reaches the word's
+        // first / last lane.
+        let (left, right) = (w << (64 - L), w >> (64 - L));
+        if left != 0 && i > 0 {
+            let seed = left & m(i - 1) & !g[i - 1];
+            if seed != 0 {
+                g[i - 1] |= seed;
+                reached |= 1 << (i - 1);
+                dirty |= 1 << (i - 1);
+            }
+        }
+        if right != 0 && i + 1 < N {
+            let seed = right & m(i + 1) & !g[i + 1];
+            if seed != 0 {
+                g[i + 1] |= seed;
+                reached |= 1 << (i + 1);
+                dirty |= 1 << (i + 1);
+            }
+        }
+    }
+    reached
+}
+
+/// What removing a group changed: its size, and the words whose group stones may have
+/// changed (bit `i` = word `i`): those of the columns `first − 1 ..= last + 1` of the
+/// group's first and last column, and every word after them when columns were emptied
+/// and deleted (their lanes moved left). Scalars only, so they stay in registers.
+struct Removed {
+    size: usize,
+    words: u32,
+}
+
+/// Remove the group of colour `colour` containing internal cell `start` from the slices
+/// `sl` and the heights `heights` of a board of `columns` columns: its stones fall, its
+/// emptied columns are deleted (`columns` counts them down) ([`Board::remove_group_lanes`]).
+#[inline(always)]
+fn remove<const S: usize>(
+    sl: &mut [u64; SLICE_WORDS],
+    heights: &mut [u8; COLUMNS],
+    columns: &mut usize,
+    flip: &[u64; S],
+    start: usize,
+) -> Removed {
+    let mut g = [0u64; N];
+    let reached = flood::<S>(sl, flip, start, &mut g);
+    let lo = reached.trailing_zeros() as usize;
+    let hi = 31 - reached.leading_zeros() as usize;
+    // The column before the first is in the word before when the group has stones in its
+    // word's first lane; the column after the last likewise.
+    let left = (g[lo & (N - 1)] & low_mask(L) != 0) as u32;
+    let right = (g[hi & (N - 1)] >> (64 - L) != 0) as u32;
+    let words = reached | (reached >> left) | (reached << right);
+    let mut size = 0;
+    let mut emptied = false;
+    // Each run of removed bits (inside a lane), top run of a word first, drops the bits
+    // of its lane above it by its length in every slice.
+    for wi in lo..=hi {
+        let mut removed = g[wi & (N - 1)];
+        while removed != 0 {
+            let run = take_top_run(&mut removed, L, low_mask(L));
+            for k in 0..S {
+                let x = &mut sl[at(k, wi)];
+                *x = (*x & !run.from) | ((*x & run.above) >> run.len);
+            }
+            let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
+            size += run.len as usize;
+            let h = &mut heights[c & (COLUMNS - 1)];
+            *h -= run.len as u8;
+            emptied |= *h == 0;
+        }
+    }
+    let mut r = Removed { size, words };
+    if emptied {
+        let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
+        let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
+        for c in (first..=last).rev() {
+            if heights[c & (COLUMNS - 1)] == 0 {
+                for k in 0..S {
+                    // The word after the slice is a zero separator.
+                    let base = at(k, 0);
+                    delete_lane(&mut sl[base..=base + N], c << LOG, L);
+                }
+                let h = &mut heights[c & (COLUMNS - 1)..];
+                h.copy_within(1.., 0);
+                h[h.len() - 1] = 0;
+                *columns -= 1;
+            }
+        }
+        // The lowest changed word and every word above it.
+        r.words |= r.words.wrapping_neg();
+    }
+    r.words &= (1 << N) - 1;
+    r
+}
+
 impl Board {
     /// The slices and the zero words around them (and the padding).
     #[inline(always)]
@@ -44,6 +222,8 @@ impl Board {
         self.slices[..SLICE_WORDS].try_into().unwrap()
     }
 
+    // The moves of [`Board::remove_group`] keep their own copy of the flood and the fall
+    // (the playout loops' free functions above compile to a few more instructions there).
     /// [`Board::colour_at_s`]: the colour of bit `b` of word `w`.
     #[inline(always)]
     fn colour_small<const S: usize>(&self, w: usize, b: u32) -> u8 {
@@ -212,14 +392,14 @@ impl Board {
         )
     }
 
-    /// A Random Tabu playout (see [`crate::playout::Tabu`]; with `fixed`, the tabu colour of
-    /// [`crate::playout::TabuColour`]) of at most `limit` moves, the moves pushed onto
-    /// `trace`: the same moves and the same random numbers as the playout through the
-    /// chooser, in one loop with the slice count a constant. None (nothing played) unless
-    /// the board is small and keeps no groups.
+    /// A playout of `rule` ([`crate::playout::Tabu`], [`crate::playout::TabuColour`] with its
+    /// tabu colour or [`crate::playout::DoubleTabu`]) of at most `limit` moves, the moves
+    /// pushed onto `trace`: the same moves and the same random numbers as the playout
+    /// through the chooser, in one loop with the slice count a constant. None (nothing
+    /// played) unless the board is small and keeps no groups.
     pub(crate) fn tabu_playout(
         &mut self,
-        fixed: Option<u8>,
+        rule: BoardRule,
         rng: &mut Rng,
         limit: usize,
         trace: Option<&mut Vec<Move>>,
@@ -227,45 +407,257 @@ impl Board {
         if !self.small || self.cache.on {
             return None;
         }
-        Some(with_slices!(
-            self.tabu_playout_small(fixed, rng, limit, trace)
-        ))
+        Some(match rule {
+            BoardRule::DoubleTabu => {
+                with_slices!(self.double_tabu_playout_small(rng, limit, trace))
+            }
+            BoardRule::Pseudo(_) | BoardRule::PseudoTabu(_) => {
+                with_slices!(self.pseudo_playout_small(rule, rng, limit, trace))
+            }
+            _ => with_slices!(self.tabu_playout_small(rule, rng, limit, trace)),
+        })
     }
 
-    /// [`Board::tabu_playout`] with `S` slices.
+    /// [`Board::tabu_playout`] of [`BoardRule::Tabu`] or [`BoardRule::TabuColour`] with `S`
+    /// slices.
     fn tabu_playout_small<const S: usize>(
         &mut self,
-        fixed: Option<u8>,
+        rule: BoardRule,
         rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, TABU>(rule, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] of [`BoardRule::DoubleTabu`] with `S` slices.
+    fn double_tabu_playout_small<const S: usize>(
+        &mut self,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, DOUBLE>(BoardRule::DoubleTabu, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] of [`BoardRule::Pseudo`] or [`BoardRule::PseudoTabu`] with `S`
+    /// slices.
+    fn pseudo_playout_small<const S: usize>(
+        &mut self,
+        rule: BoardRule,
+        rng: &mut Rng,
+        limit: usize,
+        trace: Option<&mut Vec<Move>>,
+    ) -> usize {
+        self.rule_playout_small::<S, PSEUDO>(rule, rng, limit, trace)
+    }
+
+    /// [`Board::tabu_playout`] with `S` slices, of the rules of `MODE` ([`TABU`], [`DOUBLE`]
+    /// or [`PSEUDO`]): the stones, heights and group stones are copied into local arrays
+    /// for the playout and back after it, and the tabu colours are recomputed only when a
+    /// move removed stones of one of them (the most frequent colours stay the most
+    /// frequent, ties to the lowest, while other colours lose stones).
+    #[inline(never)]
+    fn rule_playout_small<const S: usize, const MODE: u8>(
+        &mut self,
+        rule: BoardRule,
+        rng_out: &mut Rng,
         limit: usize,
         mut trace: Option<&mut Vec<Move>>,
     ) -> usize {
-        let mut played = 0;
-        while played < limit {
-            let tabu = fixed.unwrap_or_else(|| most_frequent(self));
-            let Some(cell) = self
-                .first_from_random_small::<S>(rng, !(1u32 << tabu))
-                .or_else(|| self.first_from_random_small::<S>(rng, !0))
-            else {
+        let mut sl: [u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
+        let mut heights: [u8; COLUMNS] = self.heights[..COLUMNS].try_into().unwrap();
+        let mut marks: [u64; N] = self.marks[..N].try_into().unwrap();
+        let mut columns = self.columns;
+        // The tabu colour, and the second one of the double tabu (0: none).
+        let tabu_colours = |board: &Board| match rule {
+            BoardRule::Tabu => (most_frequent(board), 0),
+            BoardRule::TabuColour(t) => (t, 0),
+            BoardRule::DoubleTabu => two_most_frequent(board),
+            BoardRule::PseudoTabu(_) => (most_frequent(board), 0),
+            BoardRule::Pseudo(_) => (0, 0),
+        };
+        let (mut tabu, mut second) = tabu_colours(self);
+        // Their slice flips for [`plane`].
+        let (mut tabu_flip, mut second_flip) = (flips::<S>(tabu as u32), flips::<S>(second as u32));
+        let (mut played, mut size, mut points) = (0, 0, 0);
+        // The generator's state stays in registers.
+        let mut rng_local = rng_out.clone();
+        let rng = &mut rng_local;
+        // No column: no random start, no move ([`Board::random_start`]).
+        while played < limit && columns != 0 {
+            // The first non-tabu group stone from a random start, else (double tabu) the
+            // first of the second tabu colour from another, else the first group stone
+            // from another; each start drawn even when no colour is to be looked for.
+            let c = rng.below(columns);
+            let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+            let mut cell = None;
+            // Only live colours have group stones: leave out the tabu colours'.
+            if MODE == PSEUDO {
+                // [`crate::playout::PseudoRandomTabu`] ([`crate::playout::PseudoRandom`]
+                // without the tabu): of the first `k` group stones (of the colours not
+                // tabu) from the start, the first of the colour with the fewest stones.
+                let (k, with_tabu) = match rule {
+                    BoardRule::PseudoTabu(k) => (k.max(1), true),
+                    BoardRule::Pseudo(k) => (k.max(1), false),
+                    _ => (1, false),
+                };
+                let counts = &self.counts;
+                let least = |marks: &[u64; N], p: usize, tabu: bool| {
+                    let mut best: Option<(usize, u16)> = None;
+                    let mut seen = 0;
+                    let filter = |i: usize| if tabu { !plane(&sl, &tabu_flip, i) } else { !0 };
+                    visit(marks, p, filter, |cell| {
+                        let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
+                        let n = counts[colour as usize];
+                        if best.is_none_or(|(_, m)| n < m) {
+                            best = Some((cell, n));
+                        }
+                        seen += 1;
+                        seen >= k
+                    });
+                    best.map(|(cell, _)| cell)
+                };
+                cell = least(&marks, p, with_tabu);
+                if with_tabu && cell.is_none() {
+                    let c = rng.below(columns);
+                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    cell = least(&marks, p, false);
+                }
+            } else if MODE == DOUBLE {
+                if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
+                    cell = scan(&marks, p, |i| {
+                        !(plane(&sl, &tabu_flip, i) | plane(&sl, &second_flip, i))
+                    });
+                }
+                if cell.is_none() {
+                    let c = rng.below(columns);
+                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    if self.live & (1u32 << second) != 0 {
+                        cell = scan(&marks, p, |i| plane(&sl, &second_flip, i));
+                    }
+                }
+            } else if self.live & !(1u32 << tabu) != 0 {
+                cell = scan(&marks, p, |i| !plane(&sl, &tabu_flip, i));
+            }
+            if MODE != PSEUDO && cell.is_none() {
+                let c = rng.below(columns);
+                let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                if self.live != 0 {
+                    cell = scan(&marks, p, |_| !0);
+                }
+            }
+            let Some(cell) = cell else {
                 break;
             };
             if let Some(trace) = trace.as_deref_mut() {
                 trace.push(self.move_of(cell as u16));
             }
-            self.remove_group_small::<S>(cell);
+            let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
+            debug_assert!(colour != 0, "removing an empty cell");
+            let r = remove::<S>(&mut sl, &mut heights, &mut columns, &flip, cell);
+            // The group stones of the changed words, at once (not when a scan reads them:
+            // that puts them on the chain of dependent steps of the next move, and costs
+            // a test a word read).
+            let mut words = r.words;
+            while words != 0 {
+                let i = words.trailing_zeros() as usize & (N - 1);
+                marks[i] = marks_word::<S>(&sl, i);
+                words &= words - 1;
+            }
+            #[cfg(debug_assertions)]
+            for (i, &m) in marks.iter().enumerate() {
+                debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
+            }
+            // [`Board::account`], the stones, points and moves summed up after the loop.
+            debug_assert!(r.size >= 2, "removing a lone stone");
+            self.counts[colour as usize] -= r.size as u16;
+            if self.counts[colour as usize] < 2 {
+                self.live &= !(1 << colour);
+            }
+            size += r.size;
+            points += self.scoring.group_points(r.size);
+            if !matches!(rule, BoardRule::TabuColour(_)) && (colour == tabu || colour == second) {
+                (tabu, second) = tabu_colours(self);
+                tabu_flip = flips::<S>(tabu as u32);
+                second_flip = flips::<S>(second as u32);
+            }
+            debug_assert_eq!((tabu, second), tabu_colours(self), "tabu colours kept");
             played += 1;
+        }
+        self.slices[..SLICE_WORDS].copy_from_slice(&sl);
+        self.heights[..COLUMNS].copy_from_slice(&heights);
+        self.marks[..N].copy_from_slice(&marks);
+        self.columns = columns;
+        self.stones -= size;
+        self.points += points;
+        self.moves += played as u32;
+        *rng_out = rng_local;
+        #[cfg(debug_assertions)]
+        {
+            let kept = self.marks.clone();
+            self.update_marks_lanes::<S, 16>(0, N);
+            debug_assert_eq!(kept, self.marks, "group stones kept out of date");
         }
         played
     }
+}
 
-    /// [`Board::first_group_cell`] from [`Board::random_start`].
-    #[inline(always)]
-    fn first_from_random_small<const S: usize>(&self, rng: &mut Rng, set: u32) -> Option<usize> {
-        let (c, r) = self.random_start(rng);
-        let set = set & self.live;
-        if self.columns == 0 || set == 0 {
-            return None;
+/// The in-board playout loops: [`BoardRule::Tabu`] and [`BoardRule::TabuColour`].
+const TABU: u8 = 0;
+/// [`BoardRule::DoubleTabu`].
+const DOUBLE: u8 = 1;
+/// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
+const PSEUDO: u8 = 2;
+
+/// Visit the group stones `marks` from internal cell `p` wrapping around that
+/// `filter(word)` keeps, in scan order, until `visit(cell)` returns true; whether it did
+/// ([`Board::scan`]).
+#[inline(always)]
+fn visit(
+    marks: &[u64; N],
+    p: usize,
+    filter: impl Fn(usize) -> u64,
+    mut visit: impl FnMut(usize) -> bool,
+) -> bool {
+    let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=N {
+        let mut w = marks[i] & mask;
+        if w != 0 {
+            w &= filter(i);
+            while w != 0 {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                if visit(i * 64 + b) {
+                    return true;
+                }
+            }
         }
-        self.first_group_cell_small::<S>(self.index(c, r), set)
+        i = (i + 1) & (N - 1);
+        mask = if step + 1 == N { below } else { !0 };
     }
+    false
+}
+
+/// The first group stone of `marks` from internal cell `p` wrapping around that
+/// `filter(word)` keeps (`first_set_from`).
+#[inline(always)]
+fn scan(marks: &[u64; N], p: usize, filter: impl Fn(usize) -> u64) -> Option<usize> {
+    let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
+    let below = low_mask(b0);
+    let (mut i, mut mask) = (w0, !below);
+    for step in 0..=N {
+        let w = marks[i] & mask;
+        if w != 0 {
+            let w = w & filter(i);
+            if w != 0 {
+                return Some(i * 64 + w.trailing_zeros() as usize);
+            }
+        }
+        i = (i + 1) & (N - 1);
+        mask = if step + 1 == N { below } else { !0 };
+    }
+    None
 }
