@@ -180,20 +180,47 @@ fn least_frequent_of(
     accept: impl Fn(u8) -> bool,
 ) -> Option<usize> {
     let counts = board.counts();
-    let mut best: Option<(usize, u16)> = None;
-    let mut seen = 0;
+    let mut least = LeastFrequent::new(k);
     board.scan(board.random_start(rng), |cell, colour| {
-        if !accept(colour) {
-            return false;
-        }
-        let n = counts[colour as usize];
-        if best.is_none_or(|(_, m)| n < m) {
-            best = Some((cell, n));
-        }
-        seen += 1;
-        seen >= k
+        accept(colour) && least.offer(cell, counts[colour as usize])
     });
-    best.map(|(cell, _)| cell)
+    least.cell()
+}
+
+/// The choice of the pseudo-random policies: among the first `k` group stones offered, the
+/// one whose colour has the fewest stones (the first such on ties).
+pub(crate) struct LeastFrequent {
+    best: Option<(usize, u16)>,
+    seen: usize,
+    k: usize,
+}
+
+impl LeastFrequent {
+    /// Nothing offered yet; `k` stones to see.
+    #[inline(always)]
+    pub(crate) fn new(k: usize) -> Self {
+        LeastFrequent {
+            best: None,
+            seen: 0,
+            k,
+        }
+    }
+
+    /// Offer the stone on `cell`, whose colour has `stones` stones; true once `k` were seen.
+    #[inline(always)]
+    pub(crate) fn offer(&mut self, cell: usize, stones: u16) -> bool {
+        if self.best.is_none_or(|(_, m)| stones < m) {
+            self.best = Some((cell, stones));
+        }
+        self.seen += 1;
+        self.seen >= self.k
+    }
+
+    /// The chosen stone, if any was offered.
+    #[inline(always)]
+    pub(crate) fn cell(&self) -> Option<usize> {
+        self.best.map(|(cell, _)| cell)
+    }
 }
 
 /// Random: every group equally likely, without enumerating the groups: a uniformly random

@@ -102,17 +102,9 @@ impl LowerBound {
         }
         let r = self.row_of_cell[from as usize] as usize;
         debug_assert!(r < n && self.boxes[r] == from);
-        let goals = board.goal_list.len();
-        let distances = &board.distance_by_cell[to as usize * goals..][..n];
-        for (cost, &d) in self.cost[r * n..(r + 1) * n].iter_mut().zip(distances) {
-            *cost = if d == FAR { INF } else { d as i64 };
-        }
+        let (new_u, _) = self.load_row(board, r, to);
         let row = r + 1;
         let old_col = self.base_col[row];
-        let new_u = (1..=n)
-            .map(|j| self.cost[r * n + j - 1] - self.base_v[j])
-            .min()
-            .unwrap_or(0);
         self.u.clone_from(&self.base_u);
         self.v.clone_from(&self.base_v);
         self.p.clone_from(&self.base_p);
@@ -153,21 +145,11 @@ impl LowerBound {
         self.saved_row.clear();
         self.saved_row
             .extend_from_slice(&self.cost[r * n..(r + 1) * n]);
-        let mut all_far = true;
-        let goals = board.goal_list.len();
-        let distances = &board.distance_by_cell[to as usize * goals..][..n];
-        for (cost, &d) in self.cost[r * n..(r + 1) * n].iter_mut().zip(distances) {
-            *cost = if d == FAR { INF } else { d as i64 };
-            all_far &= d == FAR;
-        }
-        let row = r + 1;
-        let old_col = self.base_col[row];
         // The row's new dual; if the old goal still attains it, the old assignment stays
         // optimal (the other rows and all column duals are unchanged and feasible): O(n).
-        let new_u = (1..=n)
-            .map(|j| self.cost[r * n + j - 1] - self.base_v[j])
-            .min()
-            .unwrap_or(0);
+        let (new_u, all_far) = self.load_row(board, r, to);
+        let row = r + 1;
+        let old_col = self.base_col[row];
         let keeps = self.cost[r * n + old_col - 1] - self.base_v[old_col] == new_u;
         let result = if all_far {
             None
@@ -187,6 +169,24 @@ impl LowerBound {
         };
         self.cost[r * n..(r + 1) * n].copy_from_slice(&self.saved_row);
         result
+    }
+
+    /// Write row `r` of the cost matrix for a box on `to`; returns the row's least reduced
+    /// cost against the prepared column duals (its new dual) and whether no goal is in reach.
+    fn load_row(&mut self, board: &Board, r: usize, to: u16) -> (i64, bool) {
+        let n = self.n;
+        let goals = board.goal_list.len();
+        let distances = &board.distance_by_cell[to as usize * goals..][..n];
+        let mut all_far = true;
+        for (cost, &d) in self.cost[r * n..(r + 1) * n].iter_mut().zip(distances) {
+            *cost = if d == FAR { INF } else { d as i64 };
+            all_far &= d == FAR;
+        }
+        let new_u = (1..=n)
+            .map(|j| self.cost[r * n + j - 1] - self.base_v[j])
+            .min()
+            .unwrap_or(0);
+        (new_u, all_far)
     }
 
     /// [`LowerBound::compute`] on a list of box cells.

@@ -9,7 +9,7 @@
 use super::{
     delete_lane, first_group_cell_in, low_mask, take_top_run, Board, ChangedColumns, Move,
 };
-use crate::playout::{most_frequent, two_most_frequent, BoardRule};
+use crate::playout::{most_frequent, two_most_frequent, BoardRule, LeastFrequent};
 use puzzle_engine::Rng;
 
 /// Words per slice.
@@ -151,6 +151,37 @@ struct Removed {
     words: u32,
 }
 
+/// Gravity after removing the group `g` (words `lo..=hi`) from the slices `sl` and the
+/// heights `heights`: each run of removed bits (inside a lane), top run of a word first,
+/// drops the bits of its lane above it by its length in every slice. Returns the group's
+/// size and whether a column emptied.
+#[inline(always)]
+fn fall<const S: usize>(
+    sl: &mut [u64; SLICE_WORDS],
+    heights: &mut [u8; COLUMNS],
+    g: &[u64; N],
+    (lo, hi): (usize, usize),
+) -> (usize, bool) {
+    let mut size = 0;
+    let mut emptied = false;
+    for wi in lo..=hi {
+        let mut removed = g[wi & (N - 1)];
+        while removed != 0 {
+            let run = take_top_run(&mut removed, L, low_mask(L));
+            for k in 0..S {
+                let x = &mut sl[at(k, wi)];
+                *x = (*x & !run.from) | ((*x & run.above) >> run.len);
+            }
+            let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
+            size += run.len as usize;
+            let h = &mut heights[c & (COLUMNS - 1)];
+            *h -= run.len as u8;
+            emptied |= *h == 0;
+        }
+    }
+    (size, emptied)
+}
+
 /// Remove the group of colour `colour` containing internal cell `start` from the slices
 /// `sl` and the heights `heights` of a board of `columns` columns: its stones fall, its
 /// emptied columns are deleted (`columns` counts them down) ([`Board::remove_group_lanes`]).
@@ -171,25 +202,7 @@ fn remove<const S: usize>(
     let left = (g[lo & (N - 1)] & low_mask(L) != 0) as u32;
     let right = (g[hi & (N - 1)] >> (64 - L) != 0) as u32;
     let words = reached | (reached >> left) | (reached << right);
-    let mut size = 0;
-    let mut emptied = false;
-    // Each run of removed bits (inside a lane), top run of a word first, drops the bits
-    // of its lane above it by its length in every slice.
-    for wi in lo..=hi {
-        let mut removed = g[wi & (N - 1)];
-        while removed != 0 {
-            let run = take_top_run(&mut removed, L, low_mask(L));
-            for k in 0..S {
-                let x = &mut sl[at(k, wi)];
-                *x = (*x & !run.from) | ((*x & run.above) >> run.len);
-            }
-            let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
-            size += run.len as usize;
-            let h = &mut heights[c & (COLUMNS - 1)];
-            *h -= run.len as u8;
-            emptied |= *h == 0;
-        }
-    }
+    let (size, emptied) = fall::<S>(sl, heights, &g, (lo, hi));
     let mut r = Removed { size, words };
     if emptied {
         let first = (lo * 64 + g[lo & (N - 1)].trailing_zeros() as usize) >> LOG;
@@ -222,8 +235,6 @@ impl Board {
         self.slices[..SLICE_WORDS].try_into().unwrap()
     }
 
-    // The moves of [`Board::remove_group`] keep their own copy of the flood and the fall
-    // (the playout loops' free functions above compile to a few more instructions there).
     /// [`Board::colour_at_s`]: the colour of bit `b` of word `w`.
     #[inline(always)]
     fn colour_small<const S: usize>(&self, w: usize, b: u32) -> u8 {
@@ -240,55 +251,13 @@ impl Board {
     /// [`Board::flood_in`] with 16-bit lanes, one word closed at a time.
     #[inline(always)]
     fn flood_small<const S: usize>(&self, colour: u8, start: usize) -> ([u64; N], u32) {
-        let sl = self.small_slices();
-        let flip: [u64; S] = std::array::from_fn(|k| ((colour >> k & 1) as u64).wrapping_sub(1));
-        let m = |i: usize| {
-            let mut w = !0;
-            for (k, &f) in flip.iter().enumerate() {
-                w &= sl[at(k, i)] ^ f;
-            }
-            w
-        };
         let mut g = [0u64; N];
-        let w0 = (start >> 6) & (N - 1);
-        g[w0] = 1 << (start & 63);
-        let mut reached = 1u32 << w0;
-        let mut dirty = reached;
-        while dirty != 0 {
-            let i = dirty.trailing_zeros() as usize & (N - 1);
-            dirty &= dirty - 1;
-            let x = m(i);
-            let mut w = g[i];
-            loop {
-                // No `w << 1`: the add fills every reached vertical run upwards.
-                let mut grown = (w | (w >> 1) | (w << L) | (w >> L)) & x;
-                grown |= (x.wrapping_add(grown) ^ x) & x;
-                if grown == w {
-                    break;
-                }
-                w = grown;
-            }
-            g[i] = w;
-            // The neighbouring word's plane is read only when the group reaches the word's
-            // first / last lane.
-            let (left, right) = (w << (64 - L), w >> (64 - L));
-            if left != 0 && i > 0 {
-                let seed = left & m(i - 1) & !g[i - 1];
-                if seed != 0 {
-                    g[i - 1] |= seed;
-                    reached |= 1 << (i - 1);
-                    dirty |= 1 << (i - 1);
-                }
-            }
-            if right != 0 && i + 1 < N {
-                let seed = right & m(i + 1) & !g[i + 1];
-                if seed != 0 {
-                    g[i + 1] |= seed;
-                    reached |= 1 << (i + 1);
-                    dirty |= 1 << (i + 1);
-                }
-            }
-        }
+        let reached = flood::<S>(
+            self.small_slices(),
+            &flips::<S>(colour.into()),
+            start,
+            &mut g,
+        );
         (g, reached)
     }
 
@@ -309,25 +278,7 @@ impl Board {
         let last = (hi * 64 + 63 - g[hi & (N - 1)].leading_zeros() as usize) >> LOG;
         let sl: &mut [u64; SLICE_WORDS] = (&mut self.slices[..SLICE_WORDS]).try_into().unwrap();
         let heights: &mut [u8; COLUMNS] = (&mut self.heights[..COLUMNS]).try_into().unwrap();
-        let mut size = 0;
-        let mut emptied = false;
-        // Each run of removed bits (inside a lane), top run of a word first, drops the bits
-        // of its lane above it by its length in every slice.
-        for wi in lo..=hi {
-            let mut removed = g[wi & (N - 1)];
-            while removed != 0 {
-                let run = take_top_run(&mut removed, L, low_mask(L));
-                for k in 0..S {
-                    let x = &mut sl[at(k, wi)];
-                    *x = (*x & !run.from) | ((*x & run.above) >> run.len);
-                }
-                let c = (wi << (6 - LOG)) + (run.lane_start >> LOG) as usize;
-                size += run.len as usize;
-                let h = &mut heights[c & (COLUMNS - 1)];
-                *h -= run.len as u8;
-                emptied |= *h == 0;
-            }
-        }
+        let (size, emptied) = fall::<S>(sl, heights, &g, (lo, hi));
         let deleted = if emptied {
             self.delete_emptied_lanes::<S>((first, last), N, L)
         } else {
@@ -358,17 +309,7 @@ impl Board {
         let marks: &mut [u64; N] = (&mut self.marks[..N]).try_into().unwrap();
         for i in a..=b {
             let i = i & (N - 1);
-            let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
-            for k in 0..S {
-                let j = at(k, i);
-                let (p, x, next) = (sl[j - 1], sl[j], sl[j + 1]);
-                occ |= x;
-                dv |= x ^ (x >> 1);
-                dl |= x ^ ((x << L) | (p >> (64 - L)));
-                dr |= x ^ ((x >> L) | (next << (64 - L)));
-            }
-            // Occupied and equal to the cell above, left or right; or to the cell below.
-            marks[i] = (occ & !(dv & dl & dr)) | ((occ & !dv) << 1);
+            marks[i] = marks_word::<S>(sl, i);
         }
     }
 
@@ -504,19 +445,13 @@ impl Board {
                 };
                 let counts = &self.counts;
                 let least = |marks: &[u64; N], p: usize, tabu: bool| {
-                    let mut best: Option<(usize, u16)> = None;
-                    let mut seen = 0;
+                    let mut least = LeastFrequent::new(k);
                     let filter = |i: usize| if tabu { !plane(&sl, &tabu_flip, i) } else { !0 };
                     visit(marks, p, filter, |cell| {
                         let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
-                        let n = counts[colour as usize];
-                        if best.is_none_or(|(_, m)| n < m) {
-                            best = Some((cell, n));
-                        }
-                        seen += 1;
-                        seen >= k
+                        least.offer(cell, counts[colour as usize])
                     });
-                    best.map(|(cell, _)| cell)
+                    least.cell()
                 };
                 cell = least(&marks, p, with_tabu);
                 if with_tabu && cell.is_none() {
