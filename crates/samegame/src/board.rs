@@ -135,6 +135,16 @@ thread_local! {
 /// `$self.$f::<S>(args)` with `S` the board's slice count as a constant, so the loops over
 /// the slices unroll.
 macro_rules! with_slices {
+    // A second const parameter (a constant's name) after the slice count.
+    ($self:ident . $f:ident :: < $mode:ident > ( $($arg:expr),* )) => {
+        match $self.nslices {
+            1 => $self.$f::<1, $mode>($($arg),*),
+            2 => $self.$f::<2, $mode>($($arg),*),
+            3 => $self.$f::<3, $mode>($($arg),*),
+            4 => $self.$f::<4, $mode>($($arg),*),
+            _ => $self.$f::<5, $mode>($($arg),*),
+        }
+    };
     ($self:ident . $f:ident ( $($arg:expr),* )) => {
         match $self.nslices {
             1 => $self.$f::<1>($($arg),*),

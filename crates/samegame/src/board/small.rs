@@ -348,49 +348,16 @@ impl Board {
         if !self.small || self.cache.on {
             return None;
         }
+        // One non-inlined instance per slice count and rule family.
         Some(match rule {
             BoardRule::DoubleTabu => {
-                with_slices!(self.double_tabu_playout_small(rng, limit, trace))
+                with_slices!(self.rule_playout_small::<DOUBLE>(rule, rng, limit, trace))
             }
             BoardRule::Pseudo(_) | BoardRule::PseudoTabu(_) => {
-                with_slices!(self.pseudo_playout_small(rule, rng, limit, trace))
+                with_slices!(self.rule_playout_small::<PSEUDO>(rule, rng, limit, trace))
             }
-            _ => with_slices!(self.tabu_playout_small(rule, rng, limit, trace)),
+            _ => with_slices!(self.rule_playout_small::<TABU>(rule, rng, limit, trace)),
         })
-    }
-
-    /// [`Board::tabu_playout`] of [`BoardRule::Tabu`] or [`BoardRule::TabuColour`] with `S`
-    /// slices.
-    fn tabu_playout_small<const S: usize>(
-        &mut self,
-        rule: BoardRule,
-        rng: &mut Rng,
-        limit: usize,
-        trace: Option<&mut Vec<Move>>,
-    ) -> usize {
-        self.rule_playout_small::<S, TABU>(rule, rng, limit, trace)
-    }
-
-    /// [`Board::tabu_playout`] of [`BoardRule::DoubleTabu`] with `S` slices.
-    fn double_tabu_playout_small<const S: usize>(
-        &mut self,
-        rng: &mut Rng,
-        limit: usize,
-        trace: Option<&mut Vec<Move>>,
-    ) -> usize {
-        self.rule_playout_small::<S, DOUBLE>(BoardRule::DoubleTabu, rng, limit, trace)
-    }
-
-    /// [`Board::tabu_playout`] of [`BoardRule::Pseudo`] or [`BoardRule::PseudoTabu`] with `S`
-    /// slices.
-    fn pseudo_playout_small<const S: usize>(
-        &mut self,
-        rule: BoardRule,
-        rng: &mut Rng,
-        limit: usize,
-        trace: Option<&mut Vec<Move>>,
-    ) -> usize {
-        self.rule_playout_small::<S, PSEUDO>(rule, rng, limit, trace)
     }
 
     /// [`Board::tabu_playout`] with `S` slices, of the rules of `MODE` ([`TABU`], [`DOUBLE`]
