@@ -130,7 +130,20 @@ pub struct Board {
     pub start_boxes: CellSet,
     /// The start position's player cell.
     pub start_player: u16,
+    /// The player's area as bit rows: bit `x` of `floor_rows[y]` is set when grid cell
+    /// `(x, y)` is a cell of the player's area (stranded cells left out), for the row flood
+    /// of [`crate::position::Reach`]. Empty when the grid is wider than [`ROW_BITS`] or
+    /// not less tall.
+    pub floor_rows: Vec<u64>,
+    /// Each cell's place in `floor_rows`: `y · ROW_BITS + x` (empty with `floor_rows`).
+    pub place: std::sync::Arc<[u16]>,
+    /// The cells of the player's area: cells `0..area_cells`; the stranded cells (a lone
+    /// box or goal walled off from the player) are numbered after them.
+    pub area_cells: usize,
 }
+
+/// The widest and tallest grid whose player area is kept as bit rows ([`Board::floor_rows`]).
+pub const ROW_BITS: usize = 64;
 
 /// Why a level cannot be compiled for search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,7 +294,23 @@ impl Board {
             }
         }
         window_start.push(window_cells.len() as u32);
+        let (floor_rows, place) = if width <= ROW_BITS && height < ROW_BITS {
+            let mut rows = vec![0u64; height];
+            for &i in &grid_of[..grid_of.len() - stranded.len()] {
+                rows[i / width] |= 1 << (i % width);
+            }
+            let place: Vec<u16> = grid_of
+                .iter()
+                .map(|&i| ((i / width) * ROW_BITS + i % width) as u16)
+                .collect();
+            (rows, place.into())
+        } else {
+            (Vec::new(), Vec::new().into())
+        };
         Ok(Board {
+            area_cells: grid_of.len() - stranded.len(),
+            floor_rows,
+            place,
             window_cells,
             window_start,
             width,

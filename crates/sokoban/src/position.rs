@@ -4,8 +4,9 @@
 //! reachable cell, so positions that differ only by player walking coincide), push generation
 //! and push apply/undo.
 
-use crate::board::{Board, CellSet, NONE};
+use crate::board::{Board, CellSet, NONE, ROW_BITS};
 use crate::lurd::Dir;
+use std::sync::Arc;
 
 /// A push: the box on `from` is pushed one cell in `dir` (the player stands behind it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,11 +110,24 @@ impl Position {
 
 /// Player reachability scratch: which cells the player reaches without pushing, and the
 /// smallest of them (the normalized player cell). Reused across calls without clearing.
+///
+/// On a board whose grid fits [`ROW_BITS`] × [`ROW_BITS`] the area is flooded as bit rows
+/// (one `u64` per grid row, [`Board::floor_rows`]): a row's runs of free cells are filled at
+/// once and the flood moves between rows with a work list of changed rows, with no branch
+/// per cell. Larger boards flood cell by cell. Both give the same cells.
 #[derive(Clone, Debug)]
 pub struct Reach {
     stamp: Vec<u32>,
     current: u32,
     stack: Vec<u16>,
+    /// The reached cells as bit rows (row flood): grid row `y` is `rows[y + 1]`, and the
+    /// rows before and after the grid's are zero.
+    rows: [u64; ROW_BITS + 2],
+    /// The free cells as bit rows, the player's area less the boxes (row flood), laid out as
+    /// `rows`.
+    free: [u64; ROW_BITS + 2],
+    /// [`Board::place`] of the board of the last flood; empty after a cell flood.
+    place: Arc<[u16]>,
     /// The smallest reachable cell after the last [`Reach::compute`].
     pub min: u16,
 }
@@ -125,16 +139,109 @@ impl Reach {
             stamp: vec![0; cells],
             current: 0,
             stack: vec![0; cells],
+            rows: [0; ROW_BITS + 2],
+            free: [0; ROW_BITS + 2],
+            place: Arc::from(Vec::new()),
             min: 0,
         }
     }
 
     /// Flood the cells reachable from `from` around `boxes`; returns the normalized cell.
     pub fn compute(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
-        self.next_mark();
-        let min = self.flood(board, boxes, from);
+        let min = if self.use_rows(board, from) {
+            self.load_free(board, boxes);
+            self.rows[..board.height + 2].fill(0);
+            let p = self.place[from as usize];
+            self.flood_rows(p);
+            self.first_row_cell(board)
+        } else {
+            self.next_mark();
+            self.flood(board, boxes, from)
+        };
         self.min = min;
         min
+    }
+
+    /// [`Reach::compute`] cell by cell, whatever the board's size: the reference the row
+    /// flood is tested against.
+    pub fn compute_cell_by_cell(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
+        self.place = Arc::from(Vec::new());
+        self.next_mark();
+        self.min = self.flood(board, boxes, from);
+        self.min
+    }
+
+    /// Whether to flood `board` from `from` as bit rows (then `place` is the board's): its
+    /// grid fits and `from` is in the player's area (a flood from a stranded cell, which
+    /// no row holds, reaches that cell alone).
+    #[inline]
+    fn use_rows(&mut self, board: &Board, from: u16) -> bool {
+        if board.floor_rows.is_empty() || from as usize >= board.place.len() {
+            if !self.place.is_empty() {
+                self.place = Arc::from(Vec::new());
+            }
+            return false;
+        }
+        if !Arc::ptr_eq(&self.place, &board.place) {
+            self.place = board.place.clone();
+        }
+        let p = board.place[from as usize] as usize;
+        board.floor_rows[p / ROW_BITS] >> (p % ROW_BITS) & 1 != 0 || {
+            self.place = Arc::from(Vec::new());
+            false
+        }
+    }
+
+    /// `free`: the player's area less the boxes, and zero rows around it.
+    #[inline]
+    fn load_free(&mut self, board: &Board, boxes: &CellSet) {
+        let h = board.height;
+        self.free[1..=h].copy_from_slice(&board.floor_rows);
+        self.free[h + 1] = 0;
+        for b in boxes.iter() {
+            let p = self.place[b as usize] as usize;
+            self.free[(p / ROW_BITS + 1) % (ROW_BITS + 2)] &= !(1 << (p % ROW_BITS));
+        }
+    }
+
+    /// Add to `rows` the free cells connected to place `p` (`y · ROW_BITS + x`, a free cell
+    /// not yet reached). A row is on the work list (`dirty`, bit `y` = grid row `y`) only
+    /// when a neighbouring row's new cells touch free cells of it not yet reached, so every
+    /// visit grows the row, and the tests are branch-free (the zero rows around the grid
+    /// take no cells).
+    #[inline]
+    fn flood_rows(&mut self, p: u16) {
+        let (rows, free) = (&mut self.rows, &self.free);
+        // The grid rows whose padded neighbours `y - 1`, `y + 1` take some of `new` (row
+        // `y` of `rows`, grid row `y - 1`).
+        let spread = |rows: &[u64; ROW_BITS + 2], y: usize, new: u64| -> u64 {
+            let up = (new & free[y - 1] & !rows[y - 1] != 0) as u64;
+            let down = (new & free[y + 1] & !rows[y + 1] != 0) as u64;
+            ((up << y) >> 2) | (down << y)
+        };
+        let y0 = p as usize / ROW_BITS + 1;
+        let new = fill_runs(free[y0 % (ROW_BITS + 2)], 1 << (p as usize % ROW_BITS));
+        rows[y0 % (ROW_BITS + 2)] |= new;
+        let mut dirty = spread(rows, y0.clamp(1, ROW_BITS), new);
+        while dirty != 0 {
+            let y = (dirty.trailing_zeros() as usize + 1).min(ROW_BITS);
+            dirty &= dirty - 1;
+            let seeds = (rows[y - 1] | rows[y + 1]) & free[y] & !rows[y];
+            let new = fill_runs(free[y], seeds);
+            rows[y] |= new;
+            dirty |= spread(rows, y, new);
+        }
+    }
+
+    /// The smallest reached cell of a row flood: cells are numbered row by row.
+    #[inline]
+    fn first_row_cell(&self, board: &Board) -> u16 {
+        for (y, &r) in self.rows[1..=board.height].iter().enumerate() {
+            if r != 0 {
+                return board.cell_of[y * board.width + r.trailing_zeros() as usize];
+            }
+        }
+        unreachable!("a row flood reaches its start")
     }
 
     /// Start a new marking: no cell is marked afterwards.
@@ -180,8 +287,36 @@ impl Reach {
     /// Was `c` reached by the last [`Reach::compute`]?
     #[inline]
     pub fn reachable(&self, c: u16) -> bool {
-        c != NONE && self.stamp[c as usize] == self.current
+        if c == NONE {
+            return false;
+        }
+        if let Some(&p) = self.place.get(c as usize) {
+            let p = p as usize;
+            self.rows[(p / ROW_BITS + 1) % (ROW_BITS + 2)] >> (p % ROW_BITS) & 1 != 0
+        } else {
+            self.stamp[c as usize] == self.current
+        }
     }
+}
+
+/// The runs of set bits of `free` that hold a bit of `seeds` (a subset of `free`): filled
+/// towards bit 0 by doubling shifts (each step doubles the run length a seed covers), then
+/// towards bit 63 by the carry of an addition, which runs through a run of set bits.
+#[inline(always)]
+fn fill_runs(free: u64, seeds: u64) -> u64 {
+    let (mut g, mut p) = (seeds, free);
+    g |= p & (g >> 1);
+    p &= p >> 1;
+    g |= p & (g >> 2);
+    p &= p >> 2;
+    g |= p & (g >> 4);
+    p &= p >> 4;
+    g |= p & (g >> 8);
+    p &= p >> 8;
+    g |= p & (g >> 16);
+    p &= p >> 16;
+    g |= p & (g >> 32);
+    g | ((free.wrapping_add(g) ^ free) & free)
 }
 
 /// The number of connected areas of free cells (floor without boxes): the *connectivity*
@@ -189,6 +324,35 @@ impl Reach {
 /// Uses `scratch` (a [`Reach`] for the board) for its marks, so compute its reachability
 /// again before asking it [`Reach::reachable`].
 pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32 {
+    if scratch.use_rows(board, board.start_player) {
+        // The areas of the rows, then each stranded cell without a box (alone, as in a
+        // cell flood).
+        scratch.load_free(board, boxes);
+        let h = board.height;
+        scratch.rows[..h + 2].fill(0);
+        let mut regions = 0;
+        for y in 0..h {
+            loop {
+                let left = scratch.free[y + 1] & !scratch.rows[y + 1];
+                if left == 0 {
+                    break;
+                }
+                regions += 1;
+                let p = y * ROW_BITS + left.trailing_zeros() as usize;
+                scratch.flood_rows(p as u16);
+            }
+        }
+        let stranded = board.area_cells..board.cells();
+        regions + stranded.filter(|&c| !boxes.contains(c as u16)).count() as u32
+    } else {
+        count_regions_cell_by_cell(board, boxes, scratch)
+    }
+}
+
+/// [`count_regions`] by cell floods, whatever the board's size: the reference the row floods
+/// are tested against.
+pub fn count_regions_cell_by_cell(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32 {
+    scratch.place = Arc::from(Vec::new());
     scratch.next_mark();
     let mut regions = 0;
     for start in 0..board.cells() as u16 {

@@ -128,6 +128,9 @@ fn free_areas_are_counted() {
         ("#########\n#@  $  .#\n#########\n", 2),
         ("#######\n#  $  #\n#@ #$ #\n#  #  #\n#.##. #\n#######\n", 2),
         ("######\n#. $ #\n##$###\n#.  @#\n######\n", 3),
+        // A goal and a box walled off from the player: the lone goal's cell is an area of
+        // its own, the lone box's cell none.
+        ("#######\n#@ $.##\n#######\n#.# #$#\n#######\n", 3),
     ] {
         let level = Level::parse_one(text).unwrap();
         let board = Board::new(&level).unwrap();
@@ -171,6 +174,54 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The row flood reaches the same cells, with the same smallest one, as the cell flood,
+    /// from every free cell, and counts the same areas, along random push sequences of
+    /// Microban, XSokoban and Sasquatch levels.
+    #[test]
+    fn row_flood_matches_cell_flood(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
+        use puzzle_sokoban::position::{count_regions, count_regions_cell_by_cell, Reach};
+        let levels = match set {
+            0 => microban(),
+            1 => parse_xsb(XSOKOBAN).unwrap(),
+            _ => parse_xsb(SASQUATCH).unwrap(),
+        };
+        let mut game = SokobanGame::new(&levels[index % levels.len()]).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut actions = Vec::new();
+        for _ in 0..12 {
+            let board = game.board().clone();
+            prop_assert!(!board.floor_rows.is_empty());
+            let boxes = &game.position.boxes;
+            let (mut rows, mut cells) = (Reach::new(board.cells()), Reach::new(board.cells()));
+            for from in (0..board.cells() as u16).filter(|&c| !boxes.contains(c)) {
+                let a = rows.compute(&board, boxes, from);
+                let b = cells.compute_cell_by_cell(&board, boxes, from);
+                prop_assert_eq!(a, b);
+                for c in 0..board.cells() as u16 {
+                    prop_assert_eq!(rows.reachable(c), cells.reachable(c), "cell {}", c);
+                }
+            }
+            prop_assert_eq!(
+                count_regions(&board, boxes, &mut rows),
+                count_regions_cell_by_cell(&board, boxes, &mut cells)
+            );
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            game.apply(actions[rng.below(actions.len())]);
+        }
+    }
+}
+
+const SASQUATCH: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/sokoban/Sasquatch_50.xsb"
+));
 
 const XSOKOBAN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
