@@ -347,3 +347,55 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// An optimum saved at a position and restored after other positions were prepared
+    /// gives each child the bound a full recomputation gives, and so do that child's
+    /// children from the restored optimum.
+    #[test]
+    fn restored_bound_matches_full_recomputation(
+        xsokoban in any::<bool>(),
+        level_index in 0usize..90,
+        seed in any::<u64>(),
+    ) {
+        use puzzle_sokoban::matching::{LowerBound, SavedBound};
+        let levels = if xsokoban { parse_xsb(XSOKOBAN).unwrap() } else { microban() };
+        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
+        let board = game.board().clone();
+        let mut rng = Rng::new(seed);
+        let (mut actions, mut grandchildren) = (Vec::new(), Vec::new());
+        let (mut bound, mut full) = (LowerBound::new(), LowerBound::new());
+        let mut saved = SavedBound::default();
+        for _ in 0..20 {
+            if bound.prepare(&board, &game.position.boxes).is_none() {
+                break;
+            }
+            prop_assert!(bound.save(&mut saved));
+            game.legal_actions(&mut actions);
+            for &a in &actions {
+                let to = board.step(a.from, a.dir);
+                let undo = game.apply_undoable(a);
+                // Another position prepared in between: the restore must not depend on it.
+                let _ = bound.prepare(&board, &game.position.boxes);
+                let restored = bound.prepare_from(&board, &game.position.boxes, &saved, (a.from, to));
+                prop_assert_eq!(restored, full.compute(&board, &game.position.boxes));
+                if restored.is_some() {
+                    game.legal_actions(&mut grandchildren);
+                    for &c in &grandchildren {
+                        let quick = bound.after_push(&board, c.from, board.step(c.from, c.dir));
+                        let undo = game.apply_undoable(c);
+                        prop_assert_eq!(quick, full.compute(&board, &game.position.boxes));
+                        game.undo(c, undo);
+                    }
+                }
+                game.undo(a, undo);
+            }
+            if actions.is_empty() {
+                break;
+            }
+            game.apply(actions[rng.below(actions.len())]);
+        }
+    }
+}
