@@ -135,6 +135,8 @@ pub struct Board {
     /// of [`crate::position::Reach`]. Empty when the grid is wider than [`ROW_BITS`] or
     /// not less tall.
     pub floor_rows: Vec<u64>,
+    /// The goals as bit rows, laid out as `floor_rows` (empty with it).
+    pub goal_rows: Vec<u64>,
     /// Each cell's place in `floor_rows`: `y · ROW_BITS + x` (empty with `floor_rows`).
     pub place: std::sync::Arc<[u16]>,
     /// The cells of the player's area: cells `0..area_cells`; the stranded cells (a lone
@@ -307,9 +309,17 @@ impl Board {
         } else {
             (Vec::new(), Vec::new().into())
         };
+        let mut goal_rows = vec![0u64; floor_rows.len()];
+        if !floor_rows.is_empty() {
+            for &g in &goal_list {
+                let i = grid_of[g as usize];
+                goal_rows[i / width] |= 1 << (i % width);
+            }
+        }
         Ok(Board {
             area_cells: grid_of.len() - stranded.len(),
             floor_rows,
+            goal_rows,
             place,
             window_cells,
             window_start,

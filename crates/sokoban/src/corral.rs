@@ -11,17 +11,38 @@
 //! or whose push into it is not possible right now, disqualifies the corral; corrals are not
 //! merged.
 
+use crate::board::ROW_BITS;
 use crate::board::{Board, NONE};
 use crate::lurd::Dir;
-use crate::position::{Position, Push, Reach};
+use crate::position::{fill_area, Position, Push, Reach, Rows};
 
 /// Scratch for [`CorralPruner::restrict`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CorralPruner {
     regions: Regions,
     border: Vec<u16>,
     candidate: Vec<Push>,
     best: Vec<Push>,
+    /// The free cells the player does not reach, as bit rows (see [`Rows`]).
+    unreached: Rows,
+    /// The unreached cells of the corrals looked at so far.
+    seen: Rows,
+    /// The corral being looked at.
+    area: Rows,
+}
+
+impl Default for CorralPruner {
+    fn default() -> Self {
+        CorralPruner {
+            regions: Regions::default(),
+            border: Vec::new(),
+            candidate: Vec::new(),
+            best: Vec::new(),
+            unreached: [0; ROW_BITS + 2],
+            seen: [0; ROW_BITS + 2],
+            area: [0; ROW_BITS + 2],
+        }
+    }
 }
 
 impl CorralPruner {
@@ -39,6 +60,9 @@ impl CorralPruner {
         reach: &Reach,
         pushes: &mut Vec<Push>,
     ) -> bool {
+        if let Some((rows, free)) = reach.row_state() {
+            return self.restrict_by_rows(board, pos, reach, (rows, free), pushes);
+        }
         let n = board.cells();
         let base = self.regions.begin(n);
         self.best.clear();
@@ -79,6 +103,116 @@ impl CorralPruner {
             return true;
         }
         false
+    }
+
+    /// [`CorralPruner::restrict`] on the bit rows of the player's area (`rows`) and the free
+    /// cells (`free`) of `reach`: each corral is flooded as rows and tested on them
+    /// ([`CorralPruner::corral_pushes`]), and only the winner is flooded cell by cell to list
+    /// its pushes in the order of the cell-by-cell pruning (the same pushes, the same order).
+    fn restrict_by_rows(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        reach: &Reach,
+        (rows, free): (&Rows, &Rows),
+        pushes: &mut Vec<Push>,
+    ) -> bool {
+        let h = board.height;
+        for y in 0..h + 2 {
+            self.unreached[y] = free[y] & !rows[y];
+            self.seen[y] = 0;
+        }
+        // The fewest pushes, then the smallest cell (cells are numbered row by row, so a
+        // corral's smallest cell is its first bit).
+        let mut best: Option<(usize, u16)> = None;
+        for y in 1..=h {
+            loop {
+                let left = self.unreached[y] & !self.seen[y];
+                if left == 0 {
+                    break;
+                }
+                let x = left.trailing_zeros() as usize;
+                self.area[..h + 2].fill(0);
+                fill_area(
+                    &mut self.area,
+                    &self.unreached,
+                    ((y - 1) * ROW_BITS + x) as u16,
+                );
+                for k in 1..=h {
+                    self.seen[k] |= self.area[k];
+                }
+                let min = board.cell_of[(y - 1) * board.width + x];
+                let Some(count) = self.corral_pushes(board, pos, reach, free) else {
+                    continue;
+                };
+                if count > 0 && best.is_none_or(|(n, m)| count < n || (count == n && min < m)) {
+                    best = Some((count, min));
+                }
+            }
+        }
+        let Some((count, min)) = best else {
+            return false;
+        };
+        if count >= pushes.len() {
+            return false;
+        }
+        self.regions.begin(board.cells());
+        let id = self.regions.flood(board, pos, min);
+        let listed = self.check(board, pos, reach, id);
+        debug_assert!(listed.is_some() && self.candidate.len() == count);
+        pushes.clear();
+        pushes.extend_from_slice(&self.candidate);
+        true
+    }
+
+    /// [`CorralPruner::check`] on the corral `self.area` (bit rows): the number of its
+    /// pushes when it is a PI-corral with work left.
+    fn corral_pushes(
+        &self,
+        board: &Board,
+        pos: &Position,
+        reach: &Reach,
+        free: &Rows,
+    ) -> Option<usize> {
+        let area = &self.area;
+        let inside = |c: u16| {
+            let p = board.place[c as usize] as usize;
+            area[(p / ROW_BITS + 1) % (ROW_BITS + 2)] >> (p % ROW_BITS) & 1 != 0
+        };
+        let mut work = false;
+        let mut count = 0;
+        for y in 1..=board.height {
+            let a = area[y];
+            work |= a & board.goal_rows[y - 1] != 0;
+            // The boxes next to the corral's cells of this row or the rows around it.
+            let near = (a << 1) | (a >> 1) | area[y - 1] | area[y + 1];
+            let mut border = near & board.floor_rows[y - 1] & !free[y];
+            while border != 0 {
+                let x = border.trailing_zeros() as usize;
+                border &= border - 1;
+                let b = board.cell_of[(y - 1) * board.width + x];
+                work |= !board.is_goal(b);
+                for dir in Dir::ALL {
+                    let t = board.step(b, dir);
+                    if t == NONE || pos.boxes.contains(t) || board.is_dead(t) {
+                        continue;
+                    }
+                    let s = board.step(b, dir.opposite());
+                    if s == NONE {
+                        continue;
+                    }
+                    if inside(t) {
+                        if !reach.reachable(s) {
+                            return None;
+                        }
+                        count += 1;
+                    } else if !inside(s) {
+                        return None;
+                    }
+                }
+            }
+        }
+        work.then_some(count)
     }
 
     fn in_region(&self, c: u16, id: u32) -> bool {

@@ -122,10 +122,10 @@ pub struct Reach {
     stack: Vec<u16>,
     /// The reached cells as bit rows (row flood): grid row `y` is `rows[y + 1]`, and the
     /// rows before and after the grid's are zero.
-    rows: [u64; ROW_BITS + 2],
+    rows: Rows,
     /// The free cells as bit rows, the player's area less the boxes (row flood), laid out as
     /// `rows`.
-    free: [u64; ROW_BITS + 2],
+    free: Rows,
     /// [`Board::place`] of the board of the last flood; empty after a cell flood.
     place: Arc<[u16]>,
     /// The smallest reachable cell after the last [`Reach::compute`].
@@ -204,33 +204,16 @@ impl Reach {
         }
     }
 
-    /// Add to `rows` the free cells connected to place `p` (`y · ROW_BITS + x`, a free cell
-    /// not yet reached). A row is on the work list (`dirty`, bit `y` = grid row `y`) only
-    /// when a neighbouring row's new cells touch free cells of it not yet reached, so every
-    /// visit grows the row, and the tests are branch-free (the zero rows around the grid
-    /// take no cells).
+    /// Add to `rows` the free cells connected to place `p` ([`fill_area`]).
     #[inline]
     fn flood_rows(&mut self, p: u16) {
-        let (rows, free) = (&mut self.rows, &self.free);
-        // The grid rows whose padded neighbours `y - 1`, `y + 1` take some of `new` (row
-        // `y` of `rows`, grid row `y - 1`).
-        let spread = |rows: &[u64; ROW_BITS + 2], y: usize, new: u64| -> u64 {
-            let up = (new & free[y - 1] & !rows[y - 1] != 0) as u64;
-            let down = (new & free[y + 1] & !rows[y + 1] != 0) as u64;
-            ((up << y) >> 2) | (down << y)
-        };
-        let y0 = p as usize / ROW_BITS + 1;
-        let new = fill_runs(free[y0 % (ROW_BITS + 2)], 1 << (p as usize % ROW_BITS));
-        rows[y0 % (ROW_BITS + 2)] |= new;
-        let mut dirty = spread(rows, y0.clamp(1, ROW_BITS), new);
-        while dirty != 0 {
-            let y = (dirty.trailing_zeros() as usize + 1).min(ROW_BITS);
-            dirty &= dirty - 1;
-            let seeds = (rows[y - 1] | rows[y + 1]) & free[y] & !rows[y];
-            let new = fill_runs(free[y], seeds);
-            rows[y] |= new;
-            dirty |= spread(rows, y, new);
-        }
+        fill_area(&mut self.rows, &self.free, p);
+    }
+
+    /// The reached cells and the free cells of the last [`Reach::compute`] as bit rows (grid
+    /// row `y` at index `y + 1`), when it flooded by rows.
+    pub(crate) fn row_state(&self) -> Option<(&Rows, &Rows)> {
+        (!self.place.is_empty()).then_some((&self.rows, &self.free))
     }
 
     /// The smallest reached cell of a row flood: cells are numbered row by row.
@@ -296,6 +279,38 @@ impl Reach {
         } else {
             self.stamp[c as usize] == self.current
         }
+    }
+}
+
+/// Bit rows of a grid of at most [`ROW_BITS`] columns and fewer rows: grid row `y` is entry
+/// `y + 1`, and the entries before and after the grid's rows are zero.
+pub(crate) type Rows = [u64; ROW_BITS + 2];
+
+/// Add to `rows` the cells of `free` connected to place `p` (`y · ROW_BITS + x`, a cell of
+/// `free` not in `rows`; `rows` holds whole areas of `free`). A row is on the work list
+/// (`dirty`, bit `y` = grid row `y`) only when a neighbouring row's new cells touch cells of
+/// it not yet reached, so every visit grows the row, and the tests are branch-free (the
+/// zero rows around the grid take no cells).
+#[inline]
+pub(crate) fn fill_area(rows: &mut Rows, free: &Rows, p: u16) {
+    // The grid rows whose padded neighbours `y - 1`, `y + 1` take some of `new` (row `y`
+    // of `rows`, grid row `y - 1`).
+    let spread = |rows: &Rows, y: usize, new: u64| -> u64 {
+        let up = (new & free[y - 1] & !rows[y - 1] != 0) as u64;
+        let down = (new & free[y + 1] & !rows[y + 1] != 0) as u64;
+        ((up << y) >> 2) | (down << y)
+    };
+    let y0 = p as usize / ROW_BITS + 1;
+    let new = fill_runs(free[y0 % (ROW_BITS + 2)], 1 << (p as usize % ROW_BITS));
+    rows[y0 % (ROW_BITS + 2)] |= new;
+    let mut dirty = spread(rows, y0.clamp(1, ROW_BITS), new);
+    while dirty != 0 {
+        let y = (dirty.trailing_zeros() as usize + 1).min(ROW_BITS);
+        dirty &= dirty - 1;
+        let seeds = (rows[y - 1] | rows[y + 1]) & free[y] & !rows[y];
+        let new = fill_runs(free[y], seeds);
+        rows[y] |= new;
+        dirty |= spread(rows, y, new);
     }
 }
 

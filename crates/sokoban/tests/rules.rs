@@ -218,6 +218,46 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// PI-corral pruning on the row flood keeps the same pushes, in the same order, as on the
+    /// cell flood, along random push sequences of Microban, XSokoban and Sasquatch levels.
+    #[test]
+    fn corral_pruning_by_rows_matches_by_cells(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
+        use puzzle_sokoban::corral::CorralPruner;
+        use puzzle_sokoban::position::{generate_pushes, Reach};
+        let levels = match set {
+            0 => microban(),
+            1 => parse_xsb(XSOKOBAN).unwrap(),
+            _ => parse_xsb(SASQUATCH).unwrap(),
+        };
+        let mut game = SokobanGame::new(&levels[index % levels.len()]).unwrap();
+        let mut rng = Rng::new(seed);
+        let (mut actions, mut by_rows, mut by_cells) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut rows, mut cells) = (Reach::new(game.board().cells()), Reach::new(game.board().cells()));
+        let (mut pruner_rows, mut pruner_cells) = (CorralPruner::new(), CorralPruner::new());
+        for _ in 0..40 {
+            let board = game.board().clone();
+            let pos = game.position.clone();
+            rows.compute(&board, &pos.boxes, pos.player);
+            cells.compute_cell_by_cell(&board, &pos.boxes, pos.player);
+            generate_pushes(&board, &pos, &rows, true, &mut by_rows);
+            generate_pushes(&board, &pos, &cells, true, &mut by_cells);
+            prop_assert_eq!(&by_rows, &by_cells);
+            let a = pruner_rows.restrict(&board, &pos, &rows, &mut by_rows);
+            let b = pruner_cells.restrict(&board, &pos, &cells, &mut by_cells);
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(&by_rows, &by_cells);
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            game.apply(actions[rng.below(actions.len())]);
+        }
+    }
+}
+
 const SASQUATCH: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../data/sokoban/Sasquatch_50.xsb"
