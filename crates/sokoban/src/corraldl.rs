@@ -10,11 +10,11 @@
 //! bounded; running out of budget proves nothing. Results are cached by `B` and the player's
 //! normalized cell on the relaxed board.
 
-use crate::board::{Board, CellSet, NONE};
+use crate::board::{Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
-use crate::position::{child_normalized_player, Position, Push, Reach};
+use crate::position::{child_normalized_player, fill_area, Position, Push, Reach, Rows};
 use puzzle_engine::FxHashMap;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
@@ -37,6 +37,13 @@ pub struct CorralDeadlock {
     states: SearchStates,
     /// Number of corrals proved deadlocked (for statistics).
     pub proved: u64,
+    /// On a board flooded by rows: the free cells the player does not reach, those of the
+    /// corrals looked at so far, and the corral being tested (`in_corral` as rows).
+    unreached: Rows,
+    seen: Rows,
+    corral_rows: Rows,
+    /// Whether `corral_rows` holds the corral being tested.
+    by_rows: bool,
 }
 
 /// The positions of one corral search, in flat arrays reused from search to search: box
@@ -141,6 +148,10 @@ impl CorralDeadlock {
             freeze: FreezeCheck::new(),
             states: SearchStates::new(board.cells(), limit),
             proved: 0,
+            unreached: [0; ROW_BITS + 2],
+            seen: [0; ROW_BITS + 2],
+            corral_rows: [0; ROW_BITS + 2],
+            by_rows: false,
         }
     }
 
@@ -163,12 +174,25 @@ impl CorralDeadlock {
         } else {
             &board.neighbors[moved as usize]
         };
+        // On a board flooded by rows, the corrals are flooded as rows (their cells listed in
+        // row order: only the set of them is used).
+        let rows = reach.row_state();
+        self.by_rows = rows.is_some();
+        if let Some((rows, free)) = rows {
+            for y in 0..board.height + 2 {
+                self.unreached[y] = free[y] & !rows[y];
+                self.seen[y] = 0;
+            }
+        }
         for &start in starts {
-            if self
-                .regions
-                .flood_new(board, pos, reach, start, base)
-                .is_none()
-            {
+            let found = if self.by_rows {
+                self.flood_corral_rows(board, start)
+            } else {
+                self.regions
+                    .flood_new(board, pos, reach, start, base)
+                    .is_some()
+            };
+            if !found {
                 continue;
             }
             let mut sub = std::mem::take(&mut self.sub);
@@ -232,6 +256,36 @@ impl CorralDeadlock {
         false
     }
 
+    /// If `start` is a free cell the player does not reach and no corral flooded in this
+    /// call holds it, flood its corral as rows into `corral_rows`, list its cells (row by
+    /// row) in `regions.cells`, and return true ([`Regions::flood_new`] on rows).
+    fn flood_corral_rows(&mut self, board: &Board, start: u16) -> bool {
+        if start == NONE {
+            return false;
+        }
+        let p = board.place[start as usize] as usize;
+        let (y, bit) = (p / ROW_BITS + 1, 1u64 << (p % ROW_BITS));
+        if self.unreached[y] & !self.seen[y] & bit == 0 {
+            return false;
+        }
+        let h = board.height;
+        self.corral_rows[..h + 2].fill(0);
+        fill_area(&mut self.corral_rows, &self.unreached, p as u16);
+        self.regions.cells.clear();
+        for y in 1..=h {
+            self.seen[y] |= self.corral_rows[y];
+            let mut r = self.corral_rows[y];
+            while r != 0 {
+                let x = r.trailing_zeros() as usize;
+                r &= r - 1;
+                self.regions
+                    .cells
+                    .push(board.cell_of[(y - 1) * board.width + x]);
+            }
+        }
+        true
+    }
+
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
     /// box on a goal or the player in the corral (`self.in_corral`) is reachable.
     fn search(&mut self, board: &Board, sub: &CellSet, player: u16) -> bool {
@@ -248,7 +302,11 @@ impl CorralDeadlock {
                 .set_words(&states.words[k * per..(k + 1) * per]);
             let boxes = &states.boxes;
             let parent_min = self.reach.compute(board, boxes, player);
-            if self.in_corral.iter().any(|c| self.reach.reachable(c)) {
+            if reaches(
+                &self.reach,
+                (&self.corral_rows, self.by_rows),
+                &self.in_corral,
+            ) {
                 return false;
             }
             states.pushes.clear();
@@ -290,7 +348,8 @@ impl CorralDeadlock {
                             }
                             None => {
                                 let norm = self.child_reach.compute(board, &child, p.from);
-                                if self.in_corral.iter().any(|c| self.child_reach.reachable(c)) {
+                                let corral = (&self.corral_rows, self.by_rows);
+                                if reaches(&self.child_reach, corral, &self.in_corral) {
                                     return Some(false);
                                 }
                                 norm
@@ -313,6 +372,15 @@ impl CorralDeadlock {
             }
         }
         true
+    }
+}
+
+/// Whether `reach` (just computed) reaches a cell of the corral being tested: `in_corral`,
+/// or its rows `corral` when the flag is set and `reach` flooded by rows.
+fn reaches(reach: &Reach, (corral, by_rows): (&Rows, bool), in_corral: &CellSet) -> bool {
+    match reach.row_state().filter(|_| by_rows) {
+        Some((rows, _)) => rows.iter().zip(corral).any(|(r, c)| r & c != 0),
+        None => in_corral.iter().any(|c| reach.reachable(c)),
     }
 }
 

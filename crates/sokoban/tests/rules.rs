@@ -222,10 +222,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// PI-corral pruning on the row flood keeps the same pushes, in the same order, as on the
-    /// cell flood, along random push sequences of Microban, XSokoban and Sasquatch levels.
+    /// cell flood, and the corral deadlock test gives the same answers, along random push
+    /// sequences of Microban, XSokoban and Sasquatch levels.
     #[test]
     fn corral_pruning_by_rows_matches_by_cells(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
+        use puzzle_sokoban::board::NONE;
         use puzzle_sokoban::corral::CorralPruner;
+        use puzzle_sokoban::corraldl::CorralDeadlock;
         use puzzle_sokoban::position::{generate_pushes, Reach};
         let levels = match set {
             0 => microban(),
@@ -237,6 +240,8 @@ proptest! {
         let (mut actions, mut by_rows, mut by_cells) = (Vec::new(), Vec::new(), Vec::new());
         let (mut rows, mut cells) = (Reach::new(game.board().cells()), Reach::new(game.board().cells()));
         let (mut pruner_rows, mut pruner_cells) = (CorralPruner::new(), CorralPruner::new());
+        let mut dead_rows = CorralDeadlock::new(game.board(), 2000);
+        let mut dead_cells = CorralDeadlock::new(game.board(), 2000);
         for _ in 0..40 {
             let board = game.board().clone();
             let pos = game.position.clone();
@@ -249,6 +254,13 @@ proptest! {
             let b = pruner_cells.restrict(&board, &pos, &cells, &mut by_cells);
             prop_assert_eq!(a, b);
             prop_assert_eq!(&by_rows, &by_cells);
+            let moved = game.position.boxes.iter().nth(rng.below(board.box_count().max(1)));
+            for moved in [NONE, moved.unwrap_or(NONE)] {
+                prop_assert_eq!(
+                    dead_rows.is_deadlock(&board, &pos, &rows, moved),
+                    dead_cells.is_deadlock(&board, &pos, &cells, moved)
+                );
+            }
             game.legal_actions(&mut actions);
             if actions.is_empty() {
                 break;
