@@ -137,6 +137,7 @@ impl CorralPruner {
                     &mut self.area,
                     &self.unreached,
                     ((y - 1) * ROW_BITS + x) as u16,
+                    board.width,
                 );
                 for k in 1..=h {
                     self.seen[k] |= self.area[k];

@@ -270,7 +270,12 @@ impl CorralDeadlock {
         }
         let h = board.height;
         self.corral_rows[..h + 2].fill(0);
-        fill_area(&mut self.corral_rows, &self.unreached, p as u16);
+        fill_area(
+            &mut self.corral_rows,
+            &self.unreached,
+            p as u16,
+            board.width,
+        );
         self.regions.cells.clear();
         for y in 1..=h {
             self.seen[y] |= self.corral_rows[y];

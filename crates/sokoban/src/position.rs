@@ -152,7 +152,7 @@ impl Reach {
             self.load_free(board, boxes);
             self.rows[..board.height + 2].fill(0);
             let p = self.place[from as usize];
-            self.flood_rows(p);
+            self.flood_rows(p, board.width);
             self.first_row_cell(board)
         } else {
             self.next_mark();
@@ -206,8 +206,8 @@ impl Reach {
 
     /// Add to `rows` the free cells connected to place `p` ([`fill_area`]).
     #[inline]
-    fn flood_rows(&mut self, p: u16) {
-        fill_area(&mut self.rows, &self.free, p);
+    fn flood_rows(&mut self, p: u16, width: usize) {
+        fill_area(&mut self.rows, &self.free, p, width);
     }
 
     /// The reached cells and the free cells of the last [`Reach::compute`] as bit rows (grid
@@ -287,12 +287,24 @@ impl Reach {
 pub(crate) type Rows = [u64; ROW_BITS + 2];
 
 /// Add to `rows` the cells of `free` connected to place `p` (`y · ROW_BITS + x`, a cell of
-/// `free` not in `rows`; `rows` holds whole areas of `free`). A row is on the work list
-/// (`dirty`, bit `y` = grid row `y`) only when a neighbouring row's new cells touch cells of
-/// it not yet reached, so every visit grows the row, and the tests are branch-free (the
-/// zero rows around the grid take no cells).
+/// `free` not in `rows`; `rows` holds whole areas of `free`) on a board `width` wide. A row
+/// is on the work list (`dirty`, bit `y` = grid row `y`) only when a neighbouring row's new
+/// cells touch cells of it not yet reached, so every visit grows the row, and the tests are
+/// branch-free (the zero rows around the grid take no cells).
 #[inline]
-pub(crate) fn fill_area(rows: &mut Rows, free: &Rows, p: u16) {
+pub(crate) fn fill_area(rows: &mut Rows, free: &Rows, p: u16, width: usize) {
+    // Runs are at most `width` long: `k` doubling steps fill `2^k − 1` cells down.
+    match width {
+        0..=8 => fill_area_in::<3>(rows, free, p),
+        9..=16 => fill_area_in::<4>(rows, free, p),
+        17..=32 => fill_area_in::<5>(rows, free, p),
+        _ => fill_area_in::<6>(rows, free, p),
+    }
+}
+
+/// [`fill_area`] with runs filled down by `STEPS` doubling steps.
+#[inline]
+fn fill_area_in<const STEPS: u32>(rows: &mut Rows, free: &Rows, p: u16) {
     // The grid rows whose padded neighbours `y - 1`, `y + 1` take some of `new` (row `y`
     // of `rows`, grid row `y - 1`).
     let spread = |rows: &Rows, y: usize, new: u64| -> u64 {
@@ -301,36 +313,30 @@ pub(crate) fn fill_area(rows: &mut Rows, free: &Rows, p: u16) {
         ((up << y) >> 2) | (down << y)
     };
     let y0 = p as usize / ROW_BITS + 1;
-    let new = fill_runs(free[y0 % (ROW_BITS + 2)], 1 << (p as usize % ROW_BITS));
+    let new = fill_runs::<STEPS>(free[y0 % (ROW_BITS + 2)], 1 << (p as usize % ROW_BITS));
     rows[y0 % (ROW_BITS + 2)] |= new;
     let mut dirty = spread(rows, y0.clamp(1, ROW_BITS), new);
     while dirty != 0 {
         let y = (dirty.trailing_zeros() as usize + 1).min(ROW_BITS);
         dirty &= dirty - 1;
         let seeds = (rows[y - 1] | rows[y + 1]) & free[y] & !rows[y];
-        let new = fill_runs(free[y], seeds);
+        let new = fill_runs::<STEPS>(free[y], seeds);
         rows[y] |= new;
         dirty |= spread(rows, y, new);
     }
 }
 
-/// The runs of set bits of `free` that hold a bit of `seeds` (a subset of `free`): filled
-/// towards bit 0 by doubling shifts (each step doubles the run length a seed covers), then
-/// towards bit 63 by the carry of an addition, which runs through a run of set bits.
+/// The runs of set bits of `free` (none longer than `2^STEPS`) that hold a bit of `seeds` (a
+/// subset of `free`): filled towards bit 0 by doubling shifts (each step doubles the run
+/// length a seed covers), then towards bit 63 by the carry of an addition, which runs
+/// through a run of set bits.
 #[inline(always)]
-fn fill_runs(free: u64, seeds: u64) -> u64 {
+fn fill_runs<const STEPS: u32>(free: u64, seeds: u64) -> u64 {
     let (mut g, mut p) = (seeds, free);
-    g |= p & (g >> 1);
-    p &= p >> 1;
-    g |= p & (g >> 2);
-    p &= p >> 2;
-    g |= p & (g >> 4);
-    p &= p >> 4;
-    g |= p & (g >> 8);
-    p &= p >> 8;
-    g |= p & (g >> 16);
-    p &= p >> 16;
-    g |= p & (g >> 32);
+    for k in 0..STEPS {
+        g |= p & (g >> (1 << k));
+        p &= p >> (1 << k);
+    }
     g | ((free.wrapping_add(g) ^ free) & free)
 }
 
@@ -354,7 +360,7 @@ pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32
                 }
                 regions += 1;
                 let p = y * ROW_BITS + left.trailing_zeros() as usize;
-                scratch.flood_rows(p as u16);
+                scratch.flood_rows(p as u16, board.width);
             }
         }
         let stranded = board.area_cells..board.cells();
@@ -588,4 +594,70 @@ pub fn pushes_to_lurd(board: &Board, pushes: &[Push]) -> Option<String> {
         pos.apply_push(board, p);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The runs of `free` holding a bit of `seeds`, bit by bit.
+    fn runs_bit_by_bit(free: u64, seeds: u64) -> u64 {
+        let mut out = 0;
+        let mut x = 0;
+        while x < 64 {
+            if free >> x & 1 == 0 {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < 64 && free >> x & 1 != 0 {
+                x += 1;
+            }
+            let run = if x - start == 64 {
+                !0
+            } else {
+                ((1u64 << (x - start)) - 1) << start
+            };
+            if run & seeds != 0 {
+                out |= run;
+            }
+        }
+        out
+    }
+
+    /// `free` with every run cut to at most `max` bits.
+    fn short_runs(mut free: u64, max: u32) -> u64 {
+        let mut len = 0;
+        for x in 0..64 {
+            if free >> x & 1 == 0 {
+                len = 0;
+            } else if len == max {
+                free &= !(1 << x);
+                len = 0;
+            } else {
+                len += 1;
+            }
+        }
+        free
+    }
+
+    proptest! {
+        /// Runs no longer than `2^STEPS` are filled whole from any seeds in them.
+        #[test]
+        fn runs_are_filled_whole(free in any::<u64>(), seeds in any::<u64>(), ones in any::<bool>()) {
+            let free = if ones { !0 } else { free };
+            for (steps, max) in [(3, 8), (4, 16), (5, 32), (6, 64)] {
+                let f = short_runs(free, max);
+                let s = seeds & f;
+                let got = match steps {
+                    3 => fill_runs::<3>(f, s),
+                    4 => fill_runs::<4>(f, s),
+                    5 => fill_runs::<5>(f, s),
+                    _ => fill_runs::<6>(f, s),
+                };
+                prop_assert_eq!(got, runs_bit_by_bit(f, s), "steps {}", steps);
+            }
+        }
+    }
 }
