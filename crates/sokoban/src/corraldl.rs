@@ -42,6 +42,8 @@ pub struct CorralDeadlock {
     unreached: Rows,
     seen: Rows,
     corral_rows: Rows,
+    /// The boxes of the player's area as rows.
+    box_rows: Rows,
     /// Whether `corral_rows` holds the corral being tested.
     by_rows: bool,
 }
@@ -151,6 +153,7 @@ impl CorralDeadlock {
             unreached: [0; ROW_BITS + 2],
             seen: [0; ROW_BITS + 2],
             corral_rows: [0; ROW_BITS + 2],
+            box_rows: [0; ROW_BITS + 2],
             by_rows: false,
         }
     }
@@ -183,6 +186,10 @@ impl CorralDeadlock {
                 self.unreached[y] = free[y] & !rows[y];
                 self.seen[y] = 0;
             }
+            let boxes = self.box_rows[1..].iter_mut().zip(&board.floor_rows);
+            for ((b, floor), free) in boxes.zip(&free[1..]) {
+                *b = floor & !free;
+            }
         }
         for &start in starts {
             let found = if self.by_rows {
@@ -198,11 +205,28 @@ impl CorralDeadlock {
             let mut sub = std::mem::take(&mut self.sub);
             sub.clear();
             let mut off_goal = false;
-            for &c in &self.regions.cells {
-                for &m in &board.neighbors[c as usize] {
-                    if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
+            if self.by_rows {
+                // The boxes next to the corral's cells: its rows spread by one cell, on the
+                // boxes' rows.
+                let c = &self.corral_rows;
+                for y in 1..=board.height {
+                    let near = (c[y] << 1) | (c[y] >> 1) | c[y - 1] | c[y + 1];
+                    let mut border = near & self.box_rows[y];
+                    while border != 0 {
+                        let x = border.trailing_zeros() as usize;
+                        border &= border - 1;
+                        let m = board.cell_of[(y - 1) * board.width + x];
                         sub.insert(m);
                         off_goal |= !board.is_goal(m);
+                    }
+                }
+            } else {
+                for &c in &self.regions.cells {
+                    for &m in &board.neighbors[c as usize] {
+                        if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
+                            sub.insert(m);
+                            off_goal |= !board.is_goal(m);
+                        }
                     }
                 }
             }

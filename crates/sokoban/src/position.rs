@@ -176,6 +176,22 @@ impl Reach {
     /// no row holds, reaches that cell alone).
     #[inline]
     fn use_rows(&mut self, board: &Board, from: u16) -> bool {
+        // The common case first: the board of the last row flood, `from` in its area.
+        if Arc::ptr_eq(&self.place, &board.place) && !self.place.is_empty() {
+            if let Some(&p) = self.place.get(from as usize) {
+                let p = p as usize;
+                if board.floor_rows[p / ROW_BITS] >> (p % ROW_BITS) & 1 != 0 {
+                    return true;
+                }
+            }
+        }
+        self.use_rows_slow(board, from)
+    }
+
+    /// [`Reach::use_rows`] for another board, a board flooded cell by cell, or a stranded
+    /// `from`.
+    #[inline(never)]
+    fn use_rows_slow(&mut self, board: &Board, from: u16) -> bool {
         if board.floor_rows.is_empty() || from as usize >= board.place.len() {
             if !self.place.is_empty() {
                 self.place = Arc::from(Vec::new());
@@ -198,9 +214,15 @@ impl Reach {
         let h = board.height;
         self.free[1..=h].copy_from_slice(&board.floor_rows);
         self.free[h + 1] = 0;
-        for b in boxes.iter() {
-            let p = self.place[b as usize] as usize;
-            self.free[(p / ROW_BITS + 1) % (ROW_BITS + 2)] &= !(1 << (p % ROW_BITS));
+        let place = &self.place[..];
+        for (i, &w) in boxes.words().iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let b = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                let p = place[b] as usize;
+                self.free[(p / ROW_BITS + 1) % (ROW_BITS + 2)] &= !(1 << (p % ROW_BITS));
+            }
         }
     }
 
