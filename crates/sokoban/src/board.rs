@@ -20,6 +20,14 @@ pub const FAR: u16 = u16::MAX;
 /// The most playable cells a level may have (cell numbers are `u16`).
 pub const MAX_CELLS: usize = 4096;
 
+/// Whether two bitsets' words are equal, compared word by word in line: the sets of one search
+/// are a few words long, and a call to the C library's `memcmp` (what `==` on slices becomes)
+/// costs more than the comparison.
+#[inline(always)]
+pub fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// A compact bitset over cells.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct CellSet {

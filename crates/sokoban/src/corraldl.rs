@@ -10,7 +10,7 @@
 //! bounded; running out of budget proves nothing. Results are cached by `B` and the player's
 //! normalized cell on the relaxed board.
 
-use crate::board::{Board, CellSet, NONE, ROW_BITS};
+use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
@@ -118,7 +118,10 @@ impl SearchStates {
             }
             let k = i as usize;
             if self.norm[k] == norm
-                && self.words[k * self.words_per..(k + 1) * self.words_per] == *words
+                && same_words(
+                    &self.words[k * self.words_per..(k + 1) * self.words_per],
+                    words,
+                )
             {
                 return false;
             }

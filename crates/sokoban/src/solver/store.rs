@@ -1,6 +1,7 @@
 //! The node store of the best-first solvers: positions (box words + normalized player) in flat
 //! arrays with an open-addressing transposition table on their Zobrist keys.
 
+use crate::board::same_words;
 use crate::position::Push;
 
 /// "No node".
@@ -74,7 +75,7 @@ impl NodeStore {
             if i == NO_NODE {
                 return None;
             }
-            if k == key && p == player && self.words(i) == words {
+            if k == key && p == player && same_words(self.words(i), words) {
                 return Some(i);
             }
             slot = (slot + 1) & self.mask;
