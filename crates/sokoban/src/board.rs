@@ -145,6 +145,9 @@ pub struct Board {
     pub floor_rows: Vec<u64>,
     /// The goals as bit rows, laid out as `floor_rows` (empty with it).
     pub goal_rows: Vec<u64>,
+    /// The cells of the player's area that are not dead squares, as bit rows (empty with
+    /// `floor_rows`).
+    pub live_rows: Vec<u64>,
     /// Each cell's place in `floor_rows`: `y · ROW_BITS + x` (empty with `floor_rows`).
     pub place: std::sync::Arc<[u16]>,
     /// The cells of the player's area: cells `0..area_cells`; the stranded cells (a lone
@@ -280,7 +283,7 @@ impl Board {
             .iter()
             .map(|&g| pull_distances(&neighbors, g))
             .collect();
-        let dead = (0..count)
+        let dead: Vec<bool> = (0..count)
             .map(|c| goal_distance.iter().all(|d| d[c] == FAR))
             .collect();
         let distance_by_cell = (0..count)
@@ -324,10 +327,19 @@ impl Board {
                 goal_rows[i / width] |= 1 << (i % width);
             }
         }
+        // The area's cells that are not dead squares.
+        let mut live_rows = floor_rows.clone();
+        if !floor_rows.is_empty() {
+            for (c, _) in dead.iter().enumerate().filter(|(_, &d)| d) {
+                let i = grid_of[c];
+                live_rows[i / width] &= !(1 << (i % width));
+            }
+        }
         Ok(Board {
             area_cells: grid_of.len() - stranded.len(),
             floor_rows,
             goal_rows,
+            live_rows,
             place,
             window_cells,
             window_start,

@@ -551,6 +551,10 @@ pub fn generate_pushes(
     out: &mut Vec<Push>,
 ) {
     out.clear();
+    if let Some((rows, free)) = reach.row_state() {
+        pushes_by_rows(board, (rows, free), prune_dead, out);
+        return;
+    }
     for b in pos.boxes.iter() {
         for dir in Dir::ALL {
             let to = board.step(b, dir);
@@ -559,6 +563,54 @@ pub fn generate_pushes(
             }
             if reach.reachable(board.step(b, dir.opposite())) {
                 out.push(Push { from: b, dir });
+            }
+        }
+    }
+}
+
+/// [`generate_pushes`] on the bit rows of the player's area (`rows`) and the free cells
+/// (`free`): the boxes pushable in each direction are found a row at a time (a box, the
+/// player's cell behind it reached, the cell ahead free and, with `prune_dead`, not dead),
+/// then listed box by box in cell order, directions in [`Dir::ALL`] order, as the cell by cell
+/// generation lists them.
+fn pushes_by_rows(
+    board: &Board,
+    (rows, free): (&Rows, &Rows),
+    prune_dead: bool,
+    out: &mut Vec<Push>,
+) {
+    let h = board.height;
+    let targets = if prune_dead {
+        &board.live_rows
+    } else {
+        &board.floor_rows
+    };
+    // The rows `y - 1 ..= y + 1` of the free cells a box may move to (padded as `rows`).
+    let target = |y: usize| {
+        if (1..=h).contains(&y) {
+            free[y] & targets[y - 1]
+        } else {
+            0
+        }
+    };
+    for y in 1..=h {
+        let boxes = board.floor_rows[y - 1] & !free[y];
+        if boxes == 0 {
+            continue;
+        }
+        let up = boxes & target(y - 1) & rows[y + 1];
+        let right = boxes & (target(y) >> 1) & (rows[y] << 1);
+        let down = boxes & target(y + 1) & rows[y - 1];
+        let left = boxes & (target(y) << 1) & (rows[y] >> 1);
+        let mut any = up | right | down | left;
+        while any != 0 {
+            let x = any.trailing_zeros();
+            any &= any - 1;
+            let from = board.cell_of[(y - 1) * board.width + x as usize];
+            for (dir, mask) in Dir::ALL.into_iter().zip([up, right, down, left]) {
+                if mask >> x & 1 != 0 {
+                    out.push(Push { from, dir });
+                }
             }
         }
     }

@@ -221,8 +221,8 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// PI-corral pruning on the row flood keeps the same pushes, in the same order, as on the
-    /// cell flood, and the corral deadlock test gives the same answers, along random push
+    /// Push generation and PI-corral pruning on the row flood give the same pushes, in the
+    /// same order, as on the cell flood, and the corral deadlock test the same answers, along random push
     /// sequences of Microban, XSokoban and Sasquatch levels.
     #[test]
     fn corral_pruning_by_rows_matches_by_cells(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
@@ -247,6 +247,9 @@ proptest! {
             let pos = game.position.clone();
             rows.compute(&board, &pos.boxes, pos.player);
             cells.compute_cell_by_cell(&board, &pos.boxes, pos.player);
+            generate_pushes(&board, &pos, &rows, false, &mut by_rows);
+            generate_pushes(&board, &pos, &cells, false, &mut by_cells);
+            prop_assert_eq!(&by_rows, &by_cells);
             generate_pushes(&board, &pos, &rows, true, &mut by_rows);
             generate_pushes(&board, &pos, &cells, true, &mut by_cells);
             prop_assert_eq!(&by_rows, &by_cells);
