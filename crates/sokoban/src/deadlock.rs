@@ -8,8 +8,9 @@
 //! that, together with walls, enclose empty cells the player can never enter again, so a box
 //! standing between two such cells (or between one and a wall/frozen box) can never be pushed.
 
-use crate::board::{Board, CellSet, NONE};
+use crate::board::{Board, CellSet, NONE, ROW_BITS, WINDOW};
 use crate::lurd::Dir;
+use crate::position::Rows;
 
 /// Scratch for [`FreezeCheck::is_deadlock`]: the boxes under test (treated as walls).
 #[derive(Clone, Debug, Default)]
@@ -70,6 +71,66 @@ impl FreezeCheck {
 
 /// Most cells of the window ([`crate::board::WINDOW`]).
 const WINDOW_CELLS: usize = (2 * crate::board::WINDOW + 1) * (2 * crate::board::WINDOW + 1);
+
+/// Whether the window of [`closed_diagonal_deadlock`] around `cell` holds an enclosed cell: a
+/// cell other than `player`'s, not a box, whose neighbours are all walls or boxes. Without
+/// one that test answers "no deadlock" at once.
+pub fn window_has_enclosed_cell(board: &Board, boxes: &CellSet, player: u16, cell: u16) -> bool {
+    let window = &board.window_cells[board.window_start[cell as usize] as usize
+        ..board.window_start[cell as usize + 1] as usize];
+    window.iter().any(|&c| {
+        c != player
+            && !boxes.contains(c)
+            && board.neighbors[c as usize]
+                .iter()
+                .all(|&n| n == NONE || boxes.contains(n))
+    })
+}
+
+/// [`window_has_enclosed_cell`] for the position after a push from `from` to `to` of a position
+/// whose free cells are the bit rows `free` (see [`Rows`]), a row at a time: the player
+/// stands on `from`. `None` when the board has stranded cells (they are not in the rows) or
+/// does not fit rows.
+pub(crate) fn window_has_enclosed_after_push(
+    board: &Board,
+    free: &Rows,
+    (from, to): (u16, u16),
+) -> Option<bool> {
+    if board.area_cells != board.cells() || board.floor_rows.is_empty() {
+        return None;
+    }
+    let at = |c: u16| {
+        let p = board.place[c as usize] as usize;
+        (p / ROW_BITS + 1, 1u64 << (p % ROW_BITS))
+    };
+    let ((yf, bf), (yt, bt)) = (at(from), at(to));
+    // The child's free cells in the window's rows and one row around them: padded rows
+    // `yt − WINDOW − 1 ..= yt + WINDOW + 1` (zero outside the grid's padded rows).
+    const SPAN: usize = 2 * WINDOW + 3;
+    let mut rows = [0u64; SPAN];
+    for (k, r) in rows.iter_mut().enumerate() {
+        if let Some(y) = (yt + k).checked_sub(WINDOW + 1) {
+            if y <= board.height + 1 {
+                *r = free[y];
+            }
+        }
+    }
+    // `from` is next to `to`: its row is in the window.
+    let kf = (yf + WINDOW + 1).wrapping_sub(yt) % SPAN;
+    rows[kf] |= bf;
+    rows[WINDOW + 1] &= !bt;
+    let x = bt.trailing_zeros() as usize;
+    let lo = x.saturating_sub(WINDOW);
+    let columns = (((1u128 << (x + WINDOW + 1 - lo)) - 1) as u64) << lo;
+    let mut enclosed = 0;
+    for k in 1..SPAN - 1 {
+        let r = rows[k];
+        let player = if k == kf { bf } else { 0 };
+        let open = (r << 1) | (r >> 1) | rows[k - 1] | rows[k + 1];
+        enclosed |= r & columns & !player & !open;
+    }
+    Some(enclosed != 0)
+}
 
 /// Closed-diagonal deadlock after a box arrived on `cell` with the player on `player`.
 ///
@@ -165,4 +226,58 @@ pub fn closed_diagonal_deadlock(board: &Board, boxes: &CellSet, player: u16, cel
         }
     }
     in_s[..ns].iter().any(|&b| !board.is_goal(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{generate_pushes, Position, Reach};
+    use crate::{parse_xsb, Board};
+    use proptest::prelude::*;
+    use puzzle_engine::Rng;
+
+    const SETS: [&str; 2] = [
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/sokoban/Microban_155.xsb"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/sokoban/XSokoban_90.xsb"
+        )),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The enclosed-cell test on the parent's free rows answers as the cell by cell one on
+        /// the child, for every push along random push sequences.
+        #[test]
+        fn enclosed_cells_by_rows_match_by_cells(set in 0usize..2, index in 0usize..155, seed in any::<u64>()) {
+            let levels = parse_xsb(SETS[set]).unwrap();
+            let board = Board::new(&levels[index % levels.len()]).unwrap();
+            let mut pos = Position::start(&board);
+            let (mut reach, mut rng, mut pushes) = (Reach::new(board.cells()), Rng::new(seed), Vec::new());
+            for _ in 0..30 {
+                reach.compute(&board, &pos.boxes, pos.player);
+                generate_pushes(&board, &pos, &reach, false, &mut pushes);
+                let Some((_, free)) = reach.row_state() else { break };
+                for &p in &pushes {
+                    let to = board.step(p.from, p.dir);
+                    let by_rows = window_has_enclosed_after_push(&board, free, (p.from, to));
+                    let old = pos.apply_push(&board, p);
+                    let by_cells = window_has_enclosed_cell(&board, &pos.boxes, pos.player, to);
+                    pos.undo_push(&board, p, old);
+                    if let Some(by_rows) = by_rows {
+                        prop_assert_eq!(by_rows, by_cells, "push {:?}", p);
+                    }
+                }
+                if pushes.is_empty() {
+                    break;
+                }
+                let p = pushes[rng.below(pushes.len())];
+                pos.apply_push(&board, p);
+            }
+        }
+    }
 }

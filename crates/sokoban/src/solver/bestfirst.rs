@@ -10,7 +10,7 @@ use super::{budget_exceeded, SearchOutcome};
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
-use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
+use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_push, FreezeCheck};
 use crate::features::{boxes_in_doors, door_cells, Features};
 use crate::goalroom::GoalRooms;
 use crate::lurd::Dir;
@@ -587,9 +587,16 @@ fn expand_child(
 ) -> Child {
     // The deadlock tests (local around `to`) run only for a new position or a shorter path:
     // a duplicate reached no faster is pruned either way.
+    // The closed-diagonal test needs an enclosed cell in its window: after a single push,
+    // looked for on the parent's free rows first (the same answer, a row at a time).
+    let may_enclose = || {
+        let free = parent_reach.row_state().filter(|_| tail.is_empty());
+        free.and_then(|(_, free)| window_has_enclosed_after_push(board, free, (push.from, to)))
+            .unwrap_or(true)
+    };
     let deadlocked = |pos: &Position, freeze: &mut FreezeCheck| {
         freeze.is_deadlock(board, &pos.boxes, to)
-            || closed_diagonal_deadlock(board, &pos.boxes, pos.player, to)
+            || (may_enclose() && closed_diagonal_deadlock(board, &pos.boxes, pos.player, to))
     };
     // Whether `reach` holds the child's player area (flooded).
     let mut flooded = false;
