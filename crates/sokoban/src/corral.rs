@@ -193,31 +193,10 @@ impl CorralPruner {
                 border &= border - 1;
                 let b = board.cell_of[(y - 1) * board.width + x];
                 work |= !board.is_goal(b);
-                for dir in Dir::ALL {
-                    let t = board.step(b, dir);
-                    if t == NONE || pos.boxes.contains(t) || board.is_dead(t) {
-                        continue;
-                    }
-                    let s = board.step(b, dir.opposite());
-                    if s == NONE {
-                        continue;
-                    }
-                    if inside(t) {
-                        if !reach.reachable(s) {
-                            return None;
-                        }
-                        count += 1;
-                    } else if !inside(s) {
-                        return None;
-                    }
-                }
+                border_box_pushes(board, pos, reach, b, inside, |_| count += 1)?;
             }
         }
         work.then_some(count)
-    }
-
-    fn in_region(&self, c: u16, id: u32) -> bool {
-        c != NONE && self.regions.region[c as usize] == id
     }
 
     /// Is the region `id` (cells in `self.cells`) a PI-corral with work left? Fills
@@ -241,34 +220,51 @@ impl CorralPruner {
             if !board.is_goal(b) {
                 work = true;
             }
-            for dir in Dir::ALL {
-                let t = board.step(b, dir);
-                if t == NONE || pos.boxes.contains(t) || board.is_dead(t) {
-                    continue;
-                }
-                let s = board.step(b, dir.opposite());
-                if s == NONE {
-                    continue; // a wall behind: never pushable this way
-                }
-                if self.in_region(t, id) {
-                    // A push into the corral: the player must be able to make it now (P);
-                    // one that needs another box moved first could be the first corral push
-                    // of a solution and could not be moved to the front.
-                    if !reach.reachable(s) {
-                        return None;
-                    }
-                    self.candidate.push(Push { from: b, dir });
-                } else {
-                    // A push not into the corral must be impossible now and later (I):
-                    // only a player standing inside the corral could make it.
-                    if !self.in_region(s, id) {
-                        return None;
-                    }
-                }
-            }
+            let region = &self.regions.region;
+            let inside = |c: u16| c != NONE && region[c as usize] == id;
+            let candidate = &mut self.candidate;
+            border_box_pushes(board, pos, reach, b, inside, |p| candidate.push(p))?;
         }
         work.then_some(())
     }
+}
+
+/// The pushes of border box `b` of a corral (`inside` its cells) into it, each passed to
+/// `into`, or `None` when the box disqualifies the corral: a push into it that the player
+/// cannot make now (P), or one out of it that a player outside could make now or later (I).
+#[inline]
+fn border_box_pushes(
+    board: &Board,
+    pos: &Position,
+    reach: &Reach,
+    b: u16,
+    inside: impl Fn(u16) -> bool,
+    mut into: impl FnMut(Push),
+) -> Option<()> {
+    for dir in Dir::ALL {
+        let t = board.step(b, dir);
+        if t == NONE || pos.boxes.contains(t) || board.is_dead(t) {
+            continue;
+        }
+        let s = board.step(b, dir.opposite());
+        if s == NONE {
+            continue; // a wall behind: never pushable this way
+        }
+        if inside(t) {
+            // A push into the corral: the player must be able to make it now (P); one that
+            // needs another box moved first could be the first corral push of a solution and
+            // could not be moved to the front.
+            if !reach.reachable(s) {
+                return None;
+            }
+            into(Push { from: b, dir });
+        } else if !inside(s) {
+            // A push not into the corral must be impossible now and later (I): only a
+            // player standing inside the corral could make it.
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// The areas the player cannot enter, flooded one at a time with increasing stamps (shared by

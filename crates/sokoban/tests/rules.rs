@@ -144,6 +144,38 @@ fn free_areas_are_counted() {
     }
 }
 
+/// Level `index` (wrapped round) of Microban (`set` 0), XSokoban (1) or Sasquatch (2).
+fn level_in_set(set: usize, index: usize) -> Level {
+    let levels = match set {
+        0 => microban(),
+        1 => parse_xsb(XSOKOBAN).unwrap(),
+        _ => parse_xsb(SASQUATCH).unwrap(),
+    };
+    levels[index % levels.len()].clone()
+}
+
+/// Along at most `steps` random pushes (seeded by `seed`) from the start of `level`, call
+/// `visit` with the game and the generator before each push.
+fn along_random_pushes(
+    level: &Level,
+    seed: u64,
+    steps: usize,
+    mut visit: impl FnMut(&SokobanGame, &mut Rng) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    let mut game = SokobanGame::new(level).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut actions = Vec::new();
+    for _ in 0..steps {
+        visit(&game, &mut rng)?;
+        game.legal_actions(&mut actions);
+        if actions.is_empty() {
+            break;
+        }
+        game.apply(actions[rng.below(actions.len())]);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -151,27 +183,16 @@ proptest! {
     #[test]
     fn area_count_matches_distinct_flood_fills(level_index in 0usize..155, seed in any::<u64>()) {
         use puzzle_sokoban::position::{count_regions, Reach};
-        let levels = microban();
-        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut actions = Vec::new();
-        for _ in 0..15 {
-            let board = game.board().clone();
-            let boxes = &game.position.boxes;
+        along_random_pushes(&microban()[level_index], seed, 15, |game, _| {
+            let (board, boxes) = (game.board(), &game.position.boxes);
             let mut reach = Reach::new(board.cells());
             let mut firsts = std::collections::BTreeSet::new();
-            for c in 0..board.cells() as u16 {
-                if !boxes.contains(c) {
-                    firsts.insert(reach.compute(&board, boxes, c));
-                }
+            for c in (0..board.cells() as u16).filter(|&c| !boxes.contains(c)) {
+                firsts.insert(reach.compute(board, boxes, c));
             }
-            prop_assert_eq!(count_regions(&board, boxes, &mut reach) as usize, firsts.len());
-            game.legal_actions(&mut actions);
-            if actions.is_empty() {
-                break;
-            }
-            game.apply(actions[rng.below(actions.len())]);
-        }
+            prop_assert_eq!(count_regions(board, boxes, &mut reach) as usize, firsts.len());
+            Ok(())
+        })?;
     }
 }
 
@@ -184,37 +205,24 @@ proptest! {
     #[test]
     fn row_flood_matches_cell_flood(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
         use puzzle_sokoban::position::{count_regions, count_regions_cell_by_cell, Reach};
-        let levels = match set {
-            0 => microban(),
-            1 => parse_xsb(XSOKOBAN).unwrap(),
-            _ => parse_xsb(SASQUATCH).unwrap(),
-        };
-        let mut game = SokobanGame::new(&levels[index % levels.len()]).unwrap();
-        let mut rng = Rng::new(seed);
-        let mut actions = Vec::new();
-        for _ in 0..12 {
-            let board = game.board().clone();
+        along_random_pushes(&level_in_set(set, index), seed, 12, |game, _| {
+            let (board, boxes) = (game.board(), &game.position.boxes);
             prop_assert!(!board.floor_rows.is_empty());
-            let boxes = &game.position.boxes;
             let (mut rows, mut cells) = (Reach::new(board.cells()), Reach::new(board.cells()));
             for from in (0..board.cells() as u16).filter(|&c| !boxes.contains(c)) {
-                let a = rows.compute(&board, boxes, from);
-                let b = cells.compute_cell_by_cell(&board, boxes, from);
+                let a = rows.compute(board, boxes, from);
+                let b = cells.compute_cell_by_cell(board, boxes, from);
                 prop_assert_eq!(a, b);
                 for c in 0..board.cells() as u16 {
                     prop_assert_eq!(rows.reachable(c), cells.reachable(c), "cell {}", c);
                 }
             }
             prop_assert_eq!(
-                count_regions(&board, boxes, &mut rows),
-                count_regions_cell_by_cell(&board, boxes, &mut cells)
+                count_regions(board, boxes, &mut rows),
+                count_regions_cell_by_cell(board, boxes, &mut cells)
             );
-            game.legal_actions(&mut actions);
-            if actions.is_empty() {
-                break;
-            }
-            game.apply(actions[rng.below(actions.len())]);
-        }
+            Ok(())
+        })?;
     }
 }
 
@@ -222,54 +230,43 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Push generation and PI-corral pruning on the row flood give the same pushes, in the
-    /// same order, as on the cell flood, and the corral deadlock test the same answers, along random push
-    /// sequences of Microban, XSokoban and Sasquatch levels.
+    /// same order, as on the cell flood, and the corral deadlock test the same answers, along
+    /// random push sequences of Microban, XSokoban and Sasquatch levels.
     #[test]
     fn corral_pruning_by_rows_matches_by_cells(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
         use puzzle_sokoban::board::NONE;
         use puzzle_sokoban::corral::CorralPruner;
         use puzzle_sokoban::corraldl::CorralDeadlock;
         use puzzle_sokoban::position::{generate_pushes, Reach};
-        let levels = match set {
-            0 => microban(),
-            1 => parse_xsb(XSOKOBAN).unwrap(),
-            _ => parse_xsb(SASQUATCH).unwrap(),
-        };
-        let mut game = SokobanGame::new(&levels[index % levels.len()]).unwrap();
-        let mut rng = Rng::new(seed);
-        let (mut actions, mut by_rows, mut by_cells) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut rows, mut cells) = (Reach::new(game.board().cells()), Reach::new(game.board().cells()));
+        let level = level_in_set(set, index);
+        let board = SokobanGame::new(&level).unwrap().board().clone();
+        let (mut by_rows, mut by_cells) = (Vec::new(), Vec::new());
+        let (mut rows, mut cells) = (Reach::new(board.cells()), Reach::new(board.cells()));
         let (mut pruner_rows, mut pruner_cells) = (CorralPruner::new(), CorralPruner::new());
-        let mut dead_rows = CorralDeadlock::new(game.board(), 2000);
-        let mut dead_cells = CorralDeadlock::new(game.board(), 2000);
-        for _ in 0..40 {
-            let board = game.board().clone();
-            let pos = game.position.clone();
-            rows.compute(&board, &pos.boxes, pos.player);
-            cells.compute_cell_by_cell(&board, &pos.boxes, pos.player);
-            generate_pushes(&board, &pos, &rows, false, &mut by_rows);
-            generate_pushes(&board, &pos, &cells, false, &mut by_cells);
-            prop_assert_eq!(&by_rows, &by_cells);
-            generate_pushes(&board, &pos, &rows, true, &mut by_rows);
-            generate_pushes(&board, &pos, &cells, true, &mut by_cells);
-            prop_assert_eq!(&by_rows, &by_cells);
-            let a = pruner_rows.restrict(&board, &pos, &rows, &mut by_rows);
-            let b = pruner_cells.restrict(&board, &pos, &cells, &mut by_cells);
+        let mut dead_rows = CorralDeadlock::new(&board, 2000);
+        let mut dead_cells = CorralDeadlock::new(&board, 2000);
+        along_random_pushes(&level, seed, 40, |game, rng| {
+            let (board, pos) = (game.board(), &game.position);
+            rows.compute(board, &pos.boxes, pos.player);
+            cells.compute_cell_by_cell(board, &pos.boxes, pos.player);
+            for prune_dead in [false, true] {
+                generate_pushes(board, pos, &rows, prune_dead, &mut by_rows);
+                generate_pushes(board, pos, &cells, prune_dead, &mut by_cells);
+                prop_assert_eq!(&by_rows, &by_cells);
+            }
+            let a = pruner_rows.restrict(board, pos, &rows, &mut by_rows);
+            let b = pruner_cells.restrict(board, pos, &cells, &mut by_cells);
             prop_assert_eq!(a, b);
             prop_assert_eq!(&by_rows, &by_cells);
-            let moved = game.position.boxes.iter().nth(rng.below(board.box_count().max(1)));
+            let moved = pos.boxes.iter().nth(rng.below(board.box_count().max(1)));
             for moved in [NONE, moved.unwrap_or(NONE)] {
                 prop_assert_eq!(
-                    dead_rows.is_deadlock(&board, &pos, &rows, moved),
-                    dead_cells.is_deadlock(&board, &pos, &cells, moved)
+                    dead_rows.is_deadlock(board, pos, &rows, moved),
+                    dead_cells.is_deadlock(board, pos, &cells, moved)
                 );
             }
-            game.legal_actions(&mut actions);
-            if actions.is_empty() {
-                break;
-            }
-            game.apply(actions[rng.below(actions.len())]);
-        }
+            Ok(())
+        })?;
     }
 }
 
@@ -416,16 +413,14 @@ proptest! {
         seed in any::<u64>(),
     ) {
         use puzzle_sokoban::matching::{LowerBound, SavedBound};
-        let levels = if xsokoban { parse_xsb(XSOKOBAN).unwrap() } else { microban() };
-        let mut game = SokobanGame::new(&levels[level_index]).unwrap();
-        let board = game.board().clone();
-        let mut rng = Rng::new(seed);
+        let level = level_in_set(usize::from(xsokoban), level_index);
         let (mut actions, mut grandchildren) = (Vec::new(), Vec::new());
         let (mut bound, mut full) = (LowerBound::new(), LowerBound::new());
         let mut saved = SavedBound::default();
-        for _ in 0..20 {
+        along_random_pushes(&level, seed, 20, |game, _| {
+            let (mut game, board) = (game.clone(), game.board().clone());
             if bound.prepare(&board, &game.position.boxes).is_none() {
-                break;
+                return Ok(()); // a dead end: nothing to save
             }
             prop_assert!(bound.save(&mut saved));
             game.legal_actions(&mut actions);
@@ -447,10 +442,7 @@ proptest! {
                 }
                 game.undo(a, undo);
             }
-            if actions.is_empty() {
-                break;
-            }
-            game.apply(actions[rng.below(actions.len())]);
-        }
+            Ok(())
+        })?;
     }
 }
