@@ -366,6 +366,13 @@ impl Board {
         })
     }
 
+    /// The cell at column `x` of padded bit row `y` (grid row `y − 1`; see
+    /// [`Board::floor_rows`]).
+    #[inline]
+    pub(crate) fn cell_in_row(&self, y: usize, x: usize) -> u16 {
+        self.cell_of[(y - 1) * self.width + x]
+    }
+
     /// Number of playable cells.
     #[inline]
     pub fn cells(&self) -> usize {

@@ -14,7 +14,7 @@
 use crate::board::ROW_BITS;
 use crate::board::{Board, NONE};
 use crate::lurd::Dir;
-use crate::position::{fill_area, Position, Push, Reach, Rows};
+use crate::position::{fill_area, row_bit, Position, Push, Reach, Rows};
 
 /// Scratch for [`CorralPruner::restrict`].
 #[derive(Clone, Debug)]
@@ -142,7 +142,7 @@ impl CorralPruner {
                 for k in 1..=h {
                     self.seen[k] |= self.area[k];
                 }
-                let min = board.cell_of[(y - 1) * board.width + x];
+                let min = board.cell_in_row(y, x);
                 let Some(count) = self.corral_pushes(board, pos, reach, free) else {
                     continue;
                 };
@@ -177,8 +177,8 @@ impl CorralPruner {
     ) -> Option<usize> {
         let area = &self.area;
         let inside = |c: u16| {
-            let p = board.place[c as usize] as usize;
-            area[(p / ROW_BITS + 1) % (ROW_BITS + 2)] >> (p % ROW_BITS) & 1 != 0
+            let (y, bit) = row_bit(board.place[c as usize]);
+            area[y] & bit != 0
         };
         let mut work = false;
         let mut count = 0;
@@ -191,7 +191,7 @@ impl CorralPruner {
             while border != 0 {
                 let x = border.trailing_zeros() as usize;
                 border &= border - 1;
-                let b = board.cell_of[(y - 1) * board.width + x];
+                let b = board.cell_in_row(y, x);
                 work |= !board.is_goal(b);
                 border_box_pushes(board, pos, reach, b, inside, |_| count += 1)?;
             }

@@ -14,7 +14,7 @@ use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
-use crate::position::{child_normalized_player, fill_area, Position, Push, Reach, Rows};
+use crate::position::{child_normalized_player, fill_area, row_bit, Position, Push, Reach, Rows};
 use puzzle_engine::FxHashMap;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
@@ -218,7 +218,7 @@ impl CorralDeadlock {
                     while border != 0 {
                         let x = border.trailing_zeros() as usize;
                         border &= border - 1;
-                        let m = board.cell_of[(y - 1) * board.width + x];
+                        let m = board.cell_in_row(y, x);
                         sub.insert(m);
                         off_goal |= !board.is_goal(m);
                     }
@@ -290,19 +290,14 @@ impl CorralDeadlock {
         if start == NONE {
             return false;
         }
-        let p = board.place[start as usize] as usize;
-        let (y, bit) = (p / ROW_BITS + 1, 1u64 << (p % ROW_BITS));
+        let p = board.place[start as usize];
+        let (y, bit) = row_bit(p);
         if self.unreached[y] & !self.seen[y] & bit == 0 {
             return false;
         }
         let h = board.height;
         self.corral_rows[..h + 2].fill(0);
-        fill_area(
-            &mut self.corral_rows,
-            &self.unreached,
-            p as u16,
-            board.width,
-        );
+        fill_area(&mut self.corral_rows, &self.unreached, p, board.width);
         self.regions.cells.clear();
         for y in 1..=h {
             self.seen[y] |= self.corral_rows[y];
@@ -310,9 +305,7 @@ impl CorralDeadlock {
             while r != 0 {
                 let x = r.trailing_zeros() as usize;
                 r &= r - 1;
-                self.regions
-                    .cells
-                    .push(board.cell_of[(y - 1) * board.width + x]);
+                self.regions.cells.push(board.cell_in_row(y, x));
             }
         }
         true

@@ -8,9 +8,9 @@
 //! that, together with walls, enclose empty cells the player can never enter again, so a box
 //! standing between two such cells (or between one and a wall/frozen box) can never be pushed.
 
-use crate::board::{Board, CellSet, NONE, ROW_BITS, WINDOW};
+use crate::board::{Board, CellSet, NONE, WINDOW};
 use crate::lurd::Dir;
-use crate::position::Rows;
+use crate::position::{row_bit, Rows};
 
 /// Scratch for [`FreezeCheck::is_deadlock`]: the boxes under test (treated as walls).
 #[derive(Clone, Debug, Default)]
@@ -99,10 +99,7 @@ pub(crate) fn window_has_enclosed_after_push(
     if board.area_cells != board.cells() || board.floor_rows.is_empty() {
         return None;
     }
-    let at = |c: u16| {
-        let p = board.place[c as usize] as usize;
-        (p / ROW_BITS + 1, 1u64 << (p % ROW_BITS))
-    };
+    let at = |c: u16| row_bit(board.place[c as usize]);
     let ((yf, bf), (yt, bt)) = (at(from), at(to));
     // The child's free cells in the window's rows and one row around them: padded rows
     // `yt − WINDOW − 1 ..= yt + WINDOW + 1` (zero outside the grid's padded rows).

@@ -220,8 +220,8 @@ impl Reach {
             while w != 0 {
                 let b = i * 64 + w.trailing_zeros() as usize;
                 w &= w - 1;
-                let p = place[b] as usize;
-                self.free[(p / ROW_BITS + 1) % (ROW_BITS + 2)] &= !(1 << (p % ROW_BITS));
+                let (y, bit) = row_bit(place[b]);
+                self.free[y] &= !bit;
             }
         }
     }
@@ -296,12 +296,19 @@ impl Reach {
             return false;
         }
         if let Some(&p) = self.place.get(c as usize) {
-            let p = p as usize;
-            self.rows[(p / ROW_BITS + 1) % (ROW_BITS + 2)] >> (p % ROW_BITS) & 1 != 0
+            let (y, bit) = row_bit(p);
+            self.rows[y] & bit != 0
         } else {
             self.stamp[c as usize] == self.current
         }
     }
+}
+
+/// The padded bit row (see [`Rows`]) and the bit of place `p` (`y · ROW_BITS + x`).
+#[inline(always)]
+pub(crate) fn row_bit(p: u16) -> (usize, u64) {
+    let p = p as usize;
+    ((p / ROW_BITS + 1) % (ROW_BITS + 2), 1 << (p % ROW_BITS))
 }
 
 /// Bit rows of a grid of at most [`ROW_BITS`] columns and fewer rows: grid row `y` is entry
@@ -606,7 +613,7 @@ fn pushes_by_rows(
         while any != 0 {
             let x = any.trailing_zeros();
             any &= any - 1;
-            let from = board.cell_of[(y - 1) * board.width + x as usize];
+            let from = board.cell_in_row(y, x as usize);
             for (dir, mask) in Dir::ALL.into_iter().zip([up, right, down, left]) {
                 if mask >> x & 1 != 0 {
                     out.push(Push { from, dir });
