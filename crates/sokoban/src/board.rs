@@ -307,34 +307,35 @@ impl Board {
             }
         }
         window_start.push(window_cells.len() as u32);
-        let (floor_rows, place) = if width <= ROW_BITS && height < ROW_BITS {
-            let mut rows = vec![0u64; height];
-            for &i in &grid_of[..grid_of.len() - stranded.len()] {
-                rows[i / width] |= 1 << (i % width);
+        // Bit rows of grid cells (empty when the grid does not fit them).
+        let fits = width <= ROW_BITS && height < ROW_BITS;
+        let rows_of = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut rows = vec![0u64; if fits { height } else { 0 }];
+            if fits {
+                for i in cells {
+                    rows[i / width] |= 1 << (i % width);
+                }
             }
+            rows
+        };
+        let area_grid = &grid_of[..grid_of.len() - stranded.len()];
+        let floor_rows = rows_of(&mut area_grid.iter().copied());
+        let goal_rows = rows_of(&mut goal_list.iter().map(|&g| grid_of[g as usize]));
+        // The area's cells that are not dead squares.
+        let live_rows = rows_of(
+            &mut (0..area_grid.len())
+                .filter(|&c| !dead[c])
+                .map(|c| area_grid[c]),
+        );
+        let place: std::sync::Arc<[u16]> = if fits {
             let place: Vec<u16> = grid_of
                 .iter()
                 .map(|&i| ((i / width) * ROW_BITS + i % width) as u16)
                 .collect();
-            (rows, place.into())
+            place.into()
         } else {
-            (Vec::new(), Vec::new().into())
+            Vec::new().into()
         };
-        let mut goal_rows = vec![0u64; floor_rows.len()];
-        if !floor_rows.is_empty() {
-            for &g in &goal_list {
-                let i = grid_of[g as usize];
-                goal_rows[i / width] |= 1 << (i % width);
-            }
-        }
-        // The area's cells that are not dead squares.
-        let mut live_rows = floor_rows.clone();
-        if !floor_rows.is_empty() {
-            for (c, _) in dead.iter().enumerate().filter(|(_, &d)| d) {
-                let i = grid_of[c];
-                live_rows[i / width] &= !(1 << (i % width));
-            }
-        }
         Ok(Board {
             area_cells: grid_of.len() - stranded.len(),
             floor_rows,

@@ -14,7 +14,7 @@
 use crate::board::ROW_BITS;
 use crate::board::{Board, NONE};
 use crate::lurd::Dir;
-use crate::position::{fill_area, row_bit, Position, Push, Reach, Rows};
+use crate::position::{boxes_in_row, fill_area, next_to_row, row_bit, Position, Push, Reach, Rows};
 
 /// Scratch for [`CorralPruner::restrict`].
 #[derive(Clone, Debug)]
@@ -183,11 +183,9 @@ impl CorralPruner {
         let mut work = false;
         let mut count = 0;
         for y in 1..=board.height {
-            let a = area[y];
-            work |= a & board.goal_rows[y - 1] != 0;
+            work |= area[y] & board.goal_rows[y - 1] != 0;
             // The boxes next to the corral's cells of this row or the rows around it.
-            let near = (a << 1) | (a >> 1) | area[y - 1] | area[y + 1];
-            let mut border = near & board.floor_rows[y - 1] & !free[y];
+            let mut border = next_to_row(area, y) & boxes_in_row(board, free, y);
             while border != 0 {
                 let x = border.trailing_zeros() as usize;
                 border &= border - 1;

@@ -14,7 +14,10 @@ use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
-use crate::position::{child_normalized_player, fill_area, row_bit, Position, Push, Reach, Rows};
+use crate::position::{
+    boxes_in_row, child_normalized_player, fill_area, next_to_row, row_bit, Position, Push, Reach,
+    Rows,
+};
 use puzzle_engine::FxHashMap;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
@@ -42,8 +45,6 @@ pub struct CorralDeadlock {
     unreached: Rows,
     seen: Rows,
     corral_rows: Rows,
-    /// The boxes of the player's area as rows.
-    box_rows: Rows,
     /// Whether `corral_rows` holds the corral being tested.
     by_rows: bool,
 }
@@ -156,7 +157,6 @@ impl CorralDeadlock {
             unreached: [0; ROW_BITS + 2],
             seen: [0; ROW_BITS + 2],
             corral_rows: [0; ROW_BITS + 2],
-            box_rows: [0; ROW_BITS + 2],
             by_rows: false,
         }
     }
@@ -189,10 +189,6 @@ impl CorralDeadlock {
                 self.unreached[y] = free[y] & !rows[y];
                 self.seen[y] = 0;
             }
-            let boxes = self.box_rows[1..].iter_mut().zip(&board.floor_rows);
-            for ((b, floor), free) in boxes.zip(&free[1..]) {
-                *b = floor & !free;
-            }
         }
         for &start in starts {
             let found = if self.by_rows {
@@ -208,13 +204,11 @@ impl CorralDeadlock {
             let mut sub = std::mem::take(&mut self.sub);
             sub.clear();
             let mut off_goal = false;
-            if self.by_rows {
-                // The boxes next to the corral's cells: its rows spread by one cell, on the
-                // boxes' rows.
-                let c = &self.corral_rows;
+            if let Some((_, free)) = rows {
+                // The boxes next to the corral's cells.
                 for y in 1..=board.height {
-                    let near = (c[y] << 1) | (c[y] >> 1) | c[y - 1] | c[y + 1];
-                    let mut border = near & self.box_rows[y];
+                    let near = next_to_row(&self.corral_rows, y);
+                    let mut border = near & boxes_in_row(board, free, y);
                     while border != 0 {
                         let x = border.trailing_zeros() as usize;
                         border &= border - 1;

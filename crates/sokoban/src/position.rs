@@ -311,6 +311,19 @@ pub(crate) fn row_bit(p: u16) -> (usize, u64) {
     ((p / ROW_BITS + 1) % (ROW_BITS + 2), 1 << (p % ROW_BITS))
 }
 
+/// The boxes in padded bit row `y` of a position whose free cells are the rows `free`: the
+/// player's area less its free cells.
+#[inline(always)]
+pub(crate) fn boxes_in_row(board: &Board, free: &Rows, y: usize) -> u64 {
+    board.floor_rows[y - 1] & !free[y]
+}
+
+/// The cells next to (left of, right of, above or below) a cell of padded row `y` of `rows`.
+#[inline(always)]
+pub(crate) fn next_to_row(rows: &Rows, y: usize) -> u64 {
+    (rows[y] << 1) | (rows[y] >> 1) | rows[y - 1] | rows[y + 1]
+}
+
 /// Bit rows of a grid of at most [`ROW_BITS`] columns and fewer rows: grid row `y` is entry
 /// `y + 1`, and the entries before and after the grid's rows are zero.
 pub(crate) type Rows = [u64; ROW_BITS + 2];
@@ -601,7 +614,7 @@ fn pushes_by_rows(
         }
     };
     for y in 1..=h {
-        let boxes = board.floor_rows[y - 1] & !free[y];
+        let boxes = boxes_in_row(board, free, y);
         if boxes == 0 {
             continue;
         }
