@@ -143,6 +143,9 @@ pub struct Board {
     /// of [`crate::position::Reach`]. Empty when the grid is wider than [`ROW_BITS`] or
     /// not less tall.
     pub floor_rows: Vec<u64>,
+    /// `floor_rows` laid out as the row floods' padded rows (grid row `y` at index `y + 1`,
+    /// zeros around it), so that a flood's free rows start as a copy of fixed size.
+    pub(crate) floor_padded: Box<[u64; ROW_BITS + 2]>,
     /// The goals as bit rows, laid out as `floor_rows` (empty with it).
     pub goal_rows: Vec<u64>,
     /// The cells of the player's area that are not dead squares, as bit rows (empty with
@@ -336,9 +339,12 @@ impl Board {
         } else {
             Vec::new().into()
         };
+        let mut floor_padded = Box::new([0; ROW_BITS + 2]);
+        floor_padded[1..=floor_rows.len()].copy_from_slice(&floor_rows);
         Ok(Board {
             area_cells: grid_of.len() - stranded.len(),
             floor_rows,
+            floor_padded,
             goal_rows,
             live_rows,
             place,

@@ -14,7 +14,9 @@
 use crate::board::ROW_BITS;
 use crate::board::{Board, NONE};
 use crate::lurd::Dir;
-use crate::position::{boxes_in_row, fill_area, next_to_row, row_bit, Position, Push, Reach, Rows};
+use crate::position::{
+    boxes_in_row, clear_rows, fill_area, next_to_row, row_bit, Position, Push, Reach, Rows,
+};
 
 /// Scratch for [`CorralPruner::restrict`].
 #[derive(Clone, Debug)]
@@ -132,7 +134,7 @@ impl CorralPruner {
                     break;
                 }
                 let x = left.trailing_zeros() as usize;
-                self.area[..h + 2].fill(0);
+                clear_rows(&mut self.area, h + 2);
                 fill_area(
                     &mut self.area,
                     &self.unreached,

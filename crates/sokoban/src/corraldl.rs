@@ -15,10 +15,13 @@ use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::lurd::Dir;
 use crate::position::{
-    boxes_in_row, child_normalized_player, fill_area, next_to_row, row_bit, Position, Push, Reach,
-    Rows,
+    boxes_in_row, child_normalized_player, clear_rows, fill_area, next_to_row, row_bit, Position,
+    Push, Reach, Rows,
 };
 use puzzle_engine::FxHashMap;
+
+/// The most answers each cache of [`CorralDeadlock`] keeps before it is emptied.
+const CACHE_LIMIT: usize = 1 << 20;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
 const MAX_BOXES: usize = 12;
@@ -33,6 +36,9 @@ pub struct CorralDeadlock {
     sub: CellSet,
     list: Vec<u16>,
     cache: FxHashMap<u64, bool>,
+    /// The same answers filed by the player's normalized cell on the real board (which fixes
+    /// the relaxed one), so that a repeated corral is answered without a flood.
+    by_real_cell: FxHashMap<u64, bool>,
     reach: Reach,
     /// The player's area after a push in the search (`reach` keeps the area before it).
     child_reach: Reach,
@@ -149,6 +155,7 @@ impl CorralDeadlock {
             sub: CellSet::new(board.cells()),
             list: Vec::new(),
             cache: FxHashMap::default(),
+            by_real_cell: FxHashMap::default(),
             reach: Reach::new(board.cells()),
             child_reach: Reach::new(board.cells()),
             freeze: FreezeCheck::new(),
@@ -253,18 +260,34 @@ impl CorralDeadlock {
             let hash = sub
                 .iter()
                 .fold(0u64, |h, c| h ^ board.zobrist_box[c as usize]);
-            let norm = self.reach.compute(board, &sub, pos.player);
-            let key = hash
-                ^ board.zobrist_player[norm as usize].rotate_left(17)
-                ^ board.zobrist_player[start as usize].rotate_left(41);
-            let dead = match self.cache.get(&key) {
+            let corral_key = hash ^ board.zobrist_player[start as usize].rotate_left(41);
+            // The player's area on the relaxed board is the one holding the player's
+            // normalized cell on the real board (`reach.min`): that cell and the boxes fix
+            // the relaxed cell, so the answer filed under it is the relaxed cell's, found
+            // without flooding the relaxed board.
+            let real_key = corral_key ^ board.zobrist_player[reach.min as usize].rotate_left(29);
+            let dead = match self.by_real_cell.get(&real_key) {
                 Some(&d) => d,
                 None => {
-                    let d = self.search(board, &sub, pos.player);
-                    if self.cache.len() > 1 << 20 {
-                        self.cache.clear();
+                    let norm = self.reach.compute(board, &sub, pos.player);
+                    let key = corral_key ^ board.zobrist_player[norm as usize].rotate_left(17);
+                    let d = match self.cache.get(&key) {
+                        Some(&d) => d,
+                        None => {
+                            let d = self.search(board, &sub, pos.player);
+                            if self.cache.len() > CACHE_LIMIT {
+                                // Answers filed by real cell refer to these.
+                                self.cache.clear();
+                                self.by_real_cell.clear();
+                            }
+                            self.cache.insert(key, d);
+                            d
+                        }
+                    };
+                    if self.by_real_cell.len() > CACHE_LIMIT {
+                        self.by_real_cell.clear();
                     }
-                    self.cache.insert(key, d);
+                    self.by_real_cell.insert(real_key, d);
                     d
                 }
             };
@@ -290,7 +313,7 @@ impl CorralDeadlock {
             return false;
         }
         let h = board.height;
-        self.corral_rows[..h + 2].fill(0);
+        clear_rows(&mut self.corral_rows, h + 2);
         fill_area(&mut self.corral_rows, &self.unreached, p, board.width);
         self.regions.cells.clear();
         for y in 1..=h {

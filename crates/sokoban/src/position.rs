@@ -150,7 +150,7 @@ impl Reach {
     pub fn compute(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
         let min = if self.use_rows(board, from) {
             self.load_free(board, boxes);
-            self.rows[..board.height + 2].fill(0);
+            clear_rows(&mut self.rows, board.height + 2);
             let p = self.place[from as usize];
             self.flood_rows(p, board.width);
             self.first_row_cell(board)
@@ -211,9 +211,7 @@ impl Reach {
     /// `free`: the player's area less the boxes, and zero rows around it.
     #[inline]
     fn load_free(&mut self, board: &Board, boxes: &CellSet) {
-        let h = board.height;
-        self.free[1..=h].copy_from_slice(&board.floor_rows);
-        self.free[h + 1] = 0;
+        copy_rows(&mut self.free, &board.floor_padded, board.height + 2);
         let place = &self.place[..];
         for (i, &w) in boxes.words().iter().enumerate() {
             let mut w = w;
@@ -324,6 +322,28 @@ pub(crate) fn next_to_row(rows: &Rows, y: usize) -> u64 {
     (rows[y] << 1) | (rows[y] >> 1) | rows[y - 1] | rows[y + 1]
 }
 
+/// Zero rows `0..n` of `rows` (and possibly some after them, which no flood of a grid of
+/// `n - 2` rows reads) with stores of fixed size instead of a library call.
+#[inline(always)]
+pub(crate) fn clear_rows(rows: &mut Rows, n: usize) {
+    match n {
+        0..=16 => rows[..16].fill(0),
+        17..=32 => rows[..32].fill(0),
+        _ => rows.fill(0),
+    }
+}
+
+/// Copy rows `0..n` of `from` into `to` (and possibly some after them, as
+/// [`clear_rows`]; `from` is zero after its grid) with moves of fixed size.
+#[inline(always)]
+pub(crate) fn copy_rows(to: &mut Rows, from: &Rows, n: usize) {
+    match n {
+        0..=16 => to[..16].copy_from_slice(&from[..16]),
+        17..=32 => to[..32].copy_from_slice(&from[..32]),
+        _ => *to = *from,
+    }
+}
+
 /// Bit rows of a grid of at most [`ROW_BITS`] columns and fewer rows: grid row `y` is entry
 /// `y + 1`, and the entries before and after the grid's rows are zero.
 pub(crate) type Rows = [u64; ROW_BITS + 2];
@@ -392,7 +412,7 @@ pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32
         // cell flood).
         scratch.load_free(board, boxes);
         let h = board.height;
-        scratch.rows[..h + 2].fill(0);
+        clear_rows(&mut scratch.rows, h + 2);
         let mut regions = 0;
         for y in 0..h {
             loop {

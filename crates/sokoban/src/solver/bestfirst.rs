@@ -21,7 +21,7 @@ use crate::position::{
     Reach,
 };
 use crate::tunnel::tunnel_tail;
-use puzzle_engine::{Budget, StopReason};
+use puzzle_engine::{Budget, FxHashMap, StopReason};
 use std::collections::VecDeque;
 
 /// Positions stored by one corral deadlock search.
@@ -90,7 +90,7 @@ impl Buckets {
 /// The open positions filed by feature cell (FESS-style cycling, [`SearchOptions::feature_cycle`]):
 /// one bucket queue per cell, visited in turn.
 struct FeatureCells {
-    index: std::collections::HashMap<u32, usize>,
+    index: FxHashMap<u32, usize>,
     cells: Vec<Buckets>,
     next: usize,
 }
@@ -98,7 +98,7 @@ struct FeatureCells {
 impl FeatureCells {
     fn new() -> Self {
         FeatureCells {
-            index: std::collections::HashMap::new(),
+            index: FxHashMap::default(),
             cells: Vec::new(),
             next: 0,
         }
@@ -668,7 +668,10 @@ fn expand_child(
         return Child::Full;
     }
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
-    store.set_macro(j, macro_path(push, tail));
+    if !tail.is_empty() {
+        // A new node is in no macro record yet.
+        store.set_macro(j, macro_path(push, tail));
+    }
     let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions, out_of_order));
     Child::New(j, cell, regions)
 }

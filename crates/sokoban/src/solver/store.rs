@@ -3,6 +3,7 @@
 
 use crate::board::same_words;
 use crate::position::Push;
+use puzzle_engine::FxHashMap;
 
 /// "No node".
 pub const NO_NODE: u32 = u32::MAX;
@@ -28,7 +29,7 @@ pub struct NodeStore {
     table: Vec<(u64, u32, u16)>,
     mask: usize,
     /// Nodes reached by a macro move: all its pushes (the first is also in `push`).
-    macros: std::collections::HashMap<u32, Vec<Push>>,
+    macros: FxHashMap<u32, Vec<Push>>,
 }
 
 impl NodeStore {
@@ -47,7 +48,7 @@ impl NodeStore {
             closed: Vec::new(),
             table: vec![(0, NO_NODE, 0); cap],
             mask: cap - 1,
-            macros: std::collections::HashMap::new(),
+            macros: FxHashMap::default(),
         }
     }
 
