@@ -284,8 +284,7 @@ pub fn best_first_opts(
         from: 0,
         dir: Dir::Up,
     };
-    let root_key = pos.box_hash ^ board.zobrist_player[norm as usize];
-    let root = store.insert(root_key, pos.boxes.words(), norm, NO_NODE, dummy, 0, h0);
+    let root = store.insert(pos.box_hash, pos.boxes.words(), norm, NO_NODE, dummy, 0, h0);
     let mut open = match order {
         Order::Bfs => Open::Fifo(VecDeque::from([root])),
         _ => {
@@ -402,6 +401,15 @@ pub fn best_first_opts(
         saved_bounds.put(node, &bound);
         prepared = node;
         generate_pushes(board, &pos, &reach, true, &mut pushes);
+        // The children's table slots depend on their boxes alone: load them now.
+        for &push in &pushes {
+            let to = board.step(push.from, push.dir);
+            store.prefetch(
+                pos.box_hash
+                    ^ board.zobrist_box[push.from as usize]
+                    ^ board.zobrist_box[to as usize],
+            );
+        }
         if use_corrals && corrals_possible {
             corrals.restrict(board, &pos, &reach, &mut pushes);
         }
@@ -611,7 +619,7 @@ fn expand_child(
         reach.compute(board, &pos.boxes, pos.player)
     };
     debug_assert_eq!(norm, reach.compute(board, &pos.boxes, pos.player));
-    let key = pos.box_hash ^ board.zobrist_player[norm as usize];
+    let key = pos.box_hash;
     if let Some(j) = store.find(key, pos.boxes.words(), norm) {
         let ju = j as usize;
         if g < store.g[ju] {

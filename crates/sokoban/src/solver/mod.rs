@@ -247,6 +247,8 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
         stop: StopReason::Exhausted,
     };
     let mut cumulative = 0u32;
+    // `PUZZLE_TRACE_PHASES=1`: one stderr line per phase (search, window, outcome).
+    let trace = std::env::var_os("PUZZLE_TRACE_PHASES").is_some();
     for (k, &(order, opts, share)) in phases.iter().enumerate() {
         cumulative += share;
         let last = k + 1 == phases.len();
@@ -265,7 +267,18 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
         if let Some(n) = budget.max_iterations {
             phase.max_iterations = Some(upto(n).saturating_sub(total.expanded));
         }
+        let started = deadline.elapsed();
         let outcome = best_first_opts(board, order, opts, &phase);
+        if trace {
+            eprintln!(
+                "phase {k}: {order:?} {} % from {:.3} s to {:.3} s: {:?}, {} expanded",
+                share,
+                started.as_secs_f64(),
+                deadline.elapsed().as_secs_f64(),
+                outcome.stop,
+                outcome.expanded
+            );
+        }
         total.nodes += outcome.nodes;
         total.expanded += outcome.expanded;
         total.stop = outcome.stop;

@@ -1,5 +1,7 @@
 //! The node store of the best-first solvers: positions (box words + normalized player) in flat
-//! arrays with an open-addressing transposition table on their Zobrist keys.
+//! arrays with an open-addressing transposition table on the Zobrist hash of their boxes (the
+//! positions that differ only in the player's area share a home slot, which is known before
+//! the area is, so a child's slot is prefetched as soon as its push is).
 
 use crate::board::same_words;
 use crate::position::Push;
@@ -24,7 +26,7 @@ pub struct NodeStore {
     pub h: Vec<u32>,
     /// Expanded (closed).
     pub closed: Vec<bool>,
-    /// Open addressing: (key, node, normalized player), the player kept beside the key so
+    /// Open addressing: (box hash, node, normalized player), the player kept beside the key so
     /// that a duplicate is confirmed with one more memory access (its box words), not two.
     table: Vec<(u64, u32, u16)>,
     mask: usize,
@@ -68,7 +70,27 @@ impl NodeStore {
         self.player[i as usize]
     }
 
-    /// Find the node with these boxes and normalized player.
+    /// Start loading the table slot where the position with box hash `key` is looked for,
+    /// ahead of [`NodeStore::find`], so that the memory access overlaps other work (the
+    /// table outgrows the caches; on Microban 93 this saves ≈ 9 % of the search's time,
+    /// docs/benchmarks/sokoban.md, session 16).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let slot: *const (u64, u32, u16) = &self.table[(key as usize) & self.mask];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `_mm_prefetch` is an `unsafe fn` only as an SSE intrinsic taking a raw
+        // pointer. SSE is in the baseline of every x86_64 target, and a prefetch is a hint:
+        // it reads nothing into the program, writes nothing and never faults, whatever the
+        // address (here that of a live table entry).
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// Find the node with these boxes (Zobrist hash `key` of the boxes alone, so that a
+    /// position's slot is known before its player's area) and normalized player.
     pub fn find(&self, key: u64, words: &[u64], player: u16) -> Option<u32> {
         let mut slot = (key as usize) & self.mask;
         loop {
@@ -83,7 +105,8 @@ impl NodeStore {
         }
     }
 
-    /// Add a node (the caller checked it is new) and return its index.
+    /// Add a node (the caller checked it is new; `key` is the hash of its boxes, as for
+    /// [`NodeStore::find`]) and return its index.
     #[allow(clippy::too_many_arguments)]
     pub fn insert(
         &mut self,
