@@ -408,12 +408,30 @@ fn fill_runs<const STEPS: u32>(free: u64, seeds: u64) -> u64 {
 /// again before asking it [`Reach::reachable`].
 pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32 {
     if scratch.use_rows(board, board.start_player) {
-        // The areas of the rows, then each stranded cell without a box (alone, as in a
-        // cell flood).
         scratch.load_free(board, boxes);
+        clear_rows(&mut scratch.rows, board.height + 2);
+        count_regions_after(board, boxes, scratch, 0)
+    } else {
+        count_regions_cell_by_cell(board, boxes, scratch)
+    }
+}
+
+/// [`count_regions`] for the position `reach` was just computed for, by [`Reach::compute`]
+/// with `boxes`: the player's area is flooded already, so only the other areas are.
+pub fn count_regions_beside_player(board: &Board, boxes: &CellSet, reach: &mut Reach) -> u32 {
+    if reach.row_state().is_some() && Arc::ptr_eq(&reach.place, &board.place) {
+        count_regions_after(board, boxes, reach, 1)
+    } else {
+        count_regions(board, boxes, reach)
+    }
+}
+
+/// `known` plus the areas of `scratch.free` not in `scratch.rows` (flooded into it), plus
+/// each stranded cell without a box (alone, as in a cell flood).
+fn count_regions_after(board: &Board, boxes: &CellSet, scratch: &mut Reach, known: u32) -> u32 {
+    {
         let h = board.height;
-        clear_rows(&mut scratch.rows, h + 2);
-        let mut regions = 0;
+        let mut regions = known;
         for y in 0..h {
             loop {
                 let left = scratch.free[y + 1] & !scratch.rows[y + 1];
@@ -427,8 +445,6 @@ pub fn count_regions(board: &Board, boxes: &CellSet, scratch: &mut Reach) -> u32
         }
         let stranded = board.area_cells..board.cells();
         regions + stranded.filter(|&c| !boxes.contains(c as u16)).count() as u32
-    } else {
-        count_regions_cell_by_cell(board, boxes, scratch)
     }
 }
 

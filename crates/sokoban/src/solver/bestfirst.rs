@@ -17,8 +17,8 @@ use crate::lurd::Dir;
 use crate::matching::{LowerBound, SavedBound};
 use crate::packing::{packing_ranks, packing_violations};
 use crate::position::{
-    child_normalized_player, count_regions, generate_pushes, regions_after_push, Position, Push,
-    Reach,
+    child_normalized_player, count_regions, count_regions_beside_player, generate_pushes,
+    regions_after_push, Position, Push, Reach,
 };
 use crate::tunnel::tunnel_tail;
 use puzzle_engine::{Budget, FxHashMap, StopReason};
@@ -666,8 +666,14 @@ fn expand_child(
         } else {
             None
         };
-        debug_assert!(known.is_none_or(|r| r == count_regions(board, &pos.boxes, reach)));
-        known.unwrap_or_else(|| count_regions(board, &pos.boxes, reach))
+        let regions = match known {
+            Some(r) => r,
+            // The child's flood holds the player's area: only the others are flooded.
+            None if flooded => count_regions_beside_player(board, &pos.boxes, reach),
+            None => count_regions(board, &pos.boxes, reach),
+        };
+        debug_assert_eq!(regions, count_regions(board, &pos.boxes, reach));
+        regions
     };
     if connectivity > 0 && h > 0 {
         h += connectivity * (regions - 1);
