@@ -21,9 +21,10 @@ pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
 /// Default node budget (positions stored: about 100 bytes each for A* and BFS, about 400 for the
 /// greedy portfolio, so 0.8 to 3.2 GB at most; docs/ROBUSTNESS.md#memory).
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
-/// The most threads a solve uses: the `greedy` portfolio runs its second half on a second
-/// thread (Microban at 10 s: 154/155 on one thread, 155/155 on two, docs/benchmarks/sokoban.md);
-/// the default thread count is the machine's cores capped at this.
+/// The most threads a solve uses: the `greedy` portfolio runs two lists of searches, on two
+/// threads or taking turns on one (the same searches at half the speed,
+/// docs/benchmarks/sokoban.md, session 17); the default thread count is the machine's cores
+/// capped at this.
 pub const PORTFOLIO_THREADS: usize = 2;
 /// The solver names, strongest first (`greedy` is the default).
 pub const ALGORITHMS: [&str; 5] = ["greedy", "astar", "idastar", "bfs", "ga"];

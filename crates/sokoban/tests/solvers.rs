@@ -509,3 +509,43 @@ fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
     let r = replay(&micro[145], &s.lurd.expect("solved")).unwrap();
     assert!(r.solved);
 }
+
+/// On one thread the two searches of the portfolio take turns on one core: each gets half
+/// the iterations, the answers replay, a proof still ends the run, and with an iteration
+/// budget the run is the same every time (turns change on expansion counts, not the clock).
+#[test]
+fn one_core_portfolio_takes_turns_deterministically() {
+    use puzzle_sokoban::solve_threads;
+    let micro = parse_xsb(MICROBAN).unwrap();
+    for level in micro.iter().take(30) {
+        let s = solve_threads(level, Algorithm::Greedy, &budget(), 1).unwrap();
+        assert_eq!(s.stop, StopReason::Solved);
+        let r = replay(level, &s.lurd.expect("solved")).unwrap();
+        assert!(r.solved);
+        assert_eq!(r.pushes, s.pushes.unwrap().len());
+    }
+    let level = Level::parse_one("######\n#$  .#\n#  @ #\n######\n").unwrap();
+    let s = solve_threads(&level, Algorithm::Greedy, &budget(), 1).unwrap();
+    assert!(s.pushes.is_none());
+    assert_eq!(s.stop, StopReason::Exhausted);
+    // Microban 93 unsolved within 300,000 expansions in all: both searches take turns until
+    // their halves are used, so the total is the budget (a search stops at most at its poll).
+    let b = Budget::iterations(300_000).with_max_nodes(2_000_000);
+    let first = solve_threads(&micro[92], Algorithm::Greedy, &b, 1).unwrap();
+    assert!(first.pushes.is_none(), "solved in 300,000 expansions");
+    assert_eq!(first.expanded, 300_000);
+    // Microban 93 solved (the second search's cycling greedy, after turns of both): the
+    // same pushes and work on every run.
+    let b = Budget::iterations(1_500_000).with_max_nodes(4_000_000);
+    let runs: Vec<_> = (0..2)
+        .map(|_| solve_threads(&micro[92], Algorithm::Greedy, &b, 1).unwrap())
+        .collect();
+    for s in &runs {
+        assert_eq!(s.stop, StopReason::Solved);
+        assert!(replay(&micro[92], s.lurd.as_ref().unwrap()).unwrap().solved);
+        assert_eq!(
+            (&s.pushes, s.nodes, s.expanded),
+            (&runs[0].pushes, runs[0].nodes, runs[0].expanded)
+        );
+    }
+}

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
-cores up to 2 (the greedy portfolio runs its second half on a second thread: Microban 155/155 \
-at 10 s, against 154/155 with `--threads 1`, the one-thread portfolio)."
+cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
+or taking turns on one core with `--threads 1`; Microban 155/155 at 10 s either way)."
 )]
 pub struct SolveArgs {
     /// An XSB file with one or more levels.
@@ -128,8 +128,8 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
-cores up to 2 (the greedy portfolio runs its second half on a second thread: Microban 155/155 \
-at 10 s, against 154/155 with `--threads 1`, the one-thread portfolio)."
+cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
+or taking turns on one core with `--threads 1`; Microban 155/155 at 10 s either way)."
 )]
 pub struct BenchArgs {
     /// Level sets: `microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard` (bundled)

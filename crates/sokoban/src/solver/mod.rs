@@ -7,6 +7,7 @@
 mod bestfirst;
 mod idastar;
 mod store;
+mod turns;
 
 use crate::board::{Board, BoardError};
 use crate::level::Level;
@@ -28,9 +29,9 @@ pub enum Algorithm {
     IdaStar,
     /// Breadth-first search over pushes: push-optimal, for small levels.
     Bfs,
-    /// The any-solution mode: a portfolio of best-first searches sharing the budget in turn
-    /// (see [`any_solution`]): greedy on the bound plus packing order, then weighted A*
-    /// (w = 2), then A*. Fast, not push-optimal.
+    /// The any-solution mode: a portfolio of best-first searches sharing the budget (see
+    /// [`any_solution_threads`]): greedy searches on the bound plus packing order and
+    /// connectivity, feature-space cycling, weighted A* (w = 2), A*. Fast, not push-optimal.
     Greedy,
     /// The genetic "reactive string" solver of the paper (see `docs/METHODS.md#sokoban-ga`).
     Genetic,
@@ -88,6 +89,7 @@ pub(crate) fn budget_exceeded(
         return Some(StopReason::Iterations);
     }
     if expanded & 127 == 0 {
+        turns::poll();
         if deadline.stopped() {
             return Some(StopReason::Interrupted);
         }
@@ -145,18 +147,6 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
     (order, opts, share)
 }
 
-/// The phases of [`any_solution`].
-const ONE_THREAD: [Phase; 8] = [
-    phase(greedy_macros(4), 10),
-    phase(weighted_macros_cycling(2), 35),
-    phase(greedy_cycling(1), 10),
-    phase(greedy_macros(8), 10),
-    phase(greedy_macros(0), 5),
-    phase(greedy_macros(2), 5),
-    phase(weighted(2, 4, 0), 15),
-    phase(A_STAR, 10),
-];
-
 /// The phases of `first_thread`.
 const FIRST_THREAD: [Phase; 8] = [
     phase(A_STAR, 2),
@@ -178,19 +168,8 @@ const SECOND_THREAD: [Phase; 3] = [
     phase(A_STAR, 5),
 ];
 
-/// The any-solution portfolio: best-first searches one after another, each until its share
-/// of the budget is used (a search that stops early passes the rest of its share on):
-///
-/// | search | share |
-/// |---|---:|
-/// | greedy + macros, connectivity weight 4 | 10 % |
-/// | weighted A* (w = 2) + macros, feature-space cycling | 35 % |
-/// | greedy + macros, feature-space cycling | 10 % |
-/// | greedy + macros, connectivity weight 8 | 10 % |
-/// | greedy + macros, no connectivity term | 5 % |
-/// | greedy + macros, connectivity weight 2 | 5 % |
-/// | weighted A* (w = 2), no macros, connectivity weight 4 | 15 % |
-/// | A*, no macros | the rest |
+/// The any-solution portfolio on one core: [`any_solution_threads`] with `threads` = 1, its
+/// two lists of searches taking turns (see there).
 ///
 /// The greedy searches add the bound, the packing-order penalty and the FESS connectivity
 /// feature (Shoham & Schaeffer 2020 §4) with goal macros, the goal cut, tunnel macros and
@@ -208,12 +187,12 @@ const SECOND_THREAD: [Phase; 3] = [
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
 /// no greedy search here solves in 60 s.
 pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
-    run_phases(board, budget, &ONE_THREAD)
+    any_solution_threads(board, budget, 1)
 }
 
-/// The first thread of [`any_solution_threads`]: a short A*, then the greedy searches and
-/// weighted A* of [`any_solution`] without its cycling phases (the second thread runs them),
-/// with the connectivity weight 16 added:
+/// The first thread of [`any_solution_threads`]: a short A*, then greedy searches at
+/// several connectivity weights and weighted A* without macros (the second thread runs the
+/// cycling searches):
 ///
 /// | search | share |
 /// |---|---:|
@@ -296,29 +275,46 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
     total
 }
 
-/// The any-solution portfolio on `threads` threads. On one thread it is [`any_solution`].
-/// With two or more, one thread runs a short A*, greedy searches at several connectivity
-/// weights, then weighted A* and A* (`first_thread`), and a second runs the feature-space
-/// cycling searches at the same time (greedy, then weighted A* with and without macros; see
-/// `second_thread`). It is for levels where one sequential portfolio reaches the right
-/// search too late or never (Microban 93: cycling greedy, 3.5 s; Microban 153: cycling
-/// weighted A* with macros, 2.3–3.3 s).
-/// The first solution stops the other search; the node budget is split between the two, so
-/// memory stays within [`Budget::max_nodes`]; time and iteration limits apply to each search.
-/// Which search wins can depend on timing, so with two threads the reported pushes and node
-/// counts may differ from run to run (every solution is still verified by replay). More than
-/// two threads are used as two.
+/// The any-solution portfolio: two lists of best-first searches side by side, each search
+/// running until its share of the budget is used (one that stops early passes the rest of its
+/// share on). One list (`first_thread`) runs a short A*, greedy searches at several
+/// connectivity weights, then weighted A*; the other (`second_thread`) the feature-space
+/// cycling searches (greedy, then weighted A* with and without macros). The first answer, or
+/// a proof that the level is unsolvable, stops the other list. It is for levels where one
+/// sequential portfolio reaches the right search too late or never (Microban 93: cycling
+/// greedy; Microban 153: cycling weighted A* with macros).
+///
+/// With two or more `threads` the lists run on two threads (more are used as two), each with
+/// the whole time and iteration budget. On one thread they take turns on one core
+/// (`solver/turns.rs`: a slice of about 1,000 expansions each), each with half the iterations, so
+/// the run is the two-thread run at half the speed and the same searches serve every core
+/// count. That replaced a separate one-thread sequence of the same searches (session 17,
+/// docs/benchmarks/sokoban.md: at 10 s on one thread, 345 levels of Microban, Microban II,
+/// XSokoban and Sasquatch against 344, Microban 155/155 against 154).
+/// The node budget is split between the two lists, so memory stays within
+/// [`Budget::max_nodes`]. On two threads, which search wins can depend on timing, so the
+/// reported pushes and node counts may differ from run to run (every solution is still
+/// verified by replay); on one thread with an iteration budget the run is the same every
+/// time.
 pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> SearchOutcome {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    if threads < 2 {
-        return any_solution(board, budget);
-    }
+    // One core: the two searches take turns (each with half the iterations).
+    let turns = (threads < 2).then(|| turns::Turns::new(2));
     let found = Arc::new(AtomicBool::new(false));
     let finished = AtomicBool::new(false);
-    let mut shared = budget.clone();
-    shared.stop = Some(found.clone());
-    shared.max_nodes = (budget.max_nodes / 2).max(1);
+    let share = |which: usize| {
+        let mut b = if turns.is_some() {
+            budget.thread_share(which, 2)
+        } else {
+            let mut b = budget.clone();
+            b.max_nodes = (budget.max_nodes / 2).max(1);
+            b
+        };
+        b.stop = Some(found.clone());
+        b
+    };
+    let budgets = [share(0), share(1)];
     // Both searches poll `found`; the watcher passes an outside stop (Ctrl-C) on to it.
     let outer = budget.stop.clone();
     let (a, b) = std::thread::scope(|scope| {
@@ -332,10 +328,12 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
             }
         });
         let run = |which: usize| {
+            // Dropped last, after `found` is set, so the other search wakes to see it.
+            let _turn = turns.as_ref().map(|t| turns::TurnGuard::join(t, which));
             let out = if which == 0 {
-                first_thread(board, &shared)
+                first_thread(board, &budgets[0])
             } else {
-                second_thread(board, &shared)
+                second_thread(board, &budgets[1])
             };
             // Both end `Exhausted` only on a proof (the portfolio's last phase has no macros).
             if out.pushes.is_some() || out.stop == StopReason::Exhausted {
@@ -436,7 +434,6 @@ mod tests {
     #[test]
     fn every_portfolio_ends_with_a_search_without_macros() {
         for (name, phases) in [
-            ("one thread", &ONE_THREAD[..]),
             ("first thread", &FIRST_THREAD[..]),
             ("second thread", &SECOND_THREAD[..]),
         ] {

@@ -1,0 +1,194 @@
+//! Searches that share one core by taking turns: the two-thread portfolio run on one core
+//! (`docs/METHODS.md#sokoban-portfolio`). Each search runs on a thread of its own, but only
+//! the one holding the turn runs; it hands the turn on after a fixed number of budget polls
+//! (a slice of expansions) and waits for it to come back. A search that ends hands the turn
+//! on for good. The order of turns depends on expansion counts alone, never on the clock, so
+//! a run with an iteration budget is the same run every time.
+//!
+//! A search learns that it takes turns from the thread it runs on ([`TurnGuard::join`]):
+//! the searches poll their budget through [`super::budget_exceeded`], which calls
+//! [`poll`], so no search's signature carries the turns.
+
+use std::cell::RefCell;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+/// Budget polls (each one per 128 expansions) in one turn: about 1,000 expansions, a few
+/// milliseconds, so handing the turn on costs well under 1 % of the time.
+pub(crate) const POLLS_PER_TURN: u32 = 8;
+
+/// The turns of `workers` searches sharing one core.
+#[derive(Debug)]
+pub(crate) struct Turns {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+#[derive(Debug)]
+struct State {
+    /// The worker that may run.
+    holder: usize,
+    /// The workers that have not ended.
+    running: Vec<bool>,
+}
+
+impl Turns {
+    /// Turns for `workers` workers; worker 0 runs first.
+    pub(crate) fn new(workers: usize) -> Arc<Turns> {
+        Arc::new(Turns {
+            state: Mutex::new(State {
+                holder: 0,
+                running: vec![true; workers.max(1)],
+            }),
+            changed: Condvar::new(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A worker that panicked holding the lock left the state whole (every change is a
+        // single assignment), so its poison is ignored.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Block until `worker` holds the turn.
+    fn wait_for(&self, worker: usize, mut state: MutexGuard<'_, State>) {
+        while state.holder != worker {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// The next running worker after `worker` (cyclically), or `worker` itself when no
+    /// other runs.
+    fn next(state: &State, worker: usize) -> usize {
+        let n = state.running.len();
+        (1..=n)
+            .map(|k| (worker + k) % n)
+            .find(|&w| state.running[w])
+            .unwrap_or(worker)
+    }
+
+    /// `worker` (the holder) hands the turn to the next running worker and waits for it to
+    /// come back.
+    fn hand_on(&self, worker: usize) {
+        let mut state = self.lock();
+        let next = Self::next(&state, worker);
+        if next != worker {
+            state.holder = next;
+            self.changed.notify_all();
+        }
+        self.wait_for(worker, state);
+    }
+
+    /// `worker` has ended: it will never take a turn again.
+    fn end(&self, worker: usize) {
+        let mut state = self.lock();
+        state.running[worker] = false;
+        if state.holder == worker {
+            state.holder = Self::next(&state, worker);
+        }
+        self.changed.notify_all();
+    }
+}
+
+/// This thread's worker: its turns and the polls left in its turn.
+struct Slot {
+    turns: Arc<Turns>,
+    worker: usize,
+    polls_left: u32,
+}
+
+thread_local! {
+    static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+}
+
+/// While alive, the searches of this thread run as `worker` of the turns; dropping it ends
+/// the worker (also when its search panics), so the others never wait for it.
+pub(crate) struct TurnGuard {
+    turns: Arc<Turns>,
+    worker: usize,
+}
+
+impl TurnGuard {
+    /// Make this thread worker `worker` of `turns` and wait for its first turn.
+    pub(crate) fn join(turns: &Arc<Turns>, worker: usize) -> TurnGuard {
+        SLOT.with(|slot| {
+            *slot.borrow_mut() = Some(Slot {
+                turns: turns.clone(),
+                worker,
+                polls_left: POLLS_PER_TURN,
+            })
+        });
+        turns.wait_for(worker, turns.lock());
+        TurnGuard {
+            turns: turns.clone(),
+            worker,
+        }
+    }
+}
+
+impl Drop for TurnGuard {
+    fn drop(&mut self) {
+        SLOT.with(|slot| *slot.borrow_mut() = None);
+        self.turns.end(self.worker);
+    }
+}
+
+/// A budget poll of the search on this thread: when the thread takes turns and its turn is
+/// used up, hand the turn on and wait for it to come back. Nothing on a thread that does
+/// not take turns.
+pub(crate) fn poll() {
+    SLOT.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let Some(s) = slot.as_mut() else {
+            return;
+        };
+        s.polls_left -= 1;
+        if s.polls_left == 0 {
+            s.polls_left = POLLS_PER_TURN;
+            s.turns.hand_on(s.worker);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex as StdMutex;
+
+    /// Two workers alternate a slice at a time while both run; one that ends leaves the
+    /// other to run alone; never do two run at once.
+    #[test]
+    fn workers_alternate_one_at_a_time() {
+        let turns = Turns::new(2);
+        let log = StdMutex::new(Vec::new());
+        let polls = [3 * POLLS_PER_TURN, 5 * POLLS_PER_TURN];
+        std::thread::scope(|scope| {
+            for (worker, &n) in polls.iter().enumerate() {
+                let (turns, log) = (&turns, &log);
+                scope.spawn(move || {
+                    let _guard = TurnGuard::join(turns, worker);
+                    for _ in 0..n {
+                        log.lock().unwrap().push(worker);
+                        poll();
+                    }
+                });
+            }
+        });
+        let log = log.into_inner().unwrap();
+        let slices: Vec<usize> = log.chunks(POLLS_PER_TURN as usize).map(|c| c[0]).collect();
+        for chunk in log.chunks(POLLS_PER_TURN as usize) {
+            assert!(
+                chunk.iter().all(|&w| w == chunk[0]),
+                "a slice is one worker's"
+            );
+        }
+        assert_eq!(slices, [0, 1, 0, 1, 0, 1, 1, 1]);
+    }
+
+    /// A thread that takes no turns is not slowed or blocked by polls.
+    #[test]
+    fn polls_without_turns_do_nothing() {
+        for _ in 0..10 * POLLS_PER_TURN {
+            poll();
+        }
+    }
+}
