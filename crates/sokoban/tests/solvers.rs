@@ -481,10 +481,12 @@ fn goal_room_plan_respects_where_boxes_come_from() {
 }
 
 /// The portfolio on `threads` threads solves the first 30 Microban levels with answers that
-/// replay, and stops on a proof of an unsolvable level (a search without macros exhausts it).
-fn portfolio_solves_and_proves(threads: usize) {
+/// replay, stops on a proof of an unsolvable level (a search without macros exhausts it), and
+/// splits the node budget between its two lists.
+fn portfolio_solves_proves_and_splits_nodes(threads: usize) {
     use puzzle_sokoban::solve_threads;
-    for level in parse_xsb(MICROBAN).unwrap().iter().take(30) {
+    let micro = parse_xsb(MICROBAN).unwrap();
+    for level in micro.iter().take(30) {
         let s = solve_threads(level, Algorithm::Greedy, &budget(), threads).unwrap();
         assert_eq!(s.stop, StopReason::Solved);
         let r = replay(level, &s.lurd.expect("solved")).unwrap();
@@ -495,20 +497,19 @@ fn portfolio_solves_and_proves(threads: usize) {
     let s = solve_threads(&level, Algorithm::Greedy, &budget(), threads).unwrap();
     assert!(s.pushes.is_none());
     assert_eq!(s.stop, StopReason::Exhausted);
+    // Each list holds at most half the node budget, so the eight phases of the first list and
+    // the three of the second (one after another in each) store at most 11 × 2,000 in all.
+    let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
+    let s = solve_threads(&micro[92], Algorithm::Greedy, &b, threads).unwrap();
+    assert!(s.pushes.is_none());
+    assert!(s.nodes <= 11 * 2_000, "{} nodes", s.nodes);
 }
 
 #[test]
 fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
     use puzzle_sokoban::solve_threads;
     let micro = parse_xsb(MICROBAN).unwrap();
-    portfolio_solves_and_proves(2);
-    // The node budget is split: each search holds at most half of it, so the eight phases of
-    // the first list and the three of the second (one after another in each) store at most
-    // 11 × 2,000 in all.
-    let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
-    let s = solve_threads(&micro[92], Algorithm::Greedy, &b, 2).unwrap();
-    assert!(s.pushes.is_none());
-    assert!(s.nodes <= 11 * 2_000, "{} nodes", s.nodes);
+    portfolio_solves_proves_and_splits_nodes(2);
     // Microban 146 (14 pushes): the second thread's short A* finds it; greedy search drowns.
     let s = solve_threads(&micro[145], Algorithm::Greedy, &budget(), 2).unwrap();
     let r = replay(&micro[145], &s.lurd.expect("solved")).unwrap();
@@ -522,12 +523,7 @@ fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
 fn one_core_portfolio_takes_turns_deterministically() {
     use puzzle_sokoban::solve_threads;
     let micro = parse_xsb(MICROBAN).unwrap();
-    portfolio_solves_and_proves(1);
-    // The node budget is split as on two threads.
-    let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
-    let s = solve_threads(&micro[92], Algorithm::Greedy, &b, 1).unwrap();
-    assert!(s.pushes.is_none());
-    assert!(s.nodes <= 11 * 2_000, "{} nodes", s.nodes);
+    portfolio_solves_proves_and_splits_nodes(1);
     // Microban 93 unsolved within 300,000 expansions in all: both searches take turns until
     // their halves are used, so the total is the budget (a search stops at most at its poll).
     let b = Budget::iterations(300_000).with_max_nodes(2_000_000);

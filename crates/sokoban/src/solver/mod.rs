@@ -303,14 +303,12 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
     let turns = (threads < 2).then(|| turns::Turns::new(2));
     let found = Arc::new(AtomicBool::new(false));
     let finished = AtomicBool::new(false);
+    // Half the nodes each; on one core half the iterations too, on two the whole count each.
     let share = |which: usize| {
-        let mut b = if turns.is_some() {
-            budget.thread_share(which, 2)
-        } else {
-            let mut b = budget.clone();
-            b.max_nodes = (budget.max_nodes / 2).max(1);
-            b
-        };
+        let mut b = budget.thread_share(which, 2);
+        if turns.is_none() {
+            b.max_iterations = budget.max_iterations;
+        }
         b.stop = Some(found.clone());
         b
     };
