@@ -22,8 +22,8 @@ pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
 /// greedy portfolio, so 0.8 to 3.2 GB at most; docs/ROBUSTNESS.md#memory).
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 /// The most threads a solve uses: the `greedy` portfolio runs two lists of searches, on two
-/// threads or taking turns on one (the same searches at half the speed,
-/// docs/benchmarks/sokoban.md, session 17); the default thread count is the machine's cores
+/// threads or taking turns on one (the same searches, the second list with two thirds of the
+/// core, docs/benchmarks/sokoban.md, sessions 17 and 18); the default thread count is the machine's cores
 /// capped at this.
 pub const PORTFOLIO_THREADS: usize = 2;
 /// The solver names, strongest first (`greedy` is the default).

@@ -5,7 +5,8 @@
 //! (RUN: greedy-macros, greedy, wa2, wa5, wa10, astar; default all. Also, with a
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
 //! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros, `wmN-cX` with
-//! them; a `-fK` suffix takes one expansion in K from feature-space cycling.)
+//! them; a `-fK` suffix takes one expansion in K from feature-space cycling, then an `-aA`
+//! suffix adds A priority points per push no advisor suggested.)
 //! FROM-TO may be `all`. Each line ends with the search thread's CPU seconds, which the
 //! load of a shared machine changes less than wall time (`scripts/sokoban-portfolio.py`
 //! reads these lines to choose the portfolio's shares).
@@ -18,6 +19,10 @@ use std::time::{Duration, Instant};
 
 /// Parse a `gm-cX[-pY]`, `g-cX[-pY]` or `wN-cX` run name.
 fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
+    let (name, advice) = match name.rsplit_once("-a") {
+        Some((n, a)) => (n, a.parse().ok()?),
+        None => (name, 0),
+    };
     let (name, cycle) = match name.rsplit_once("-f") {
         Some((n, k)) => (n, k.parse().ok()?),
         None => (name, 0),
@@ -43,6 +48,7 @@ fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
         connectivity: c.parse().ok()?,
         packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
         feature_cycle: cycle,
+        advice,
         ..base
     };
     Some((order, opts))

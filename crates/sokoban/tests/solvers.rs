@@ -464,6 +464,33 @@ fn weighted_cycling_with_macros_solves_microban_153_and_xsokoban_34() {
 }
 
 #[test]
+fn advisors_solve_xsokoban_screens_cycling_alone_does_not() {
+    // XSokoban 21 and 49 were solved by no search of the session-17 portfolio in 60 s.
+    // Greedy cycling with FESS's move weights (one point per push no advisor suggested)
+    // solves them (about 146,000 and 177,000 expansions when measured); the same search
+    // without the weights does not within the same budget (nor in 15 s, about 2 million
+    // expansions).
+    let levels = parse_xsb(XSOKOBAN).unwrap();
+    let cycling = SearchOptions {
+        connectivity: 4,
+        feature_cycle: 1,
+        ..SearchOptions::MACROS
+    };
+    let advised = SearchOptions {
+        advice: 1,
+        ..cycling
+    };
+    let budget = || Budget::iterations(250_000).with_max_nodes(2_000_000);
+    for screen in [21, 49] {
+        let level = &levels[screen - 1];
+        solves_and_replays(level, Order::Greedy, advised, &budget(), screen);
+        let board = Board::new(level).unwrap();
+        let plain = best_first_opts(&board, Order::Greedy, cycling, &budget());
+        assert!(plain.pushes.is_none(), "screen {screen} without advice");
+    }
+}
+
+#[test]
 fn goal_room_plan_respects_where_boxes_come_from() {
     // Microban 139: the goal room touches an open area the player can use but no box can
     // reach; a fill order that pulls boxes out into that area cannot be carried out, and the
@@ -516,8 +543,8 @@ fn two_thread_portfolio_replays_proves_and_keeps_its_budgets() {
     assert!(r.solved);
 }
 
-/// On one thread the two searches of the portfolio take turns on one core: each gets half
-/// the iterations, the answers replay, a proof still ends the run, and with an iteration
+/// On one thread the two searches of the portfolio take turns on one core (the second two
+/// slices for each of the first's, with iterations in the same proportion), the answers replay, a proof still ends the run, and with an iteration
 /// budget the run is the same every time (turns change on expansion counts, not the clock).
 #[test]
 fn one_core_portfolio_takes_turns_deterministically() {
@@ -525,7 +552,7 @@ fn one_core_portfolio_takes_turns_deterministically() {
     let micro = parse_xsb(MICROBAN).unwrap();
     portfolio_solves_proves_and_splits_nodes(1);
     // Microban 93 unsolved within 300,000 expansions in all: both searches take turns until
-    // their halves are used, so the total is the budget (a search stops at most at its poll).
+    // their shares are used, so the total is the budget (a search stops at most at its poll).
     let b = Budget::iterations(300_000).with_max_nodes(2_000_000);
     let first = solve_threads(&micro[92], Algorithm::Greedy, &b, 1).unwrap();
     assert!(first.pushes.is_none(), "solved in 300,000 expansions");

@@ -111,11 +111,11 @@ impl FeatureCells {
         self.cells[k].push(priority, node);
     }
     /// The best live position of the next non-empty cell, in turn.
-    fn pop(&mut self, store: &NodeStore, order: Order) -> Option<u32> {
+    fn pop(&mut self, store: &NodeStore, prio: &impl Fn(usize) -> usize) -> Option<u32> {
         for _ in 0..self.cells.len() {
             let k = self.next % self.cells.len();
             self.next = k + 1;
-            if let Some(n) = pop_live(&mut self.cells[k], store, order) {
+            if let Some(n) = pop_live(&mut self.cells[k], store, prio) {
                 return Some(n);
             }
         }
@@ -167,6 +167,13 @@ pub struct SearchOptions {
     /// search keeps spreading over different kinds of positions instead of sinking into one
     /// plateau of its priority.
     pub feature_cycle: u32,
+    /// Greedy and weighted A* only: priority points per push that no advisor suggested (FESS's
+    /// move weights, Shoham & Schaeffer 2020 §4: advisor moves cost 0, others 1; 0 = off).
+    /// After each expansion, each advisor names at most one child that improves its feature:
+    /// more boxes on goals without breaking the packing order, fewer free-floor areas, fewer
+    /// boxes in doorways. A position's advice cost is the number of unadvised pushes on its
+    /// path, so the search follows chains of advised pushes before spreading out.
+    pub advice: u32,
 }
 
 impl SearchOptions {
@@ -180,6 +187,7 @@ impl SearchOptions {
         connectivity: 0,
         packing: 4,
         feature_cycle: 0,
+        advice: 0,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -192,6 +200,7 @@ impl SearchOptions {
         connectivity: 0,
         packing: 4,
         feature_cycle: 0,
+        advice: 0,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -203,6 +212,7 @@ impl SearchOptions {
         connectivity: 0,
         packing: 4,
         feature_cycle: 0,
+        advice: 0,
     };
 }
 
@@ -285,20 +295,28 @@ pub fn best_first_opts(
         dir: Dir::Up,
     };
     let root = store.insert(pos.box_hash, pos.boxes.words(), norm, NO_NODE, dummy, 0, h0);
+    // FESS move weights: the unadvised pushes on each stored position's path (by node).
+    let advice = match order {
+        Order::Greedy | Order::Weighted(_) => opts.advice,
+        Order::AStar | Order::Bfs => 0,
+    };
+    let root_priority = order.priority(0, h0);
     let mut open = match order {
         Order::Bfs => Open::Fifo(VecDeque::from([root])),
         _ => {
             let mut b = Buckets::new();
-            b.push(order.priority(0, h0), root);
+            b.push(root_priority, root);
             Open::Buckets(b)
         }
     };
-    let doors = if cycle {
+    let doors = if cycle || advice > 0 {
         door_cells(board)
     } else {
         CellSet::new(0)
     };
     let mut cells = cycle.then(FeatureCells::new);
+    let mut advice_of: Vec<u32> = vec![0];
+    let mut children: Vec<(u32, Option<ChildInfo>)> = Vec::new();
     let mut cell_of: Vec<u32> = Vec::new();
     // Free-floor areas of every stored position (node numbers are insertion order), from
     // which most children's counts follow without a flood (`regions_after_push`).
@@ -310,7 +328,7 @@ pub fn best_first_opts(
         };
         let cell = ctx.cell(board, &pos, root_regions, root_out_of_order);
         cell_of.push(cell);
-        cells.push(cell, order.priority(0, h0), root);
+        cells.push(cell, root_priority, root);
     }
     let goal_at_pop = order == Order::AStar;
     // Only A* needs to expand a closed position again when a shorter path reaches it (its
@@ -333,20 +351,21 @@ pub fn best_first_opts(
     let mut saved_bounds = SavedBounds::new(board.box_count());
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
+        let prio = |j: usize| node_priority(order, advice, &store, &advice_of, j);
         let from_cells = match &mut cells {
             Some(cells)
                 if outcome
                     .expanded
                     .is_multiple_of(u64::from(opts.feature_cycle)) =>
             {
-                cells.pop(&store, order)
+                cells.pop(&store, &prio)
             }
             _ => None,
         };
         let node = match (from_cells, &mut open) {
             (Some(n), _) => Some(n),
             (None, Open::Fifo(q)) => q.pop_front(),
-            (None, Open::Buckets(b)) => pop_live(b, &store, order),
+            (None, Open::Buckets(b)) => pop_live(b, &store, &prio),
         };
         let Some(node) = node else {
             outcome.stop = StopReason::Exhausted;
@@ -486,7 +505,7 @@ pub fn best_first_opts(
                 packing,
                 connectivity,
                 reopen,
-                cycle.then_some(CycleContext {
+                (cycle || advice > 0).then_some(CycleContext {
                     ranks: &ranks,
                     doors: &doors,
                 }),
@@ -497,28 +516,25 @@ pub fn best_first_opts(
             }
             match child {
                 Child::Pruned => {}
-                Child::Improved(j) | Child::New(j, ..) => {
+                Child::Improved(j) | Child::New(j, _) => {
                     outcome.nodes += u64::from(matches!(child, Child::New(..)));
-                    let hj = store.h[j as usize];
-                    if !goal_at_pop && hj == 0 {
+                    if !goal_at_pop && store.h[j as usize] == 0 {
                         outcome.pushes = Some(store.path_to(j));
                         outcome.stop = StopReason::Solved;
                         return outcome;
                     }
-                    let gj = store.g[j as usize];
-                    match &mut open {
-                        Open::Fifo(q) => q.push_back(j),
-                        Open::Buckets(b) => b.push(order.priority(gj, hj), j),
-                    }
-                    if let Child::New(_, _, regions) = child {
-                        regions_of.push(regions);
-                    }
-                    if let Some(cells) = &mut cells {
-                        if let Child::New(_, cell, _) = child {
-                            cell_of.push(cell);
+                    let info = match child {
+                        Child::New(_, info) => {
+                            regions_of.push(info.regions);
+                            advice_of.push(u32::MAX);
+                            if cells.is_some() {
+                                cell_of.push(info.cell);
+                            }
+                            Some(info)
                         }
-                        cells.push(cell_of[j as usize], order.priority(gj, hj), j);
-                    }
+                        _ => None,
+                    };
+                    children.push((j, info));
                 }
                 Child::Full => {
                     outcome.stop = StopReason::Nodes;
@@ -526,15 +542,93 @@ pub fn best_first_opts(
                 }
             }
         }
+        if advice > 0 {
+            let parent_info = ChildInfo {
+                cell: 0,
+                regions: parent_regions,
+                on_goals: pos.boxes_on_goals(board) as u32,
+                in_doors: boxes_in_doors(&pos.boxes, &doors),
+                out_of_order: packing_violations(board, &ranks, &pos.boxes),
+            };
+            let advised = advised_children(&parent_info, &children, |j| store.h[j as usize]);
+            let base = advice_of[i];
+            for (k, &(j, _)) in children.iter().enumerate() {
+                let cost = base.saturating_add(u32::from(advised & (1 << k.min(63)) == 0));
+                let a = &mut advice_of[j as usize];
+                *a = (*a).min(cost);
+            }
+        }
+        for (j, _) in children.drain(..) {
+            let ju = j as usize;
+            let p = node_priority(order, advice, &store, &advice_of, ju);
+            match &mut open {
+                Open::Fifo(q) => q.push_back(j),
+                Open::Buckets(b) => b.push(p, j),
+            }
+            if let Some(cells) = &mut cells {
+                cells.push(cell_of[ju], p, j);
+            }
+        }
     }
 }
 
+/// The queue priority of stored node `j`: the order's, plus `advice` points per unadvised
+/// push on its path ([`SearchOptions::advice`]).
+fn node_priority(
+    order: Order,
+    advice: u32,
+    store: &NodeStore,
+    advice_of: &[u32],
+    j: usize,
+) -> usize {
+    let base = order.priority(store.g[j], store.h[j]);
+    if advice == 0 {
+        base
+    } else {
+        base + advice as usize * advice_of[j] as usize
+    }
+}
+
+/// The children that the advisors suggest (FESS §4, [`SearchOptions::advice`]), as a bit
+/// mask over `children` (the first 64): each advisor names at most one new child that
+/// improves its feature over the parent's, the one with the lowest `h` among those that
+/// improve it most.
+/// - packing: more boxes on goals, with no more goal boxes out of packing order;
+/// - connectivity: fewer free-floor areas;
+/// - room connectivity: fewer boxes in doorways.
+fn advised_children(
+    parent: &ChildInfo,
+    children: &[(u32, Option<ChildInfo>)],
+    h_of: impl Fn(u32) -> u32,
+) -> u64 {
+    // Per advisor: (improvement, -h) of the best child so far, and its index.
+    let mut best: [Option<((u32, i64), usize)>; 3] = [None; 3];
+    for (k, (j, info)) in children.iter().enumerate().take(64) {
+        let Some(c) = info else { continue };
+        let h = -i64::from(h_of(*j));
+        let gains = [
+            (c.on_goals > parent.on_goals && c.out_of_order <= parent.out_of_order)
+                .then(|| c.on_goals - parent.on_goals),
+            (c.regions < parent.regions).then(|| parent.regions - c.regions),
+            (c.in_doors < parent.in_doors).then(|| parent.in_doors - c.in_doors),
+        ];
+        for (slot, gain) in best.iter_mut().zip(gains) {
+            if let Some(gain) = gain {
+                if slot.is_none_or(|(key, _)| (gain, h) > key) {
+                    *slot = Some(((gain, h), k));
+                }
+            }
+        }
+    }
+    best.iter().flatten().fold(0, |mask, &(_, k)| mask | 1 << k)
+}
+
 /// Pop the best live entry of `b` (skipping closed nodes and stale priorities).
-fn pop_live(b: &mut Buckets, store: &NodeStore, order: Order) -> Option<u32> {
+fn pop_live(b: &mut Buckets, store: &NodeStore, prio: &impl Fn(usize) -> usize) -> Option<u32> {
     loop {
         let (p, n) = b.pop()?;
         let i = n as usize;
-        if store.closed[i] || order.priority(store.g[i], store.h[i]) != p {
+        if store.closed[i] || prio(i) != p {
             continue; // stale entry
         }
         return Some(n);
@@ -552,21 +646,42 @@ impl CycleContext<'_> {
     /// The feature cell of `pos`, which has `regions` free-floor areas and `out_of_order` goal
     /// boxes filled out of packing order.
     fn cell(&self, board: &Board, pos: &Position, regions: u32, out_of_order: u32) -> u32 {
-        Features {
+        self.info(board, pos, regions, out_of_order).cell
+    }
+
+    /// The features of `pos` and its cell.
+    fn info(&self, board: &Board, pos: &Position, regions: u32, out_of_order: u32) -> ChildInfo {
+        let f = Features {
             on_goals: pos.boxes_on_goals(board) as u32,
             regions,
             out_of_order,
             in_doors: boxes_in_doors(&pos.boxes, self.doors),
+        };
+        ChildInfo {
+            cell: f.cell(),
+            regions,
+            on_goals: f.on_goals,
+            in_doors: f.in_doors,
+            out_of_order,
         }
-        .cell()
     }
+}
+
+/// The features of a new child ([`Features`]; `on_goals`, `in_doors` and `cell` are 0 unless
+/// feature cycling or advice is on).
+#[derive(Clone, Copy, Debug)]
+struct ChildInfo {
+    cell: u32,
+    regions: u32,
+    on_goals: u32,
+    in_doors: u32,
+    out_of_order: u32,
 }
 
 enum Child {
     Pruned,
-    /// A new position, its feature cell (0 unless feature cycling is on) and its number of
-    /// free-floor areas.
-    New(u32, u32, u32),
+    /// A new position and its features.
+    New(u32, ChildInfo),
     Improved(u32),
     Full,
 }
@@ -686,8 +801,17 @@ fn expand_child(
         // A new node is in no macro record yet.
         store.set_macro(j, macro_path(push, tail));
     }
-    let cell = cycle.map_or(0, |ctx| ctx.cell(board, pos, regions, out_of_order));
-    Child::New(j, cell, regions)
+    let info = match cycle {
+        Some(ctx) => ctx.info(board, pos, regions, out_of_order),
+        None => ChildInfo {
+            cell: 0,
+            regions,
+            on_goals: 0,
+            in_doors: 0,
+            out_of_order,
+        },
+    };
+    Child::New(j, info)
 }
 
 /// All pushes of a macro move (`push` then `tail`), or nothing for a single push.
@@ -732,5 +856,53 @@ impl SavedBounds {
         let k = node as usize % self.slots.len();
         let (tag, saved) = &mut self.slots[k];
         *tag = if bound.save(saved) { node } else { NO_NODE };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(on_goals: u32, regions: u32, in_doors: u32, out_of_order: u32) -> ChildInfo {
+        ChildInfo {
+            cell: 0,
+            regions,
+            on_goals,
+            in_doors,
+            out_of_order,
+        }
+    }
+
+    #[test]
+    fn each_advisor_names_its_best_improving_child() {
+        let parent = info(2, 3, 2, 0);
+        let children = [
+            (10, Some(info(2, 3, 2, 0))), // improves nothing
+            (11, Some(info(3, 3, 2, 1))), // packs, but out of order: no packing advice
+            (12, Some(info(3, 3, 2, 0))), // packs in order (h 7)
+            (13, Some(info(3, 2, 2, 0))), // packs in order (h 5) and joins two areas
+            (14, Some(info(2, 1, 2, 0))), // joins three areas into one
+            (15, None),                   // a shorter path to a known position
+            (16, Some(info(2, 3, 1, 0))), // clears a doorway (h 9)
+            (17, Some(info(2, 3, 1, 0))), // clears a doorway (h 4)
+        ];
+        let h = |j: u32| match j {
+            12 => 7,
+            13 => 5,
+            16 => 9,
+            17 => 4,
+            _ => 6,
+        };
+        let mask = advised_children(&parent, &children, h);
+        // Packing: 13 (lower h than 12); connectivity: 14 (the larger gain beats 13's);
+        // doorways: 17 (lower h than 16).
+        assert_eq!(mask, 1 << 3 | 1 << 4 | 1 << 7);
+    }
+
+    #[test]
+    fn no_advice_without_improvement() {
+        let parent = info(1, 1, 0, 0);
+        let children = [(1, Some(info(1, 2, 1, 0))), (2, Some(info(0, 1, 0, 0)))];
+        assert_eq!(advised_children(&parent, &children, |_| 3), 0);
     }
 }

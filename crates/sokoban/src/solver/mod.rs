@@ -117,22 +117,20 @@ const fn greedy_cycling(every: u32) -> (Order, SearchOptions) {
     (order, opts)
 }
 
+/// [`greedy_cycling`] on every expansion with FESS's move weights
+/// ([`SearchOptions::advice`]): one point per push that no advisor suggested.
+const fn greedy_cycling_advised() -> (Order, SearchOptions) {
+    let (order, mut opts) = greedy_cycling(1);
+    opts.advice = 1;
+    (order, opts)
+}
+
 /// Weighted A* (w = `w`) without macros, with `connectivity` points per extra free-cell area
 /// and feature-space cycling on one expansion in `cycle` (0 = none).
 const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
     let mut opts = SearchOptions::NO_MACROS;
     opts.connectivity = connectivity;
     opts.feature_cycle = cycle;
-    (Order::Weighted(w), opts)
-}
-
-/// Weighted A* (w = `w`) with goal and tunnel macros, the goal cut and corral deadlocks
-/// ([`SearchOptions::MACROS`]), connectivity weight 4 and feature-space cycling on every
-/// expansion.
-const fn weighted_macros_cycling(w: u32) -> (Order, SearchOptions) {
-    let mut opts = SearchOptions::MACROS;
-    opts.connectivity = 4;
-    opts.feature_cycle = 1;
     (Order::Weighted(w), opts)
 }
 
@@ -146,6 +144,14 @@ type Phase = (Order, SearchOptions, u32);
 const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
     (order, opts, share)
 }
+
+/// The share of one core each list gets when they take turns ([`turns`]): the second list,
+/// with the cycling searches, runs two slices for each of the first's. At half the core its
+/// two searches did not both fit in 10 s (Microban 93 needs about 4.2 s of cycling greedy
+/// and 153 about 4.5 s of the advised search there); at two thirds both do (93 in 4.6 s, 153
+/// in 3.0 s, session 18). The first list's short greedy searches solve most levels within
+/// their first slices anyway.
+const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 
 /// The phases of `first_thread`.
 const FIRST_THREAD: [Phase; 8] = [
@@ -163,8 +169,8 @@ const FIRST_THREAD: [Phase; 8] = [
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
 const SECOND_THREAD: [Phase; 3] = [
-    phase(greedy_cycling(1), 42),
-    phase(weighted_macros_cycling(2), 53),
+    phase(greedy_cycling_advised(), 50),
+    phase(greedy_cycling(1), 45),
     phase(A_STAR, 5),
 ];
 
@@ -179,9 +185,10 @@ const SECOND_THREAD: [Phase; 3] = [
 /// most levels fall in well under a second to one of them, so several short greedy searches
 /// beat one long one. Feature-space cycling (FESS §3, [`crate::features`]) takes turns among
 /// kinds of positions instead of following the priority; at 6 s it solves XSokoban 15, 18,
-/// 65, 67 and 68, which no search without it solved in 60 s (session 7). Weighted A* with
-/// macros and cycling solves Microban 153 (2.3–3.3 s) and, at 10 s, XSokoban 5, 33, 34, 44
-/// and 76 (session 8), which the session-7 portfolio did not solve in 60 s except 34.
+/// 65, 67 and 68, which no search without it solved in 60 s (session 7). With FESS's move
+/// weights (FESS §4, [`SearchOptions::advice`]: a push no advisor suggested costs a point)
+/// cycling greedy search solves, at 15 s, XSokoban 21, 22, 40, 45, 49 and 61, which no
+/// search of the session-17 portfolio solved in 60 s, and Microban 153 (session 18).
 /// A level whose goal-room plan does not fit (a macro search exhausts its pruned space) often
 /// falls to the broader searches without macros, which also prove unsolvable levels. The
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
@@ -279,18 +286,19 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
 /// running until its share of the budget is used (one that stops early passes the rest of its
 /// share on). One list (`first_thread`) runs a short A*, greedy searches at several
 /// connectivity weights, then weighted A*; the other (`second_thread`) the feature-space
-/// cycling searches (greedy, then weighted A* with and without macros). The first answer, or
-/// a proof that the level is unsolvable, stops the other list. It is for levels where one
-/// sequential portfolio reaches the right search too late or never (Microban 93: cycling
-/// greedy; Microban 153: cycling weighted A* with macros).
+/// cycling searches (greedy with the advisors' move weights, then without). The first
+/// answer, or a proof that the level is unsolvable, stops the other list. It is for levels
+/// where one sequential portfolio reaches the right search too late or never (Microban 93:
+/// cycling greedy; Microban 153: cycling greedy with the advisors).
 ///
 /// With two or more `threads` the lists run on two threads (more are used as two), each with
 /// the whole time and iteration budget. On one thread they take turns on one core
-/// (`solver/turns.rs`: a slice of about 1,000 expansions each), each with half the iterations, so
-/// the run is the two-thread run at half the speed and the same searches serve every core
-/// count. That replaced a separate one-thread sequence of the same searches (session 17,
-/// docs/benchmarks/sokoban.md: at 10 s on one thread, 345 levels of Microban, Microban II,
-/// XSokoban and Sasquatch against 344, Microban 155/155 against 154).
+/// (`solver/turns.rs`: slices of about 1,000 expansions), the second list two slices for each
+/// of the first's (`ONE_CORE_WEIGHTS`) and the iterations split in the same proportion, so
+/// the same searches serve every core count. That replaced a separate one-thread sequence of
+/// the same searches (session 17, docs/benchmarks/sokoban.md: at 10 s on one thread, 345
+/// levels of Microban, Microban II, XSokoban and Sasquatch against 344, Microban 155/155
+/// against 154).
 /// The node budget is split between the two lists, so memory stays within
 /// [`Budget::max_nodes`]. On two threads, which search wins can depend on timing, so the
 /// reported pushes and node counts may differ from run to run (every solution is still
@@ -299,16 +307,22 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
 pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> SearchOutcome {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    // One core: the two searches take turns (each with half the iterations).
-    let turns = (threads < 2).then(|| turns::Turns::new(2));
+    // One core: the two searches take turns, the second list two slices for each of the
+    // first's, with iterations in the same proportion.
+    let turns = (threads < 2).then(|| turns::Turns::new(&ONE_CORE_WEIGHTS));
     let found = Arc::new(AtomicBool::new(false));
     let finished = AtomicBool::new(false);
-    // Half the nodes each; on one core half the iterations too, on two the whole count each.
+    // Half the nodes each; on one core the iterations split like the turns, on two the whole
+    // count each.
     let share = |which: usize| {
         let mut b = budget.thread_share(which, 2);
-        if turns.is_none() {
-            b.max_iterations = budget.max_iterations;
-        }
+        b.max_iterations = match turns {
+            None => budget.max_iterations,
+            Some(_) => budget.max_iterations.map(|n| {
+                let total: u64 = ONE_CORE_WEIGHTS.iter().map(|&w| u64::from(w)).sum();
+                n * u64::from(ONE_CORE_WEIGHTS[which]) / total
+            }),
+        };
         b.stop = Some(found.clone());
         b
     };
@@ -367,17 +381,17 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, cycling on every expansion | 42 % |
-/// | weighted A* (w = 2) + macros, cycling on every expansion | 53 % |
+/// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
+/// | greedy + macros, cycling on every expansion | 45 % |
 /// | A*, no macros | the rest |
 ///
-/// Greedy cycling solves screens no other search here solves (XSokoban 15, 18, 65, 67, 68
-/// within 4 s; see docs/benchmarks/sokoban.md, sessions 7 and 8) and Microban 93 (96
-/// pushes, about 3.5 s on a busy machine: its share is 42 % so that it fits in 10 s).
-/// Weighted A* with macros and cycling solves Microban 153 (344 pushes, 2.3–3.3 s, after
-/// 4.2 s of a 10 s budget) and, at 60 s, XSokoban 5, 33, 34, 43, 44 and 76, which the
-/// session-7 portfolio did not (34 only at 52 s). The last A* is there so that the thread ends
-/// with a search without macros (see [`SECOND_THREAD`]).
+/// Cycling with the advisors' move weights ([`SearchOptions::advice`]) solves 39 of the 45
+/// XSokoban screens that the session-17 portfolio solved, each in 25 s alone, and 6 of the
+/// 45 it did not (docs/benchmarks/sokoban.md, session 18), besides Microban 153, which
+/// weighted A* with macros and cycling used to solve here. Cycling without the weights
+/// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
+/// (96 pushes). The last A* is there so that the thread ends with a search without macros
+/// (see [`SECOND_THREAD`]).
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     run_phases(board, budget, &SECOND_THREAD)
 }

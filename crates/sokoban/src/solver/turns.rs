@@ -21,6 +21,8 @@ pub(crate) const POLLS_PER_TURN: u32 = 8;
 pub(crate) struct Turns {
     state: Mutex<State>,
     changed: Condvar,
+    /// Each worker's turn, in budget polls.
+    slices: Vec<u32>,
 }
 
 #[derive(Debug)]
@@ -32,14 +34,25 @@ struct State {
 }
 
 impl Turns {
-    /// Turns for `workers` workers; worker 0 runs first.
-    pub(crate) fn new(workers: usize) -> Arc<Turns> {
+    /// Turns for one worker per entry of `weights`; worker 0 runs first. Worker `k`'s turn
+    /// lasts `weights[k]` × [`POLLS_PER_TURN`] polls, so while all run, each gets that
+    /// share of the core.
+    pub(crate) fn new(weights: &[u32]) -> Arc<Turns> {
+        let slices: Vec<u32> = if weights.is_empty() {
+            &[1][..]
+        } else {
+            weights
+        }
+        .iter()
+        .map(|&w| w.max(1) * POLLS_PER_TURN)
+        .collect();
         Arc::new(Turns {
             state: Mutex::new(State {
                 holder: 0,
-                running: vec![true; workers.max(1)],
+                running: vec![true; slices.len()],
             }),
             changed: Condvar::new(),
+            slices,
         })
     }
 
@@ -114,7 +127,7 @@ impl TurnGuard {
             *slot.borrow_mut() = Some(Slot {
                 turns: turns.clone(),
                 worker,
-                polls_left: POLLS_PER_TURN,
+                polls_left: turns.slices[worker],
             })
         });
         turns.wait_for(worker, turns.lock());
@@ -143,7 +156,7 @@ pub(crate) fn poll() {
         };
         s.polls_left -= 1;
         if s.polls_left == 0 {
-            s.polls_left = POLLS_PER_TURN;
+            s.polls_left = s.turns.slices[s.worker];
             s.turns.hand_on(s.worker);
         }
     });
@@ -158,7 +171,7 @@ mod tests {
     /// other to run alone; never do two run at once.
     #[test]
     fn workers_alternate_one_at_a_time() {
-        let turns = Turns::new(2);
+        let turns = Turns::new(&[1, 1]);
         let log = StdMutex::new(Vec::new());
         let polls = [3 * POLLS_PER_TURN, 5 * POLLS_PER_TURN];
         std::thread::scope(|scope| {
@@ -182,6 +195,29 @@ mod tests {
             );
         }
         assert_eq!(slices, [0, 1, 0, 1, 0, 1, 1, 1]);
+    }
+
+    /// A worker of weight 2 runs two slices for every one of a worker of weight 1.
+    #[test]
+    fn weights_set_the_length_of_turns() {
+        let turns = Turns::new(&[1, 2]);
+        let log = StdMutex::new(Vec::new());
+        let polls = [3 * POLLS_PER_TURN, 4 * POLLS_PER_TURN];
+        std::thread::scope(|scope| {
+            for (worker, &n) in polls.iter().enumerate() {
+                let (turns, log) = (&turns, &log);
+                scope.spawn(move || {
+                    let _guard = TurnGuard::join(turns, worker);
+                    for _ in 0..n {
+                        log.lock().unwrap().push(worker);
+                        poll();
+                    }
+                });
+            }
+        });
+        let log = log.into_inner().unwrap();
+        let slices: Vec<usize> = log.chunks(POLLS_PER_TURN as usize).map(|c| c[0]).collect();
+        assert_eq!(slices, [0, 1, 1, 0, 1, 1, 0]);
     }
 
     /// A thread that takes no turns is not slowed or blocked by polls.
