@@ -398,13 +398,50 @@ fn connectivity_term_solves_xsokoban_screens_and_replays() {
     }
 }
 
+/// `with` solves `level` within `expansions` (the answer replays) and `without` does not.
+fn solves_only_with(
+    level: &Level,
+    screen: usize,
+    order: Order,
+    (with, without): (SearchOptions, SearchOptions),
+    expansions: u64,
+    what: &str,
+) {
+    let budget = || Budget::iterations(expansions).with_max_nodes(2_000_000);
+    solves_and_replays(level, order, with, &budget(), screen);
+    let board = Board::new(level).unwrap();
+    let plain = best_first_opts(&board, order, without, &budget());
+    assert!(plain.pushes.is_none(), "screen {screen} {what}");
+}
+
+/// Greedy or weighted A* with macros, connectivity weight 4 and feature-space cycling on
+/// every expansion.
+const CYCLING: SearchOptions = SearchOptions {
+    connectivity: 4,
+    feature_cycle: 1,
+    ..SearchOptions::MACROS
+};
+
+/// [`solves_only_with`] on the given XSokoban screens with greedy search.
+fn xsokoban_solved_only_with(
+    screens: &[usize],
+    options: (SearchOptions, SearchOptions),
+    expansions: u64,
+    what: &str,
+) {
+    let levels = parse_xsb(XSOKOBAN).unwrap();
+    for &screen in screens {
+        let level = &levels[screen - 1];
+        solves_only_with(level, screen, Order::Greedy, options, expansions, what);
+    }
+}
+
 #[test]
 fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
     // XSokoban 15 and 67 were solved by no search of the session-6 portfolio in 60 s. Greedy
     // search with macros that takes every expansion from the next feature cell in turn
     // (FESS-style cycling) solves them (about 50,000 and 100,000 expansions when measured);
     // the same search without cycling does not, within the same budget.
-    let levels = parse_xsb(XSOKOBAN).unwrap();
     let greedy = SearchOptions {
         connectivity: 4,
         ..SearchOptions::MACROS
@@ -413,14 +450,7 @@ fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
         feature_cycle: 1,
         ..greedy
     };
-    let budget = || Budget::iterations(150_000).with_max_nodes(2_000_000);
-    for screen in [15, 67] {
-        let level = &levels[screen - 1];
-        solves_and_replays(level, Order::Greedy, cycling, &budget(), screen);
-        let board = Board::new(level).unwrap();
-        let plain = best_first_opts(&board, Order::Greedy, greedy, &budget());
-        assert!(plain.pushes.is_none(), "screen {screen} without cycling");
-    }
+    xsokoban_solved_only_with(&[15, 67], (cycling, greedy), 150_000, "without cycling");
 }
 
 #[test]
@@ -429,37 +459,19 @@ fn weighted_cycling_with_macros_solves_microban_153_and_xsokoban_34() {
     // XSokoban 34 fell only at 52 s. Weighted A* (w = 2) with feature-space cycling solves
     // both; with goal and tunnel macros it needs fewer expansions (about 400,000 and 62,000
     // when measured, against about 620,000 and 480,000 without macros).
-    let cycling = SearchOptions {
-        connectivity: 4,
-        feature_cycle: 1,
-        ..SearchOptions::MACROS
-    };
     let without_macros = SearchOptions {
         connectivity: 4,
         feature_cycle: 1,
         ..SearchOptions::NO_MACROS
     };
-    let budget = |n| Budget::iterations(n).with_max_nodes(2_000_000);
     let microban = parse_xsb(MICROBAN).unwrap();
     let xsokoban = parse_xsb(XSOKOBAN).unwrap();
     for (level, screen, expansions) in
         [(&microban[152], 153, 450_000), (&xsokoban[33], 34, 100_000)]
     {
-        solves_and_replays(
-            level,
-            Order::Weighted(2),
-            cycling,
-            &budget(expansions),
-            screen,
-        );
-        let board = Board::new(level).unwrap();
-        let plain = best_first_opts(
-            &board,
-            Order::Weighted(2),
-            without_macros,
-            &budget(expansions),
-        );
-        assert!(plain.pushes.is_none(), "screen {screen} without macros");
+        let options = (CYCLING, without_macros);
+        let order = Order::Weighted(2);
+        solves_only_with(level, screen, order, options, expansions, "without macros");
     }
 }
 
@@ -470,24 +482,11 @@ fn advisors_solve_xsokoban_screens_cycling_alone_does_not() {
     // solves them (about 146,000 and 177,000 expansions when measured); the same search
     // without the weights does not within the same budget (nor in 15 s, about 2 million
     // expansions).
-    let levels = parse_xsb(XSOKOBAN).unwrap();
-    let cycling = SearchOptions {
-        connectivity: 4,
-        feature_cycle: 1,
-        ..SearchOptions::MACROS
-    };
     let advised = SearchOptions {
         advice: 1,
-        ..cycling
+        ..CYCLING
     };
-    let budget = || Budget::iterations(250_000).with_max_nodes(2_000_000);
-    for screen in [21, 49] {
-        let level = &levels[screen - 1];
-        solves_and_replays(level, Order::Greedy, advised, &budget(), screen);
-        let board = Board::new(level).unwrap();
-        let plain = best_first_opts(&board, Order::Greedy, cycling, &budget());
-        assert!(plain.pushes.is_none(), "screen {screen} without advice");
-    }
+    xsokoban_solved_only_with(&[21, 49], (advised, CYCLING), 250_000, "without advice");
 }
 
 #[test]

@@ -167,13 +167,12 @@ mod tests {
     use super::*;
     use std::sync::Mutex as StdMutex;
 
-    /// Two workers alternate a slice at a time while both run; one that ends leaves the
-    /// other to run alone; never do two run at once.
-    #[test]
-    fn workers_alternate_one_at_a_time() {
-        let turns = Turns::new(&[1, 1]);
+    /// Run one worker per entry of `weights`, worker `k` polling `polls[k]` times, and
+    /// return which worker ran each slice of [`POLLS_PER_TURN`] polls (checking that a slice
+    /// is one worker's: never do two run at once).
+    fn slices_run(weights: &[u32], polls: &[u32]) -> Vec<usize> {
+        let turns = Turns::new(weights);
         let log = StdMutex::new(Vec::new());
-        let polls = [3 * POLLS_PER_TURN, 5 * POLLS_PER_TURN];
         std::thread::scope(|scope| {
             for (worker, &n) in polls.iter().enumerate() {
                 let (turns, log) = (&turns, &log);
@@ -187,36 +186,28 @@ mod tests {
             }
         });
         let log = log.into_inner().unwrap();
-        let slices: Vec<usize> = log.chunks(POLLS_PER_TURN as usize).map(|c| c[0]).collect();
-        for chunk in log.chunks(POLLS_PER_TURN as usize) {
+        let chunks = log.chunks(POLLS_PER_TURN as usize);
+        for chunk in chunks.clone() {
             assert!(
                 chunk.iter().all(|&w| w == chunk[0]),
                 "a slice is one worker's"
             );
         }
+        chunks.map(|c| c[0]).collect()
+    }
+
+    /// Two workers alternate a slice at a time while both run; one that ends leaves the
+    /// other to run alone.
+    #[test]
+    fn workers_alternate_one_at_a_time() {
+        let slices = slices_run(&[1, 1], &[3 * POLLS_PER_TURN, 5 * POLLS_PER_TURN]);
         assert_eq!(slices, [0, 1, 0, 1, 0, 1, 1, 1]);
     }
 
     /// A worker of weight 2 runs two slices for every one of a worker of weight 1.
     #[test]
     fn weights_set_the_length_of_turns() {
-        let turns = Turns::new(&[1, 2]);
-        let log = StdMutex::new(Vec::new());
-        let polls = [3 * POLLS_PER_TURN, 4 * POLLS_PER_TURN];
-        std::thread::scope(|scope| {
-            for (worker, &n) in polls.iter().enumerate() {
-                let (turns, log) = (&turns, &log);
-                scope.spawn(move || {
-                    let _guard = TurnGuard::join(turns, worker);
-                    for _ in 0..n {
-                        log.lock().unwrap().push(worker);
-                        poll();
-                    }
-                });
-            }
-        });
-        let log = log.into_inner().unwrap();
-        let slices: Vec<usize> = log.chunks(POLLS_PER_TURN as usize).map(|c| c[0]).collect();
+        let slices = slices_run(&[1, 2], &[3 * POLLS_PER_TURN, 4 * POLLS_PER_TURN]);
         assert_eq!(slices, [0, 1, 1, 0, 1, 1, 0]);
     }
 
