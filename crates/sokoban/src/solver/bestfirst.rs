@@ -526,7 +526,9 @@ pub fn best_first_opts(
                     let info = match child {
                         Child::New(_, info) => {
                             regions_of.push(info.regions);
-                            advice_of.push(u32::MAX);
+                            if advice > 0 {
+                                advice_of.push(u32::MAX);
+                            }
                             if cells.is_some() {
                                 cell_of.push(info.cell);
                             }
@@ -553,7 +555,7 @@ pub fn best_first_opts(
             let advised = advised_children(&parent_info, &children, |j| store.h[j as usize]);
             let base = advice_of[i];
             for (k, &(j, _)) in children.iter().enumerate() {
-                let cost = base.saturating_add(u32::from(advised & (1 << k.min(63)) == 0));
+                let cost = base.saturating_add(u32::from(!advised.contains(&Some(k))));
                 let a = &mut advice_of[j as usize];
                 *a = (*a).min(cost);
             }
@@ -589,10 +591,9 @@ fn node_priority(
     }
 }
 
-/// The children that the advisors suggest (FESS §4, [`SearchOptions::advice`]), as a bit
-/// mask over `children` (the first 64): each advisor names at most one new child that
-/// improves its feature over the parent's, the one with the lowest `h` among those that
-/// improve it most.
+/// The children that the advisors suggest (FESS §4, [`SearchOptions::advice`]), as indices
+/// into `children`, one per advisor: each names at most one new child that improves its
+/// feature over the parent's, the one with the lowest `h` among those that improve it most.
 /// - packing: more boxes on goals, with no more goal boxes out of packing order;
 /// - connectivity: fewer free-floor areas;
 /// - room connectivity: fewer boxes in doorways.
@@ -600,10 +601,10 @@ fn advised_children(
     parent: &ChildInfo,
     children: &[(u32, Option<ChildInfo>)],
     h_of: impl Fn(u32) -> u32,
-) -> u64 {
+) -> [Option<usize>; 3] {
     // Per advisor: (improvement, -h) of the best child so far, and its index.
     let mut best: [Option<((u32, i64), usize)>; 3] = [None; 3];
-    for (k, (j, info)) in children.iter().enumerate().take(64) {
+    for (k, (j, info)) in children.iter().enumerate() {
         let Some(c) = info else { continue };
         let h = -i64::from(h_of(*j));
         let gains = [
@@ -620,7 +621,7 @@ fn advised_children(
             }
         }
     }
-    best.iter().flatten().fold(0, |mask, &(_, k)| mask | 1 << k)
+    best.map(|b| b.map(|(_, k)| k))
 }
 
 /// Pop the best live entry of `b` (skipping closed nodes and stale priorities).
@@ -893,16 +894,16 @@ mod tests {
             17 => 4,
             _ => 6,
         };
-        let mask = advised_children(&parent, &children, h);
+        let advised = advised_children(&parent, &children, h);
         // Packing: 13 (lower h than 12); connectivity: 14 (the larger gain beats 13's);
         // doorways: 17 (lower h than 16).
-        assert_eq!(mask, 1 << 3 | 1 << 4 | 1 << 7);
+        assert_eq!(advised, [Some(3), Some(4), Some(7)]);
     }
 
     #[test]
     fn no_advice_without_improvement() {
         let parent = info(1, 1, 0, 0);
         let children = [(1, Some(info(1, 2, 1, 0))), (2, Some(info(0, 1, 0, 0)))];
-        assert_eq!(advised_children(&parent, &children, |_| 3), 0);
+        assert_eq!(advised_children(&parent, &children, |_| 3), [None; 3]);
     }
 }
