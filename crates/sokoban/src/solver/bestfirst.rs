@@ -326,7 +326,7 @@ pub fn best_first_opts(
             ranks: &ranks,
             doors: &doors,
         };
-        let cell = ctx.cell(board, &pos, root_regions, root_out_of_order);
+        let cell = ctx.info(board, &pos, root_regions, root_out_of_order).cell;
         cell_of.push(cell);
         cells.push(cell, root_priority, root);
     }
@@ -644,13 +644,8 @@ struct CycleContext<'a> {
 }
 
 impl CycleContext<'_> {
-    /// The feature cell of `pos`, which has `regions` free-floor areas and `out_of_order` goal
-    /// boxes filled out of packing order.
-    fn cell(&self, board: &Board, pos: &Position, regions: u32, out_of_order: u32) -> u32 {
-        self.info(board, pos, regions, out_of_order).cell
-    }
-
-    /// The features of `pos` and its cell.
+    /// The features of `pos` and its feature cell; `pos` has `regions` free-floor areas and
+    /// `out_of_order` goal boxes filled out of packing order.
     fn info(&self, board: &Board, pos: &Position, regions: u32, out_of_order: u32) -> ChildInfo {
         let f = Features {
             on_goals: pos.boxes_on_goals(board) as u32,
