@@ -13,46 +13,9 @@
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
-use puzzle_sokoban::solver::{best_first_opts, Order, SearchOptions};
+use puzzle_sokoban::solver::{best_first_opts, parse_search, Order, SearchOptions};
 use puzzle_sokoban::Board;
 use std::time::{Duration, Instant};
-
-/// Parse a `gm-cX[-pY]`, `g-cX[-pY]` or `wN-cX` run name.
-fn custom_run(name: &str) -> Option<(Order, SearchOptions)> {
-    let (name, advice) = match name.rsplit_once("-a") {
-        Some((n, a)) => (n, a.parse().ok()?),
-        None => (name, 0),
-    };
-    let (name, cycle) = match name.rsplit_once("-f") {
-        Some((n, k)) => (n, k.parse().ok()?),
-        None => (name, 0),
-    };
-    let (kind, rest) = name.split_once("-c")?;
-    let (c, p) = match rest.split_once("-p") {
-        Some((c, p)) => (c, Some(p)),
-        None => (rest, None),
-    };
-    let (order, base) = match kind {
-        "gm" => (Order::Greedy, SearchOptions::MACROS),
-        "g" => (Order::Greedy, SearchOptions::NO_MACROS),
-        w if w.starts_with("wm") => (
-            Order::Weighted(w.strip_prefix("wm")?.parse().ok()?),
-            SearchOptions::MACROS,
-        ),
-        w => (
-            Order::Weighted(w.strip_prefix('w')?.parse().ok()?),
-            SearchOptions::NO_MACROS,
-        ),
-    };
-    let opts = SearchOptions {
-        connectivity: c.parse().ok()?,
-        packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
-        feature_cycle: cycle,
-        advice,
-        ..base
-    };
-    Some((order, opts))
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -86,10 +49,12 @@ fn main() {
         .filter(|(name, _, _)| wanted.is_empty() || wanted.contains(name))
         .collect();
     for &w in &wanted {
-        if let Some((order, opts)) = custom_run(w) {
-            runs.push((w, order, opts));
-        } else if !named.iter().any(|(name, _, _)| *name == w) {
-            panic!("unknown run {w}");
+        if named.iter().any(|(name, _, _)| *name == w) {
+            continue;
+        }
+        match parse_search(w) {
+            Some((order, opts)) => runs.push((w, order, opts)),
+            None => panic!("unknown run {w}"),
         }
     }
     for n in from..=to {

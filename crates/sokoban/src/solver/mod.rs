@@ -134,6 +134,23 @@ const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOption
     (Order::Weighted(w), opts)
 }
 
+/// Weighted A* (w = `w`) with all macros, `connectivity` points per extra free-cell area and
+/// feature-space cycling on one expansion in `cycle` (0 = none).
+const fn weighted_macros(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
+    let mut opts = SearchOptions::MACROS;
+    opts.connectivity = connectivity;
+    opts.feature_cycle = cycle;
+    (Order::Weighted(w), opts)
+}
+
+/// `search` with FESS's move weights ([`SearchOptions::advice`]): one point per push that no
+/// advisor suggested.
+const fn advised(search: (Order, SearchOptions)) -> (Order, SearchOptions) {
+    let (order, mut opts) = search;
+    opts.advice = 1;
+    (order, opts)
+}
+
 /// A* without macros (push-optimal; exhausting its space proves a level unsolvable).
 const A_STAR: (Order, SearchOptions) = (Order::AStar, SearchOptions::NO_MACROS);
 
@@ -154,24 +171,26 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 
 /// The phases of `first_thread`.
-const FIRST_THREAD: [Phase; 8] = [
+const FIRST_THREAD: [Phase; 9] = [
     phase(A_STAR, 2),
     phase(greedy_macros(4), 18),
     phase(greedy_macros(8), 15),
     phase(greedy_macros(0), 10),
     phase(greedy_macros(2), 5),
     phase(greedy_macros(16), 10),
-    phase(weighted(2, 4, 0), 25),
-    phase(weighted(2, 4, 1), 15),
+    phase(advised(greedy_macros(4)), 25),
+    phase(weighted(2, 4, 0), 10),
+    phase(weighted(2, 4, 1), 5),
 ];
 
 /// The phases of `second_thread`. Like the others it ends with a search without macros,
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
-const SECOND_THREAD: [Phase; 3] = [
+const SECOND_THREAD: [Phase; 4] = [
     phase(greedy_cycling_advised(), 50),
-    phase(greedy_cycling(1), 45),
-    phase(A_STAR, 5),
+    phase(greedy_cycling(1), 40),
+    phase(advised(weighted_macros(2, 4, 1)), 5),
+    phase(advised(weighted(2, 4, 1)), 5),
 ];
 
 /// The any-solution portfolio on one core: [`any_solution_threads`] with `threads` = 1, its
@@ -209,14 +228,93 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// | greedy + macros, no connectivity term | 10 % |
 /// | greedy + macros, connectivity weight 2 | 5 % |
 /// | greedy + macros, connectivity weight 16 | 10 % |
-/// | weighted A* (w = 2), no macros, connectivity weight 4 | 25 % |
+/// | greedy + macros, connectivity weight 4, FESS move weights (advisors) | 25 % |
+/// | weighted A* (w = 2), no macros, connectivity weight 4 | 10 % |
 /// | weighted A* (w = 2), no macros, cycling on every expansion | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s). The last search solves XSokoban 46 (1–2 s), which the
-/// cycling searches with macros do not.
+/// (Microban 146: 14 pushes, 0.09 s). Greedy search with the advisors' move weights but
+/// without cycling solves XSokoban 32 (1.4 M expansions), which no other search here solves;
+/// it took the window from 36 % to 61 % of the time, where in the session-18 full run no
+/// search of the first list solved a screen (docs/benchmarks/sokoban.md, session 19). The
+/// last search solves XSokoban 46 (1–2 s), which the cycling searches with macros do not.
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    run_phases(board, budget, &FIRST_THREAD)
+    match phases_from_env("PUZZLE_PORTFOLIO_FIRST") {
+        Some(phases) => run_phases(board, budget, &phases),
+        None => run_phases(board, budget, &FIRST_THREAD),
+    }
+}
+
+/// A search named as `try_orders` names it: `astar`; `gm-cX` greedy with macros and
+/// connectivity weight X, `g-cX` greedy without macros, `wN-cX` weighted A* (w = N) without
+/// macros, `wmN-cX` with them; then optionally `-pY` (packing weight), `-fK` (one expansion in K
+/// from feature-space cycling) and `-aA` (A points per push no advisor suggested).
+pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
+    if name == "astar" {
+        return Some(A_STAR);
+    }
+    let (name, advice) = match name.rsplit_once("-a") {
+        Some((n, a)) => (n, a.parse().ok()?),
+        None => (name, 0),
+    };
+    let (name, cycle) = match name.rsplit_once("-f") {
+        Some((n, k)) => (n, k.parse().ok()?),
+        None => (name, 0),
+    };
+    let (kind, rest) = name.split_once("-c")?;
+    let (c, p) = match rest.split_once("-p") {
+        Some((c, p)) => (c, Some(p)),
+        None => (rest, None),
+    };
+    let (order, base) = match kind {
+        "gm" => (Order::Greedy, SearchOptions::MACROS),
+        "g" => (Order::Greedy, SearchOptions::NO_MACROS),
+        w if w.starts_with("wm") => (
+            Order::Weighted(w.strip_prefix("wm")?.parse().ok()?),
+            SearchOptions::MACROS,
+        ),
+        w => (
+            Order::Weighted(w.strip_prefix('w')?.parse().ok()?),
+            SearchOptions::NO_MACROS,
+        ),
+    };
+    let opts = SearchOptions {
+        connectivity: c.parse().ok()?,
+        packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
+        feature_cycle: cycle,
+        advice,
+        ..base
+    };
+    Some((order, opts))
+}
+
+/// A development switch for choosing portfolios without rebuilding: the environment
+/// variable `var` (`PUZZLE_PORTFOLIO_FIRST` or `PUZZLE_PORTFOLIO_SECOND`) may replace a list
+/// with `search:share,search:share,…` in [`parse_search`]'s names. A list that does not parse
+/// is reported on stderr and the built-in one is used.
+fn phases_from_env(var: &str) -> Option<Vec<Phase>> {
+    let text = std::env::var(var).ok()?;
+    let parsed: Option<Vec<Phase>> = text
+        .split(',')
+        .map(|item| {
+            let (name, share) = item.trim().split_once(':')?;
+            let (order, opts) = parse_search(name)?;
+            Some((order, opts, share.parse().ok()?))
+        })
+        .collect();
+    // The last phase must search without macros: `Exhausted` is read as a proof.
+    let usable = |p: &Vec<Phase>| {
+        p.last()
+            .is_some_and(|(_, o, _)| !o.goal_macros && !o.tunnel_macros)
+    };
+    if !parsed.as_ref().is_some_and(usable) {
+        eprintln!(
+            "{var}: expected search:share,… ending with a search without macros \
+             (e.g. gm-c4:50,astar:50); using the built-in list"
+        );
+        return None;
+    }
+    parsed
 }
 
 /// Best-first searches one after another until one finds a solution, one without macros
@@ -382,18 +480,25 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// | search | share |
 /// |---|---:|
 /// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
-/// | greedy + macros, cycling on every expansion | 45 % |
-/// | A*, no macros | the rest |
+/// | greedy + macros, cycling on every expansion | 40 % |
+/// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
+/// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///
 /// Cycling with the advisors' move weights ([`SearchOptions::advice`]) solves 39 of the 45
 /// XSokoban screens that the session-17 portfolio solved, each in 25 s alone, and 6 of the
 /// 45 it did not (docs/benchmarks/sokoban.md, session 18), besides Microban 153, which
 /// weighted A* with macros and cycling used to solve here. Cycling without the weights
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
-/// (96 pushes). The last A* is there so that the thread ends with a search without macros
-/// (see [`SECOND_THREAD`]).
+/// (96 pushes). On hard levels the two greedy searches often fill their share of the node
+/// budget before their share of the time and pass the rest on to the two weighted searches,
+/// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves
+/// (session 19). The last one searches without macros (see [`SECOND_THREAD`]); it
+/// replaced an A* there, which solved none of the 39 screens left in session 18.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    run_phases(board, budget, &SECOND_THREAD)
+    match phases_from_env("PUZZLE_PORTFOLIO_SECOND") {
+        Some(phases) => run_phases(board, budget, &phases),
+        None => run_phases(board, budget, &SECOND_THREAD),
+    }
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
@@ -453,6 +558,27 @@ mod tests {
             assert!(!opts.goal_macros && !opts.tunnel_macros, "{name}");
             let total: u32 = phases.iter().map(|p| p.2).sum();
             assert_eq!(total, 100, "{name}: shares add up to 100 %");
+        }
+    }
+
+    /// The portfolio's searches are the ones `parse_search` names.
+    #[test]
+    fn search_names_parse_to_the_portfolio_searches() {
+        let same = |name: &str, (order, opts): (Order, SearchOptions)| {
+            let (o, s) = parse_search(name).unwrap_or_else(|| panic!("{name} parses"));
+            assert_eq!(o, order, "{name}");
+            assert_eq!(s, opts, "{name}");
+        };
+        same("gm-c8", greedy_macros(8));
+        same("gm-c4-f1", greedy_cycling(1));
+        same("gm-c4-f1-a1", greedy_cycling_advised());
+        same("w2-c4-f1", weighted(2, 4, 1));
+        same("astar", A_STAR);
+        same("gm-c4-a1", advised(greedy_macros(4)));
+        same("wm2-c4-f1-a1", advised(weighted_macros(2, 4, 1)));
+        same("w2-c4-f1-a1", advised(weighted(2, 4, 1)));
+        for bad in ["", "gm", "gm-cx", "x2-c4", "gm-c4-fz", "gm-c4-a"] {
+            assert!(parse_search(bad).is_none(), "{bad:?}");
         }
     }
 }
