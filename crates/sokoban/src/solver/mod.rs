@@ -13,6 +13,7 @@ use crate::board::{Board, BoardError};
 use crate::level::Level;
 use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 pub use crate::outcome::SearchOutcome;
@@ -117,14 +118,6 @@ const fn greedy_cycling(every: u32) -> (Order, SearchOptions) {
     (order, opts)
 }
 
-/// [`greedy_cycling`] on every expansion with FESS's move weights
-/// ([`SearchOptions::advice`]): one point per push that no advisor suggested.
-const fn greedy_cycling_advised() -> (Order, SearchOptions) {
-    let (order, mut opts) = greedy_cycling(1);
-    opts.advice = 1;
-    (order, opts)
-}
-
 /// Weighted A* (w = `w`) without macros, with `connectivity` points per extra free-cell area
 /// and feature-space cycling on one expansion in `cycle` (0 = none).
 const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
@@ -187,7 +180,7 @@ const FIRST_THREAD: [Phase; 9] = [
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
 const SECOND_THREAD: [Phase; 4] = [
-    phase(greedy_cycling_advised(), 50),
+    phase(advised(greedy_cycling(1)), 50),
     phase(greedy_cycling(1), 40),
     phase(advised(weighted_macros(2, 4, 1)), 5),
     phase(advised(weighted(2, 4, 1)), 5),
@@ -239,10 +232,9 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// search of the first list solved a screen (docs/benchmarks/sokoban.md, session 19). The
 /// last search solves XSokoban 46 (1–2 s), which the cycling searches with macros do not.
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    match phases_from_env("PUZZLE_PORTFOLIO_FIRST") {
-        Some(phases) => run_phases(board, budget, &phases),
-        None => run_phases(board, budget, &FIRST_THREAD),
-    }
+    static FROM_ENV: OnceLock<Option<Vec<Phase>>> = OnceLock::new();
+    let phases = FROM_ENV.get_or_init(|| phases_from_env("PUZZLE_PORTFOLIO_FIRST"));
+    run_phases(board, budget, phases.as_deref().unwrap_or(&FIRST_THREAD))
 }
 
 /// A search named as `try_orders` names it: `astar`; `gm-cX` greedy with macros and
@@ -290,8 +282,9 @@ pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
 
 /// A development switch for choosing portfolios without rebuilding: the environment
 /// variable `var` (`PUZZLE_PORTFOLIO_FIRST` or `PUZZLE_PORTFOLIO_SECOND`) may replace a list
-/// with `search:share,search:share,…` in [`parse_search`]'s names. A list that does not parse
-/// is reported on stderr and the built-in one is used.
+/// with `search:share,search:share,…` in [`parse_search`]'s names (read once per process). A
+/// list that does not parse, or that ends with a macro search, is reported on stderr and the
+/// built-in one is used.
 fn phases_from_env(var: &str) -> Option<Vec<Phase>> {
     let text = std::env::var(var).ok()?;
     let parsed: Option<Vec<Phase>> = text
@@ -495,10 +488,9 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// (session 19). The last one searches without macros (see [`SECOND_THREAD`]); it
 /// replaced an A* there, which solved none of the 39 screens left in session 18.
 fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    match phases_from_env("PUZZLE_PORTFOLIO_SECOND") {
-        Some(phases) => run_phases(board, budget, &phases),
-        None => run_phases(board, budget, &SECOND_THREAD),
-    }
+    static FROM_ENV: OnceLock<Option<Vec<Phase>>> = OnceLock::new();
+    let phases = FROM_ENV.get_or_init(|| phases_from_env("PUZZLE_PORTFOLIO_SECOND"));
+    run_phases(board, budget, phases.as_deref().unwrap_or(&SECOND_THREAD))
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
@@ -571,7 +563,7 @@ mod tests {
         };
         same("gm-c8", greedy_macros(8));
         same("gm-c4-f1", greedy_cycling(1));
-        same("gm-c4-f1-a1", greedy_cycling_advised());
+        same("gm-c4-f1-a1", advised(greedy_cycling(1)));
         same("w2-c4-f1", weighted(2, 4, 1));
         same("astar", A_STAR);
         same("gm-c4-a1", advised(greedy_macros(4)));
