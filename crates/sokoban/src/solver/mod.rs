@@ -121,7 +121,16 @@ const fn greedy_cycling(every: u32) -> (Order, SearchOptions) {
 /// Weighted A* (w = `w`) without macros, with `connectivity` points per extra free-cell area
 /// and feature-space cycling on one expansion in `cycle` (0 = none).
 const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
-    let mut opts = SearchOptions::NO_MACROS;
+    weighted_from(SearchOptions::NO_MACROS, w, connectivity, cycle)
+}
+
+/// Weighted A* (w = `w`) from the options `base`, with `connectivity` and `cycle` set.
+const fn weighted_from(
+    mut opts: SearchOptions,
+    w: u32,
+    connectivity: u32,
+    cycle: u32,
+) -> (Order, SearchOptions) {
     opts.connectivity = connectivity;
     opts.feature_cycle = cycle;
     (Order::Weighted(w), opts)
@@ -130,10 +139,7 @@ const fn weighted(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOption
 /// Weighted A* (w = `w`) with all macros, `connectivity` points per extra free-cell area and
 /// feature-space cycling on one expansion in `cycle` (0 = none).
 const fn weighted_macros(w: u32, connectivity: u32, cycle: u32) -> (Order, SearchOptions) {
-    let mut opts = SearchOptions::MACROS;
-    opts.connectivity = connectivity;
-    opts.feature_cycle = cycle;
-    (Order::Weighted(w), opts)
+    weighted_from(SearchOptions::MACROS, w, connectivity, cycle)
 }
 
 /// `search` with FESS's move weights ([`SearchOptions::advice`]): one point per push that no
