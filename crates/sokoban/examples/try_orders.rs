@@ -6,13 +6,16 @@
 //! connectivity weight X and an optional packing weight Y: `gm-cX[-pY]` greedy with macros,
 //! `g-cX[-pY]` greedy without, `wN-cX` weighted A* with w = N without macros, `wmN-cX` with
 //! them; a `-fK` suffix takes one expansion in K from feature-space cycling, then an `-aA`
-//! suffix adds A priority points per push no advisor suggested.)
+//! suffix adds A priority points per push no advisor suggested; an `r-` prefix searches
+//! backwards, pulling from the solved position, and a last `-mK` makes the search
+//! bidirectional with K per cent for the helper in the other direction.)
 //! FROM-TO may be `all`. Each line ends with the search thread's CPU seconds, which the
 //! load of a shared machine changes less than wall time (`scripts/sokoban-portfolio.py`
 //! reads these lines to choose the portfolio's shares).
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
+use puzzle_sokoban::position::{pushes_to_lurd, Position, Push};
 use puzzle_sokoban::solver::{best_first_opts, parse_search, Order, SearchOptions};
 use puzzle_sokoban::Board;
 use std::time::{Duration, Instant};
@@ -65,8 +68,15 @@ fn main() {
             let mut budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
             budget.max_iterations = iterations;
             let o = best_first_opts(&board, order, opts, &budget);
+            // Every solution is replayed: a push that cannot be made is reported.
+            let replayed = match &o.pushes {
+                Some(p) if pushes_to_lurd(&board, p).is_none() || !solves(&board, p) => {
+                    " (REPLAY FAILED)"
+                }
+                _ => "",
+            };
             println!(
-                "{n:>3} {name:<14} {:?} pushes {:?} nodes {} expanded {} in {:.2} s cpu {:.3} s",
+                "{n:>3} {name:<14} {:?}{replayed} pushes {:?} nodes {} expanded {} in {:.2} s cpu {:.3} s",
                 o.stop,
                 o.pushes.map(|p| p.len()),
                 o.nodes,
@@ -76,6 +86,15 @@ fn main() {
             );
         }
     }
+}
+
+/// Do `pushes` (each possible, as `pushes_to_lurd` checked) leave every box on a goal?
+fn solves(board: &Board, pushes: &[Push]) -> bool {
+    let mut pos = Position::start(board);
+    for &p in pushes {
+        pos.apply_push(board, p);
+    }
+    pos.is_solved(board)
 }
 
 /// Seconds this thread has spent on a CPU (Linux `/proc/thread-self/schedstat`; 0 elsewhere).

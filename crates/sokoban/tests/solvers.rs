@@ -523,12 +523,12 @@ fn portfolio_solves_proves_and_splits_nodes(threads: usize) {
     let s = solve_threads(&level, Algorithm::Greedy, &budget(), threads).unwrap();
     assert!(s.pushes.is_none());
     assert_eq!(s.stop, StopReason::Exhausted);
-    // Each list holds at most half the node budget, so the nine phases of the first list and
-    // the four of the second (one after another in each) store at most 13 × 2,000 in all.
+    // Each list holds at most half the node budget, so the eight phases of the first list and
+    // the four of the second (one after another in each) store at most 12 × 2,000 in all.
     let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
     let s = solve_threads(&micro[92], Algorithm::Greedy, &b, threads).unwrap();
     assert!(s.pushes.is_none());
-    assert!(s.nodes <= 13 * 2_000, "{} nodes", s.nodes);
+    assert!(s.nodes <= 12 * 2_000, "{} nodes", s.nodes);
 }
 
 #[test]
@@ -570,4 +570,52 @@ fn one_core_portfolio_takes_turns_deterministically() {
             (&runs[0].pushes, runs[0].nodes, runs[0].expanded)
         );
     }
+}
+
+/// Reverse (pull) search, with and without feature cycling: its solutions, read backwards as
+/// pushes, replay on Microban; and
+/// the bidirectional search joins the two directions: it solves levels that neither half
+/// solves alone within its part of the expansions, and every joined solution replays.
+#[test]
+fn reverse_and_bidirectional_solutions_replay() {
+    let levels = parse_xsb(MICROBAN).unwrap();
+    let greedy = SearchOptions::NO_MACROS;
+    let reverse = SearchOptions {
+        reverse: true,
+        ..greedy
+    };
+    let cycling = SearchOptions {
+        feature_cycle: 8,
+        ..reverse
+    };
+    let both = SearchOptions { meet: 50, ..greedy };
+    let (mut joined, mut reverse_solved, mut cycling_solved) = (0, 0, 0);
+    for (k, level) in levels.iter().enumerate().take(60) {
+        let board = Board::new(level).unwrap();
+        let run = |opts, n| best_first_opts(&board, Order::Greedy, opts, &Budget::iterations(n));
+        let check = |o: &puzzle_sokoban::solver::SearchOutcome, what: &str| {
+            if let Some(pushes) = &o.pushes {
+                let lurd = pushes_to_lurd(&board, pushes).expect("walkable pushes");
+                assert_replays(level, &lurd, pushes.len(), &format!("{what} {}", k + 1));
+            }
+            o.pushes.is_some()
+        };
+        reverse_solved += usize::from(check(&run(reverse, 20_000), "reverse"));
+        cycling_solved += usize::from(check(&run(cycling, 20_000), "reverse cycling"));
+        let budget = 40;
+        let alone =
+            run(greedy, budget / 2).pushes.is_some() || run(reverse, budget / 2).pushes.is_some();
+        if check(&run(both, budget), "bidirectional") && !alone {
+            joined += 1;
+        }
+    }
+    assert!(
+        reverse_solved >= 55,
+        "reverse search solved {reverse_solved} of 60"
+    );
+    assert!(
+        cycling_solved >= 55,
+        "reverse search with cycling solved {cycling_solved} of 60"
+    );
+    assert!(joined > 0, "no level needed both directions");
 }

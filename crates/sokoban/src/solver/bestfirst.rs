@@ -52,21 +52,21 @@ impl Order {
 }
 
 /// A bucket priority queue on small integer priorities, LIFO within a bucket.
-struct Buckets {
+pub(super) struct Buckets {
     buckets: Vec<Vec<u32>>,
     min: usize,
     len: usize,
 }
 
 impl Buckets {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Buckets {
             buckets: Vec::new(),
             min: 0,
             len: 0,
         }
     }
-    fn push(&mut self, priority: usize, node: u32) {
+    pub(super) fn push(&mut self, priority: usize, node: u32) {
         if priority >= self.buckets.len() {
             self.buckets.resize_with(priority + 1, Vec::new);
         }
@@ -74,7 +74,7 @@ impl Buckets {
         self.min = self.min.min(priority);
         self.len += 1;
     }
-    fn pop(&mut self) -> Option<(usize, u32)> {
+    pub(super) fn pop(&mut self) -> Option<(usize, u32)> {
         if self.len == 0 {
             return None;
         }
@@ -89,21 +89,21 @@ impl Buckets {
 
 /// The open positions filed by feature cell (FESS-style cycling, [`SearchOptions::feature_cycle`]):
 /// one bucket queue per cell, visited in turn.
-struct FeatureCells {
+pub(super) struct FeatureCells {
     index: FxHashMap<u32, usize>,
     cells: Vec<Buckets>,
     next: usize,
 }
 
 impl FeatureCells {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         FeatureCells {
             index: FxHashMap::default(),
             cells: Vec::new(),
             next: 0,
         }
     }
-    fn push(&mut self, cell: u32, priority: usize, node: u32) {
+    pub(super) fn push(&mut self, cell: u32, priority: usize, node: u32) {
         let k = *self.index.entry(cell).or_insert_with(|| {
             self.cells.push(Buckets::new());
             self.cells.len() - 1
@@ -111,7 +111,7 @@ impl FeatureCells {
         self.cells[k].push(priority, node);
     }
     /// The best live position of the next non-empty cell, in turn.
-    fn pop(&mut self, store: &NodeStore, prio: &impl Fn(usize) -> usize) -> Option<u32> {
+    pub(super) fn pop(&mut self, store: &NodeStore, prio: &impl Fn(usize) -> usize) -> Option<u32> {
         for _ in 0..self.cells.len() {
             let k = self.next % self.cells.len();
             self.next = k + 1;
@@ -174,6 +174,16 @@ pub struct SearchOptions {
     /// boxes in doorways. A position's advice cost is the number of unadvised pushes on its
     /// path, so the search follows chains of advised pushes before spreading out.
     pub advice: u32,
+    /// Search backwards, pulling boxes from the solved position to the start
+    /// ([`super::reverse_best_first`]); only the order, the connectivity weight and feature
+    /// cycling apply then.
+    pub reverse: bool,
+    /// Bidirectional search (0 = off): first a helper search in the other direction gets
+    /// `meet` per cent of the budget (time, expansions and nodes), then this search runs
+    /// with the rest and stops at the first position the helper stored, joining the two
+    /// paths (docs/METHODS.md §8.12). The helper is this search with the direction
+    /// flipped, without connectivity term backwards.
+    pub meet: u32,
 }
 
 impl SearchOptions {
@@ -188,6 +198,8 @@ impl SearchOptions {
         packing: 4,
         feature_cycle: 0,
         advice: 0,
+        reverse: false,
+        meet: 0,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -201,6 +213,8 @@ impl SearchOptions {
         packing: 4,
         feature_cycle: 0,
         advice: 0,
+        reverse: false,
+        meet: 0,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -213,6 +227,8 @@ impl SearchOptions {
         packing: 4,
         feature_cycle: 0,
         advice: 0,
+        reverse: false,
+        meet: 0,
     };
 }
 
@@ -237,6 +253,31 @@ pub fn best_first_opts(
     opts: SearchOptions,
     budget: &Budget,
 ) -> SearchOutcome {
+    if opts.meet > 0 {
+        return super::reverse::meeting(board, order, opts, budget);
+    }
+    if opts.reverse {
+        return super::reverse::reverse_best_first(board, order, opts, budget);
+    }
+    forward_search(board, order, opts, budget, None, &mut new_store(board))
+}
+
+/// An empty node store for positions of `board`.
+pub(super) fn new_store(board: &Board) -> NodeStore {
+    NodeStore::new(board.start_boxes.words().len())
+}
+
+/// The forward search of [`best_first_opts`], storing its nodes in `store` (empty). With
+/// `meet`, the nodes of a reverse search ([`super::reverse`]): a new position stored there
+/// ends the search, its path joined to the reverse one.
+pub(super) fn forward_search(
+    board: &Board,
+    order: Order,
+    opts: SearchOptions,
+    budget: &Budget,
+    meet: Option<&NodeStore>,
+    store: &mut NodeStore,
+) -> SearchOutcome {
     let deadline = budget.start();
     let mut reach = Reach::new(board.cells());
     let mut child_reach = Reach::new(board.cells());
@@ -244,8 +285,6 @@ pub fn best_first_opts(
     let mut bound = LowerBound::new();
     let mut pushes: Vec<Push> = Vec::new();
     let mut pos = Position::start(board);
-    let words_per = pos.boxes.words().len();
-    let mut store = NodeStore::new(words_per);
     let mut outcome = SearchOutcome {
         pushes: None,
         nodes: 1,
@@ -351,21 +390,21 @@ pub fn best_first_opts(
     let mut saved_bounds = SavedBounds::new(board.box_count());
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
-        let prio = |j: usize| node_priority(order, advice, &store, &advice_of, j);
+        let prio = |j: usize| node_priority(order, advice, store, &advice_of, j);
         let from_cells = match &mut cells {
             Some(cells)
                 if outcome
                     .expanded
                     .is_multiple_of(u64::from(opts.feature_cycle)) =>
             {
-                cells.pop(&store, &prio)
+                cells.pop(store, &prio)
             }
             _ => None,
         };
         let node = match (from_cells, &mut open) {
             (Some(n), _) => Some(n),
             (None, Open::Fifo(q)) => q.pop_front(),
-            (None, Open::Buckets(b)) => pop_live(b, &store, &prio),
+            (None, Open::Buckets(b)) => pop_live(b, store, &prio),
         };
         let Some(node) = node else {
             outcome.stop = StopReason::Exhausted;
@@ -495,7 +534,7 @@ pub fn best_first_opts(
                 &mut child_reach,
                 &mut freeze,
                 &mut bound,
-                &mut store,
+                store,
                 (push, tail),
                 to,
                 node,
@@ -520,6 +559,13 @@ pub fn best_first_opts(
                     outcome.nodes += u64::from(matches!(child, Child::New(..)));
                     if !goal_at_pop && store.h[j as usize] == 0 {
                         outcome.pushes = Some(store.path_to(j));
+                        outcome.stop = StopReason::Solved;
+                        return outcome;
+                    }
+                    if let Some(pushes) =
+                        meet.and_then(|m| super::reverse::joined_forward(store, j, m))
+                    {
+                        outcome.pushes = Some(pushes);
                         outcome.stop = StopReason::Solved;
                         return outcome;
                     }
@@ -562,7 +608,7 @@ pub fn best_first_opts(
         }
         for (j, _) in children.drain(..) {
             let ju = j as usize;
-            let p = node_priority(order, advice, &store, &advice_of, ju);
+            let p = node_priority(order, advice, store, &advice_of, ju);
             match &mut open {
                 Open::Fifo(q) => q.push_back(j),
                 Open::Buckets(b) => b.push(p, j),
@@ -826,13 +872,13 @@ fn macro_path(push: Push, tail: &[Push]) -> Vec<Push> {
 /// nodes soon after their parents (with 4,096 entries, 91–99 % of the expansions of three
 /// XSokoban and Microban searches found their parent). Direct-mapped by node number, at
 /// most about 8 MB.
-struct SavedBounds {
+pub(super) struct SavedBounds {
     slots: Vec<(u32, SavedBound)>,
 }
 
 impl SavedBounds {
     /// An empty cache for positions of `boxes` boxes.
-    fn new(boxes: usize) -> Self {
+    pub(super) fn new(boxes: usize) -> Self {
         // A saved optimum holds about 4 words per box.
         let bytes = 32 * (boxes + 1) + 64;
         let slots = ((8 << 20) / bytes).clamp(1, 4096);
@@ -842,13 +888,13 @@ impl SavedBounds {
     }
 
     /// The saved optimum of `node`, if still cached.
-    fn get(&self, node: u32) -> Option<&SavedBound> {
+    pub(super) fn get(&self, node: u32) -> Option<&SavedBound> {
         let (tag, saved) = &self.slots[node as usize % self.slots.len()];
         (*tag == node && node != NO_NODE).then_some(saved)
     }
 
     /// Save the optimum `bound` holds prepared, as `node`'s.
-    fn put(&mut self, node: u32, bound: &LowerBound) {
+    pub(super) fn put(&mut self, node: u32, bound: &LowerBound) {
         let k = node as usize % self.slots.len();
         let (tag, saved) = &mut self.slots[k];
         *tag = if bound.save(saved) { node } else { NO_NODE };

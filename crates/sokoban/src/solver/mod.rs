@@ -6,6 +6,7 @@
 
 mod bestfirst;
 mod idastar;
+mod reverse;
 mod store;
 mod turns;
 
@@ -19,6 +20,7 @@ use std::time::Duration;
 pub use crate::outcome::SearchOutcome;
 pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
 pub use idastar::idastar;
+pub use reverse::reverse_best_first;
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +155,26 @@ const fn advised(search: (Order, SearchOptions)) -> (Order, SearchOptions) {
 /// A* without macros (push-optimal; exhausting its space proves a level unsolvable).
 const A_STAR: (Order, SearchOptions) = (Order::AStar, SearchOptions::NO_MACROS);
 
+/// Greedy best-first backwards: pulls from the solved position to the start on the matching
+/// bound to the start's box cells ([`reverse_best_first`]).
+const REVERSE_GREEDY: (Order, SearchOptions) = (
+    Order::Greedy,
+    SearchOptions {
+        reverse: true,
+        ..SearchOptions::NO_MACROS
+    },
+);
+
+/// [`REVERSE_GREEDY`] with feature-space cycling on one expansion in 8 (cells: boxes on
+/// start cells, free-floor areas).
+const REVERSE_CYCLING: (Order, SearchOptions) = (
+    Order::Greedy,
+    SearchOptions {
+        feature_cycle: 8,
+        ..REVERSE_GREEDY.1
+    },
+);
+
 /// A search of a portfolio and its share of the budget in per cent.
 type Phase = (Order, SearchOptions, u32);
 
@@ -170,16 +192,15 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 
 /// The phases of `first_thread`.
-const FIRST_THREAD: [Phase; 9] = [
+const FIRST_THREAD: [Phase; 8] = [
     phase(A_STAR, 2),
     phase(greedy_macros(4), 18),
     phase(greedy_macros(8), 15),
-    phase(greedy_macros(0), 10),
-    phase(greedy_macros(2), 5),
-    phase(greedy_macros(16), 10),
+    phase(REVERSE_CYCLING, 20),
+    phase(greedy_macros(16), 5),
     phase(advised(greedy_macros(4)), 25),
-    phase(weighted(2, 4, 0), 10),
     phase(weighted(2, 4, 1), 5),
+    phase(weighted(2, 4, 0), 10),
 ];
 
 /// The phases of `second_thread`. Like the others it ends with a search without macros,
@@ -215,28 +236,31 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
     any_solution_threads(board, budget, 1)
 }
 
-/// The first thread of [`any_solution_threads`]: a short A*, then greedy searches at
-/// several connectivity weights and weighted A* without macros (the second thread runs the
-/// cycling searches):
+/// The first thread of [`any_solution_threads`]: a short A*, greedy searches at several
+/// connectivity weights, a greedy search backwards, and weighted A* without macros (the
+/// second thread runs the cycling searches):
 ///
 /// | search | share |
 /// |---|---:|
 /// | A*, no macros | 2 % |
 /// | greedy + macros, connectivity weight 4 | 18 % |
 /// | greedy + macros, connectivity weight 8 | 15 % |
-/// | greedy + macros, no connectivity term | 10 % |
-/// | greedy + macros, connectivity weight 2 | 5 % |
-/// | greedy + macros, connectivity weight 16 | 10 % |
+/// | greedy backwards (pulls from the solved position, [`reverse_best_first`]), cycling on one expansion in 8 | 20 % |
+/// | greedy + macros, connectivity weight 16 | 5 % |
 /// | greedy + macros, connectivity weight 4, FESS move weights (advisors) | 25 % |
-/// | weighted A* (w = 2), no macros, connectivity weight 4 | 10 % |
-/// | weighted A* (w = 2), no macros, cycling on every expansion | the rest |
+/// | weighted A* (w = 2), no macros, cycling on every expansion | 5 % |
+/// | weighted A* (w = 2), no macros, connectivity weight 4 | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s). Greedy search with the advisors' move weights but
-/// without cycling solves XSokoban 32 (1.4 M expansions), which no other search here solves;
-/// it took the window from 36 % to 61 % of the time, where in the session-18 full run no
-/// search of the first list solved a screen (docs/benchmarks/sokoban.md, session 19). The
-/// last search solves XSokoban 46 (1–2 s), which the cycling searches with macros do not.
+/// (Microban 146: 14 pushes, 0.09 s). The backward search with cycling solves XSokoban 11,
+/// 12, 13, 14, 19, 25, 29 and 35 alone (3 k to 1.6 M expansions), which no forward search
+/// here solved in 60 s; it took the window from 35 % to 55 % of the time from greedy
+/// searches with connectivity weights 0, 2 and 16, which in the session-19 full run solved
+/// no screen in that window (docs/benchmarks/sokoban.md, session 20). Greedy search with the advisors' move weights
+/// but without cycling solves XSokoban 32 (1.4 M expansions), which no other search here
+/// solves (session 19). The weighted A* with cycling solves XSokoban 46 (1–2 s), which the
+/// cycling searches with macros do not; it runs before the last search so that it starts
+/// at 85 % of the time rather than 95 % (session 20: 46 in 51.8 s instead of 57.7 s).
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
     static FROM_ENV: OnceLock<Option<Vec<Phase>>> = OnceLock::new();
     let phases = FROM_ENV.get_or_init(|| phases_from_env("PUZZLE_PORTFOLIO_FIRST"));
@@ -246,11 +270,28 @@ fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
 /// A search named as `try_orders` names it: `astar`; `gm-cX` greedy with macros and
 /// connectivity weight X, `g-cX` greedy without macros, `wN-cX` weighted A* (w = N) without
 /// macros, `wmN-cX` with them; then optionally `-pY` (packing weight), `-fK` (one expansion in K
-/// from feature-space cycling) and `-aA` (A points per push no advisor suggested).
+/// from feature-space cycling) and `-aA` (A points per push no advisor suggested). A name
+/// starting `r-` searches backwards ([`SearchOptions::reverse`]): `r-g-c0`, `r-w2-c4`; a
+/// last `-mK` makes it bidirectional, with K per cent for the helper search
+/// ([`SearchOptions::meet`]).
 pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
     if name == "astar" {
         return Some(A_STAR);
     }
+    if let Some(rest) = name.strip_prefix("r-") {
+        let (order, opts) = parse_search(rest)?;
+        return Some((
+            order,
+            SearchOptions {
+                reverse: true,
+                ..opts
+            },
+        ));
+    }
+    let (name, meet) = match name.rsplit_once("-m") {
+        Some((n, m)) => (n, m.parse().ok()?),
+        None => (name, 0),
+    };
     let (name, advice) = match name.rsplit_once("-a") {
         Some((n, a)) => (n, a.parse().ok()?),
         None => (name, 0),
@@ -281,6 +322,7 @@ pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
         packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
         feature_cycle: cycle,
         advice,
+        meet,
         ..base
     };
     Some((order, opts))
@@ -304,7 +346,7 @@ fn phases_from_env(var: &str) -> Option<Vec<Phase>> {
     // The last phase must search without macros: `Exhausted` is read as a proof.
     let usable = |p: &Vec<Phase>| {
         p.last()
-            .is_some_and(|(_, o, _)| !o.goal_macros && !o.tunnel_macros)
+            .is_some_and(|(_, o, _)| !o.goal_macros && !o.tunnel_macros && !o.reverse)
     };
     if !parsed.as_ref().is_some_and(usable) {
         eprintln!(
@@ -365,9 +407,12 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
         total.nodes += outcome.nodes;
         total.expanded += outcome.expanded;
         total.stop = outcome.stop;
-        // A search with macros prunes pushes: its exhaustion proves nothing.
-        let proved =
-            outcome.stop == StopReason::Exhausted && !opts.goal_macros && !opts.tunnel_macros;
+        // A search with macros prunes pushes: its exhaustion proves nothing. Nor is a
+        // reverse search's taken as a proof: the forward searches without macros give it.
+        let proved = outcome.stop == StopReason::Exhausted
+            && !opts.goal_macros
+            && !opts.tunnel_macros
+            && !opts.reverse;
         if outcome.pushes.is_some() || proved {
             total.pushes = outcome.pushes;
             return total;
@@ -553,7 +598,10 @@ mod tests {
             ("second thread", &SECOND_THREAD[..]),
         ] {
             let (_, opts, _) = phases.last().expect("a phase");
-            assert!(!opts.goal_macros && !opts.tunnel_macros, "{name}");
+            assert!(
+                !opts.goal_macros && !opts.tunnel_macros && !opts.reverse,
+                "{name}"
+            );
             let total: u32 = phases.iter().map(|p| p.2).sum();
             assert_eq!(total, 100, "{name}: shares add up to 100 %");
         }
@@ -575,7 +623,21 @@ mod tests {
         same("gm-c4-a1", advised(greedy_macros(4)));
         same("wm2-c4-f1-a1", advised(weighted_macros(2, 4, 1)));
         same("w2-c4-f1-a1", advised(weighted(2, 4, 1)));
-        for bad in ["", "gm", "gm-cx", "x2-c4", "gm-c4-fz", "gm-c4-a"] {
+        same("r-g-c0", REVERSE_GREEDY);
+        same("r-g-c0-f8", REVERSE_CYCLING);
+        same(
+            "gm-c4-m30",
+            (
+                Order::Greedy,
+                SearchOptions {
+                    meet: 30,
+                    ..greedy_macros(4).1
+                },
+            ),
+        );
+        for bad in [
+            "", "gm", "gm-cx", "x2-c4", "gm-c4-fz", "gm-c4-a", "r-", "gm-c4-m",
+        ] {
             assert!(parse_search(bad).is_none(), "{bad:?}");
         }
     }

@@ -65,6 +65,11 @@ impl NodeStore {
         &self.words[s..s + self.words_per]
     }
 
+    /// The Zobrist hash of node `i`'s boxes (the key of [`NodeStore::find`]).
+    pub fn key(&self, i: u32) -> u64 {
+        self.keys[i as usize]
+    }
+
     /// The normalized player of node `i`.
     pub fn player(&self, i: u32) -> u16 {
         self.player[i as usize]

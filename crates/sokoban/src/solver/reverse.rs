@@ -1,0 +1,481 @@
+//! Reverse (pull) search: best-first search from the solved position back to the start, the
+//! player pulling boxes instead of pushing them, as bidirectional solvers such as Sokolution
+//! also search (docs/METHODS.md §8.12). A pull is a push run backwards, so the pulls found,
+//! read in reverse order, are the pushes of a forward solution.
+//!
+//! Backwards, packing a goal room is unpacking it: levels whose difficulty is the order in
+//! which boxes must enter a crowded goal area are often easy in reverse, where forward
+//! deadlocks do not exist (every position reached by pulls from the solved one can be
+//! solved). What can go wrong backwards is a box pulled where no start cell can be reached
+//! from; the matching bound to the start cells prunes it.
+//!
+//! The solved position fixes the boxes but not the player: every free-floor area of it is a
+//! root. A position is the target when its boxes are the start's and its player's area holds
+//! the start's player.
+
+use super::bestfirst::{
+    forward_search, new_store, Buckets, FeatureCells, Order, SavedBounds, SearchOptions,
+};
+use super::store::{NodeStore, NO_NODE};
+use super::{budget_exceeded, SearchOutcome};
+use crate::board::{Board, CellSet, FAR, NONE};
+use crate::lurd::Dir;
+use crate::matching::LowerBound;
+use crate::position::{count_regions, Position, Push, Reach};
+use puzzle_engine::{Budget, StopReason};
+
+/// The board with the roles of goals and start cells exchanged for the matching bound: its
+/// "goals" are the start's box cells, and the distance of a cell to one of them is the number
+/// of pulls that bring a box there on an empty board (the pushes from that start cell to it).
+/// A box on a cell that no start cell reaches by pushes can never get back: dead backwards.
+fn reverse_targets(board: &Board) -> Board {
+    let mut rb = board.clone();
+    let starts: Vec<u16> = board.start_boxes.iter().collect();
+    let distance: Vec<Vec<u16>> = starts
+        .iter()
+        .map(|&s| push_distances(&board.neighbors, s))
+        .collect();
+    let cells = board.cells();
+    rb.dead = (0..cells)
+        .map(|c| distance.iter().all(|d| d[c] == FAR))
+        .collect();
+    rb.distance_by_cell = (0..cells)
+        .flat_map(|c| distance.iter().map(move |d| d[c]))
+        .collect();
+    rb.goal_distance = distance;
+    rb.goals = board.start_boxes.clone();
+    rb.goal_list = starts;
+    rb
+}
+
+/// Pushes from `s` to every cell on an empty board: a box at `c` goes to `c + d` when the
+/// player can stand at `c − d` and `c + d` is floor ([`FAR`] where it never gets).
+fn push_distances(neighbors: &[[u16; 4]], s: u16) -> Vec<u16> {
+    let mut dist = vec![FAR; neighbors.len()];
+    let mut queue = std::collections::VecDeque::new();
+    dist[s as usize] = 0;
+    queue.push_back(s);
+    while let Some(c) = queue.pop_front() {
+        for d in Dir::ALL {
+            let to = neighbors[c as usize][d as usize];
+            let behind = neighbors[c as usize][d.opposite() as usize];
+            if to == NONE || behind == NONE || dist[to as usize] != FAR {
+                continue;
+            }
+            dist[to as usize] = dist[c as usize] + 1;
+            queue.push_back(to);
+        }
+    }
+    dist
+}
+
+/// Best-first pull search from the solved position to the start (see the module doc) in
+/// `order` (greedy or weighted A*; A* and BFS are run as weighted A* with w = 1) within
+/// `budget`, storing its nodes in `store` (empty), which the caller keeps for a forward
+/// search to meet ([`meeting`]). `opts.connectivity` adds points per free-floor area beyond
+/// the first, and `opts.feature_cycle` takes turns among feature cells, as forward. With `meet`, the nodes of a forward search: a new position stored there ends
+/// the search, the two paths joined. The pushes returned are a forward solution from the
+/// start. Exhausting the space proves the level unsolvable, but the portfolio does not rely
+/// on it (see `run_phases`).
+pub(super) fn reverse_search(
+    board: &Board,
+    order: Order,
+    opts: SearchOptions,
+    budget: &Budget,
+    meet: Option<&NodeStore>,
+    store: &mut NodeStore,
+) -> SearchOutcome {
+    let deadline = budget.start();
+    let mut outcome = SearchOutcome {
+        pushes: None,
+        nodes: 0,
+        expanded: 0,
+        stop: StopReason::Exhausted,
+    };
+    let start = Position::start(board);
+    if start.is_solved(board) {
+        outcome.pushes = Some(Vec::new());
+        outcome.stop = StopReason::Solved;
+        return outcome;
+    }
+    let targets = reverse_targets(board);
+    let weight = match order {
+        Order::Greedy => None,
+        Order::Weighted(w) => Some(w),
+        Order::AStar | Order::Bfs => Some(1),
+    };
+    let priority = |g: u32, h: u32| match weight {
+        None => h as usize,
+        Some(w) => (g + w * h) as usize,
+    };
+    let mut reach = Reach::new(board.cells());
+    let mut scratch = Reach::new(board.cells());
+    let mut bound = LowerBound::new();
+    let start_norm = reach.compute(board, &start.boxes, start.player);
+    let mut open = Buckets::new();
+    let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
+    let connectivity = match order {
+        Order::Greedy | Order::Weighted(_) => opts.connectivity,
+        Order::AStar | Order::Bfs => 0,
+    };
+    let h_of = |h: u32, boxes: &CellSet, scratch: &mut Reach| {
+        if connectivity > 0 && h > 0 {
+            h + connectivity * (count_regions(board, boxes, scratch) - 1)
+        } else {
+            h
+        }
+    };
+    // The solved position: the start's boxes on the goals (the boxes walled off on goals
+    // were dropped with the goals), one root per free-floor area of the player's.
+    let mut solved = Position::start(board);
+    for c in board.start_boxes.iter() {
+        solved.boxes.remove(c);
+    }
+    for g in board.goals.iter() {
+        solved.boxes.insert(g);
+    }
+    solved.box_hash = board
+        .goals
+        .iter()
+        .fold(0, |h, g| h ^ board.zobrist_box[g as usize]);
+    let Some(h0) = bound.compute(&targets, &solved.boxes) else {
+        return outcome;
+    };
+    let h0 = h_of(h0, &solved.boxes, &mut scratch);
+    let dummy = Push {
+        from: 0,
+        dir: Dir::Up,
+    };
+    let mut covered = CellSet::new(board.cells());
+    for c in 0..board.area_cells as u16 {
+        if solved.boxes.contains(c) || covered.contains(c) {
+            continue;
+        }
+        let norm = reach.compute(board, &solved.boxes, c);
+        for x in 0..board.area_cells as u16 {
+            if reach.reachable(x) {
+                covered.insert(x);
+            }
+        }
+        let root = store.insert(
+            solved.box_hash,
+            solved.boxes.words(),
+            norm,
+            NO_NODE,
+            dummy,
+            0,
+            h0,
+        );
+        outcome.nodes += 1;
+        open.push(priority(0, h0), root);
+    }
+    // Feature-space cycling backwards (`opts.feature_cycle`, as forward, METHODS §8.9): the
+    // cells are boxes on start cells and free-floor areas.
+    let mut cells = (opts.feature_cycle > 0).then(FeatureCells::new);
+    let cell_of = |boxes: &CellSet, scratch: &mut Reach| {
+        let on_start: u32 = boxes
+            .words()
+            .iter()
+            .zip(board.start_boxes.words())
+            .map(|(a, b)| (a & b).count_ones())
+            .sum();
+        on_start | count_regions(board, boxes, scratch).min(255) << 8
+    };
+    let mut box_cells: Vec<u16> = Vec::with_capacity(board.box_count());
+    let mut saved_bounds = SavedBounds::new(board.box_count());
+    // The node whose position `bound` was last prepared for.
+    let mut prepared = NO_NODE;
+    if let Some(cells) = &mut cells {
+        for root in 0..store.len() as u32 {
+            let cell = cell_of(&solved.boxes, &mut scratch);
+            cells.push(cell, priority(0, store.h[root as usize]), root);
+        }
+    }
+    loop {
+        let prio = |j: usize| priority(store.g[j], store.h[j]);
+        let from_cells = match &mut cells {
+            Some(cells)
+                if outcome
+                    .expanded
+                    .is_multiple_of(u64::from(opts.feature_cycle)) =>
+            {
+                cells.pop(store, &prio)
+            }
+            _ => None,
+        };
+        let Some(node) = from_cells.or_else(|| pop_open(&mut open, store)) else {
+            outcome.stop = StopReason::Exhausted;
+            return outcome;
+        };
+        if let Some(stop) = budget_exceeded(budget, &deadline, outcome.expanded) {
+            outcome.stop = stop;
+            return outcome;
+        }
+        let i = node as usize;
+        store.closed[i] = true;
+        outcome.expanded += 1;
+        let g = store.g[i];
+        let mut pos = Position::from_words(board, store.words(node), store.player(node));
+        reach.compute(board, &pos.boxes, pos.player);
+        // The bound's optimum repaired in one row from the parent's when the parent was the
+        // last node expanded (greedy search dives) or is still cached, as forward.
+        let parent = store.parent[i];
+        let moved = || {
+            let push = store.push[i];
+            (board.step(push.from, push.dir), push.from)
+        };
+        let h = if parent == NO_NODE {
+            bound.prepare(&targets, &pos.boxes)
+        } else if parent == prepared {
+            bound.prepare_after_push(&targets, &pos.boxes, moved())
+        } else if let Some(saved) = saved_bounds.get(parent) {
+            bound.prepare_from(&targets, &pos.boxes, saved, moved())
+        } else {
+            bound.prepare(&targets, &pos.boxes)
+        };
+        saved_bounds.put(node, &bound);
+        prepared = node;
+        if h.is_none() {
+            continue;
+        }
+        box_cells.clear();
+        box_cells.extend(pos.boxes.iter());
+        for &c in &box_cells {
+            for e in Dir::ALL {
+                // The player stands on `b` beside the box (the box lies in direction `e`)
+                // and backs off to `b − e`, pulling the box onto `b`.
+                let b = board.neighbors[c as usize][e.opposite() as usize];
+                if b == NONE || !reach.reachable(b) {
+                    continue;
+                }
+                let back = board.neighbors[b as usize][e.opposite() as usize];
+                if back == NONE || pos.boxes.contains(back) || targets.dead[b as usize] {
+                    continue;
+                }
+                let Some(h) = bound.after_push(&targets, c, b) else {
+                    continue;
+                };
+                pos.boxes.remove(c);
+                pos.boxes.insert(b);
+                let key =
+                    pos.box_hash ^ board.zobrist_box[c as usize] ^ board.zobrist_box[b as usize];
+                let norm = scratch.compute(board, &pos.boxes, back);
+                let child = match store.find(key, pos.boxes.words(), norm) {
+                    Some(_) => None,
+                    None if store.len() >= limit => {
+                        outcome.stop = StopReason::Nodes;
+                        return outcome;
+                    }
+                    None => {
+                        let h = h_of(h, &pos.boxes, &mut scratch);
+                        // The forward push that this pull undoes: the box on `b` pushed
+                        // in direction `e` back onto `c`.
+                        let push = Push { from: b, dir: e };
+                        let j = store.insert(key, pos.boxes.words(), norm, node, push, g + 1, h);
+                        outcome.nodes += 1;
+                        Some(j)
+                    }
+                };
+                let is_start = child.is_some()
+                    && norm == start_norm
+                    && pos.boxes.words() == start.boxes.words();
+                pos.boxes.remove(b);
+                pos.boxes.insert(c);
+                let Some(j) = child else { continue };
+                let found = if is_start {
+                    Some(backwards(store, j))
+                } else {
+                    meet.and_then(|forward| joined(forward, store, j))
+                };
+                if let Some(pushes) = found {
+                    outcome.pushes = Some(pushes);
+                    outcome.stop = StopReason::Solved;
+                    return outcome;
+                }
+                let p = priority(g + 1, store.h[j as usize]);
+                open.push(p, j);
+                if let Some(cells) = &mut cells {
+                    pos.boxes.remove(c);
+                    pos.boxes.insert(b);
+                    cells.push(cell_of(&pos.boxes, &mut scratch), p, j);
+                    pos.boxes.remove(b);
+                    pos.boxes.insert(c);
+                }
+            }
+        }
+    }
+}
+
+/// The pushes from reverse node `j`'s position to the solved one: the forward pushes its
+/// pulls undo, last pull first.
+fn backwards(reverse: &NodeStore, j: u32) -> Vec<Push> {
+    let mut pushes = reverse.path_to(j);
+    pushes.reverse();
+    pushes
+}
+
+/// The solution through a position stored as node `f` of a forward search and as node `r`
+/// of a reverse one ([`reverse_search`]): the forward path to it, then the pushes that its
+/// reverse path undoes.
+fn joined_at(forward: &NodeStore, f: u32, reverse: &NodeStore, r: u32) -> Vec<Push> {
+    let mut pushes = forward.path_to(f);
+    pushes.extend(backwards(reverse, r));
+    pushes
+}
+
+/// A solution through reverse node `r` if a forward search stored its position.
+fn joined(forward: &NodeStore, reverse: &NodeStore, r: u32) -> Option<Vec<Push>> {
+    let f = forward.find(reverse.key(r), reverse.words(r), reverse.player(r))?;
+    Some(joined_at(forward, f, reverse, r))
+}
+
+/// A solution through forward node `f` if a reverse search stored its position.
+pub(super) fn joined_forward(
+    forward: &NodeStore,
+    f: u32,
+    reverse: &NodeStore,
+) -> Option<Vec<Push>> {
+    let r = reverse.find(forward.key(f), forward.words(f), forward.player(f))?;
+    Some(joined_at(forward, f, reverse, r))
+}
+
+/// Bidirectional search ([`SearchOptions::meet`]): a helper search in the other direction
+/// first, with `opts.meet` per cent of the budget, then the search itself with the rest,
+/// which stops at the first position the helper stored. The helper is the same search with
+/// the direction flipped (backwards without the connectivity term). A helper that solves the
+/// level alone answers at once; either's exhaustion is reported as is.
+pub(super) fn meeting(
+    board: &Board,
+    order: Order,
+    opts: SearchOptions,
+    budget: &Budget,
+) -> SearchOutcome {
+    let deadline = budget.start();
+    let part = u64::from(opts.meet.min(100));
+    let mut first = budget.clone();
+    first.max_time = budget.max_time.map(|t| t.mul_f64(part as f64 / 100.0));
+    first.max_iterations = budget.max_iterations.map(|n| n * part / 100);
+    first.max_nodes = (budget.max_nodes as u64 * part / 100).max(1) as usize;
+    let main = SearchOptions { meet: 0, ..opts };
+    let helper = SearchOptions {
+        reverse: !opts.reverse,
+        connectivity: if opts.reverse { opts.connectivity } else { 0 },
+        ..main
+    };
+    let mut helper_store = new_store(board);
+    let found = if helper.reverse {
+        reverse_search(board, order, helper, &first, None, &mut helper_store)
+    } else {
+        forward_search(board, order, helper, &first, None, &mut helper_store)
+    };
+    if found.pushes.is_some() || found.stop == StopReason::Interrupted {
+        return found;
+    }
+    let mut rest = budget.clone();
+    rest.max_time = budget
+        .max_time
+        .map(|t| t.saturating_sub(deadline.elapsed()));
+    rest.max_iterations = budget
+        .max_iterations
+        .map(|n| n.saturating_sub(found.expanded));
+    rest.max_nodes = budget.max_nodes.saturating_sub(helper_store.len()).max(1);
+    let mut store = new_store(board);
+    let mut outcome = if main.reverse {
+        reverse_search(board, order, main, &rest, Some(&helper_store), &mut store)
+    } else {
+        forward_search(board, order, main, &rest, Some(&helper_store), &mut store)
+    };
+    outcome.nodes += found.nodes;
+    outcome.expanded += found.expanded;
+    outcome
+}
+
+/// The pull search from the solved position to the start (see the module doc), alone: no
+/// forward search to meet.
+pub fn reverse_best_first(
+    board: &Board,
+    order: Order,
+    opts: SearchOptions,
+    budget: &Budget,
+) -> SearchOutcome {
+    reverse_search(board, order, opts, budget, None, &mut new_store(board))
+}
+
+/// The next open node not yet expanded (a node is filed once, when it is stored).
+fn pop_open(open: &mut Buckets, store: &NodeStore) -> Option<u32> {
+    loop {
+        let (_, n) = open.pop()?;
+        if !store.closed[n as usize] {
+            return Some(n);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::position::pushes_to_lurd;
+
+    fn board(text: &str) -> Board {
+        Board::new(&Level::parse_one(text).expect("a level")).expect("a board")
+    }
+
+    /// Replays `pushes` forward from the start and checks the boxes end on the goals.
+    fn solves(board: &Board, pushes: &[Push]) -> bool {
+        pushes_to_lurd(board, pushes).is_some() && {
+            let mut pos = Position::start(board);
+            for &p in pushes {
+                pos.apply_push(board, p);
+            }
+            pos.is_solved(board)
+        }
+    }
+
+    #[test]
+    fn pulls_read_backwards_solve_small_levels() {
+        for text in [
+            "#####\n#@$.#\n#####\n",
+            "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n",
+            "  ####\n###  #\n#  $ #\n# #. #\n# #  #\n# $.@#\n#    #\n######\n",
+        ] {
+            let b = board(text);
+            let out = reverse_best_first(
+                &b,
+                Order::Greedy,
+                SearchOptions::NO_MACROS,
+                &Budget::iterations(100_000),
+            );
+            let pushes = out.pushes.unwrap_or_else(|| panic!("solved: {text}"));
+            assert!(solves(&b, &pushes), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_level_with_a_box_stuck_in_a_corner_is_exhausted() {
+        let b = board("######\n#$ . #\n# @  #\n######\n");
+        let out = reverse_best_first(
+            &b,
+            Order::Greedy,
+            SearchOptions::NO_MACROS,
+            &Budget::iterations(100_000),
+        );
+        assert!(out.pushes.is_none());
+        assert_eq!(out.stop, StopReason::Exhausted);
+    }
+
+    #[test]
+    fn the_player_must_reach_the_start_area() {
+        // The solved boxes cut the floor in two; only a root in the right area leads back.
+        let b = board("#######\n#@ $ .#\n#######\n");
+        let out = reverse_best_first(
+            &b,
+            Order::Weighted(1),
+            SearchOptions::NO_MACROS,
+            &Budget::iterations(100_000),
+        );
+        let pushes = out.pushes.expect("solved");
+        assert_eq!(pushes.len(), 2);
+        assert!(solves(&b, &pushes));
+    }
+}
