@@ -252,13 +252,13 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s). The backward search with cycling solves XSokoban 11,
-/// 12, 13, 14, 19, 25, 29 and 35 alone (3 k to 1.6 M expansions), which no forward search
-/// here solved in 60 s; it took the window from 35 % to 55 % of the time from greedy
-/// searches with connectivity weights 0, 2 and 16, which in the session-19 full run solved
-/// no screen in that window (docs/benchmarks/sokoban.md, session 20). Greedy search with the advisors' move weights
-/// but without cycling solves XSokoban 32 (1.4 M expansions), which no other search here
-/// solves (session 19). The weighted A* with cycling solves XSokoban 46 (1–2 s), which the
+/// (Microban 146: 14 pushes, 0.09 s). The backward search with cycling alone solves
+/// XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to 1.7 M expansions), which no
+/// forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
+/// from greedy searches with connectivity weights 0, 2 and 16, which in the session-19 full
+/// run solved no screen in that window (docs/benchmarks/sokoban.md, session 20). Greedy
+/// search with the advisors' move weights but without cycling solves XSokoban 32 (1.4 M
+/// expansions), which no other search here solves (session 19). The weighted A* with cycling solves XSokoban 46 (1–2 s), which the
 /// cycling searches with macros do not; it runs before the last search so that it starts
 /// at 85 % of the time rather than 95 % (session 20: 46 in 51.8 s instead of 57.7 s).
 fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
