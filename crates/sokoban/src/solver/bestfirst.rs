@@ -110,6 +110,21 @@ impl FeatureCells {
         });
         self.cells[k].push(priority, node);
     }
+    /// On an expansion whose number `expanded` is a multiple of `every` (the cycling turn,
+    /// [`SearchOptions::feature_cycle`]), the best live position of the next non-empty cell
+    /// of `cells`; otherwise, or without cells, `None` (the search's own queue decides).
+    pub(super) fn pop_on_turn(
+        cells: &mut Option<FeatureCells>,
+        (expanded, every): (u64, u32),
+        store: &NodeStore,
+        prio: &impl Fn(usize) -> usize,
+    ) -> Option<u32> {
+        match cells {
+            Some(cells) if expanded.is_multiple_of(u64::from(every)) => cells.pop(store, prio),
+            _ => None,
+        }
+    }
+
     /// The best live position of the next non-empty cell, in turn.
     pub(super) fn pop(&mut self, store: &NodeStore, prio: &impl Fn(usize) -> usize) -> Option<u32> {
         for _ in 0..self.cells.len() {
@@ -391,16 +406,12 @@ pub(super) fn forward_search(
     let limit = budget.max_nodes.clamp(1, u32::MAX as usize - 1);
     loop {
         let prio = |j: usize| node_priority(order, advice, store, &advice_of, j);
-        let from_cells = match &mut cells {
-            Some(cells)
-                if outcome
-                    .expanded
-                    .is_multiple_of(u64::from(opts.feature_cycle)) =>
-            {
-                cells.pop(store, &prio)
-            }
-            _ => None,
-        };
+        let from_cells = FeatureCells::pop_on_turn(
+            &mut cells,
+            (outcome.expanded, opts.feature_cycle),
+            store,
+            &prio,
+        );
         let node = match (from_cells, &mut open) {
             (Some(n), _) => Some(n),
             (None, Open::Fifo(q)) => q.pop_front(),

@@ -193,16 +193,12 @@ pub(super) fn reverse_search(
     }
     loop {
         let prio = |j: usize| priority(store.g[j], store.h[j]);
-        let from_cells = match &mut cells {
-            Some(cells)
-                if outcome
-                    .expanded
-                    .is_multiple_of(u64::from(opts.feature_cycle)) =>
-            {
-                cells.pop(store, &prio)
-            }
-            _ => None,
-        };
+        let from_cells = FeatureCells::pop_on_turn(
+            &mut cells,
+            (outcome.expanded, opts.feature_cycle),
+            store,
+            &prio,
+        );
         let Some(node) = from_cells.or_else(|| pop_open(&mut open, store)) else {
             outcome.stop = StopReason::Exhausted;
             return outcome;
