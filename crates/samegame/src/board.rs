@@ -157,6 +157,8 @@ macro_rules! with_slices {
 }
 
 mod small;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 /// Bits `0..n` set (all for `n ≥ 64`).
 #[inline]

@@ -13,7 +13,7 @@ use crate::playout::{most_frequent, two_most_frequent, BoardRule, LeastFrequent}
 use puzzle_engine::Rng;
 
 /// Words per slice.
-const N: usize = 4;
+pub(super) const N: usize = 4;
 /// Bits per column lane.
 const L: u32 = 16;
 /// `log2(L)`.
@@ -34,7 +34,7 @@ pub(super) fn fits(words: usize, stride: usize) -> bool {
 
 /// Index in `Board::slices` of word `i` (below `N`) of slice `k`.
 #[inline(always)]
-fn at(k: usize, i: usize) -> usize {
+pub(super) fn at(k: usize, i: usize) -> usize {
     1 + STEP * k + (i & (N - 1))
 }
 
@@ -99,7 +99,13 @@ fn flood<const S: usize>(
     start: usize,
     g: &mut [u64; N],
 ) -> u32 {
-    let m = |i: usize| plane(sl, flip, i);
+    flood_plane(|i| plane(sl, flip, i), start, g)
+}
+
+/// [`flood`] with word `i` of the colour's stones given by `m(i)`: the byte board of
+/// [`super::wide`] floods with the same code.
+#[inline(always)]
+pub(super) fn flood_plane(m: impl Fn(usize) -> u64, start: usize, g: &mut [u64; N]) -> u32 {
     let w0 = (start >> 6) & (N - 1);
     g[w0] = 1 << (start & 63);
     let mut reached = 1u32 << w0;
@@ -356,6 +362,12 @@ impl Board {
             BoardRule::Pseudo(_) | BoardRule::PseudoTabu(_) => {
                 with_slices!(self.rule_playout_small::<PSEUDO>(rule, rng, limit, trace))
             }
+            #[cfg(target_arch = "x86_64")]
+            BoardRule::Tabu | BoardRule::TabuColour(_) if super::wide::available() => {
+                // SAFETY: `available` found AVX-512 F, BW, VBMI and VBMI2, BMI1 and POPCNT on
+                // this CPU, the features the function is compiled for.
+                unsafe { self.tabu_playout_wide(rule, rng, limit, trace) }
+            }
             _ => with_slices!(self.rule_playout_small::<TABU>(rule, rng, limit, trace)),
         })
     }
@@ -366,7 +378,7 @@ impl Board {
     /// move removed stones of one of them (the most frequent colours stay the most
     /// frequent, ties to the lowest, while other colours lose stones).
     #[inline(never)]
-    fn rule_playout_small<const S: usize, const MODE: u8>(
+    pub(super) fn rule_playout_small<const S: usize, const MODE: u8>(
         &mut self,
         rule: BoardRule,
         rng_out: &mut Rng,
@@ -506,7 +518,7 @@ impl Board {
 }
 
 /// The in-board playout loops: [`BoardRule::Tabu`] and [`BoardRule::TabuColour`].
-const TABU: u8 = 0;
+pub(super) const TABU: u8 = 0;
 /// [`BoardRule::DoubleTabu`].
 const DOUBLE: u8 = 1;
 /// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
@@ -546,7 +558,7 @@ fn visit(
 /// The first group stone of `marks` from internal cell `p` wrapping around that
 /// `filter(word)` keeps (`first_set_from`).
 #[inline(always)]
-fn scan(marks: &[u64; N], p: usize, filter: impl Fn(usize) -> u64) -> Option<usize> {
+pub(super) fn scan(marks: &[u64; N], p: usize, filter: impl Fn(usize) -> u64) -> Option<usize> {
     let (w0, b0) = ((p >> 6) & (N - 1), (p & 63) as u32);
     let below = low_mask(b0);
     let (mut i, mut mask) = (w0, !below);
