@@ -163,6 +163,20 @@ fn selective_nrpa_on_two_threads_replays() {
         ],
     );
     check(&boards[2].board, &lines[0]);
+    // And endgame searches from the best game's later positions.
+    let lines = selective_nrpa_board_3(
+        &path,
+        &[
+            "--endgame-percent",
+            "40",
+            "--level",
+            "1",
+            "--iterations",
+            "1000",
+        ],
+    );
+    assert_eq!(lines[0]["iterations"], 1000);
+    check(&boards[2].board, &lines[0]);
 }
 
 #[test]

@@ -208,6 +208,53 @@ pub fn search_observed<G: Game>(
     }
 }
 
+/// [`search_observed`] for one run (`config.repeat` is ignored) that starts from a known
+/// complete sequence `start`: the top level takes it as its best so far, so its first
+/// `Adapt` already moves the policy towards it and the search explores around it; the
+/// result is never worse than `start`. A `start` that is not a legal complete sequence from
+/// `root` is ignored (a plain run).
+pub fn search_from<G: Game>(
+    root: &G,
+    config: &NrpaConfig,
+    budget: &Budget,
+    start: &[G::Action],
+    observer: Option<Observer<'_, G::Action>>,
+) -> NrpaResult<G::Action> {
+    let levels = config.level.max(1);
+    let mut nrpa = Nrpa::new(root, config, budget, observer);
+    let mut state = root.clone();
+    let mut known = CodedSequence::default();
+    let (mut actions, mut codes) = (Vec::new(), Vec::new());
+    let mut legal = true;
+    for &action in start {
+        state.legal_actions_coded(&mut actions, &mut codes);
+        let Some(chosen) = actions.iter().position(|&a| a == action) else {
+            legal = false;
+            break;
+        };
+        known.push(action, &codes, chosen);
+        state.apply(action);
+    }
+    state.legal_actions(&mut actions);
+    if legal && actions.is_empty() {
+        let score = state.score();
+        nrpa.best = start.to_vec();
+        nrpa.best_score = score;
+        nrpa.initial = Some((known, score));
+    }
+    nrpa.level(levels);
+    NrpaResult {
+        best_sequence: nrpa.best,
+        best_score: nrpa.best_score,
+        playouts: nrpa.meter.done,
+        runs: u64::from(nrpa.stop.is_none()),
+        peak_policy_entries: nrpa.peak_entries,
+        stop_reason: nrpa.stop.unwrap_or(StopReason::Exhausted),
+        elapsed: nrpa.meter.elapsed(),
+        time_to_best: nrpa.time_to_best,
+    }
+}
+
 /// A callback shared by threads that hears every new best (sequence from the root, score).
 pub type SharedObserver<'a, A> = &'a (dyn Fn(&[A], f64) + Sync);
 
@@ -320,6 +367,9 @@ struct Nrpa<'o, G: Game> {
     time_to_best: Duration,
     peak_entries: usize,
     observer: Option<Observer<'o, G::Action>>,
+    /// A known complete sequence and its score, the top level's best before its first
+    /// search ([`search_from`]).
+    initial: Option<(CodedSequence<G::Action>, f64)>,
 }
 
 impl<'o, G: Game> Nrpa<'o, G> {
@@ -350,6 +400,7 @@ impl<'o, G: Game> Nrpa<'o, G> {
             time_to_best: Duration::ZERO,
             peak_entries: 0,
             observer,
+            initial: None,
         }
     }
 }
@@ -360,6 +411,12 @@ impl<G: Game> Nrpa<'_, G> {
         let mut best_score = f64::NEG_INFINITY;
         let mut best = std::mem::take(&mut self.bests[level]);
         best.clear();
+        if level == self.config.level.max(1) {
+            if let Some((known, score)) = self.initial.take() {
+                best = known;
+                best_score = score;
+            }
+        }
         // Stabilized NRPA: level 1 plays P playouts with the same policy per adaptation.
         let runs = if level == 1 {
             self.config.stabilization.max(1)
@@ -573,6 +630,37 @@ mod tests {
         let r = search(&tree, &cfg, &Budget::iterations(1_000_000));
         assert_eq!(r.best_score, 1.0);
         assert_eq!(replay(&tree, &r.best_sequence), (1.0, true));
+    }
+
+    #[test]
+    fn a_known_start_is_kept_and_searched_around() {
+        // The target's path with its last move wrong scores 39/40; a level-1 run of 100
+        // playouts from it keeps at least that, where the same run from nothing stays far
+        // below.
+        let target = 0x0012_3456_789A_u64;
+        let tree = coded_tree(40, target);
+        let mut start: Vec<bool> = (0..40).map(|i| target >> i & 1 == 1).collect();
+        start[39] = !start[39];
+        let cfg = NrpaConfig {
+            level: 1,
+            seed: 5,
+            ..Default::default()
+        };
+        let budget = Budget::iterations(1_000_000);
+        let warm = search_from(&tree, &cfg, &budget, &start, None);
+        assert!(warm.best_score >= 39.0 / 40.0, "{}", warm.best_score);
+        assert_eq!(replay(&tree, &warm.best_sequence), (warm.best_score, true));
+        assert_eq!(warm.playouts, 100);
+        let cold = search(&tree, &cfg, &budget);
+        assert!(cold.best_score < 0.9, "{}", cold.best_score);
+        // One playout: nothing better found, the start comes back.
+        let one = search_from(&tree, &cfg, &Budget::iterations(1), &start, None);
+        assert_eq!(one.best_sequence, start);
+        assert_eq!(one.best_score, 39.0 / 40.0);
+        // A start that is not a complete game is ignored: the plain run.
+        let plain = search_from(&tree, &cfg, &budget, &start[..20], None);
+        assert_eq!(plain.best_score, cold.best_score);
+        assert_eq!(plain.best_sequence, cold.best_sequence);
     }
 
     #[test]

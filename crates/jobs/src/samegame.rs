@@ -110,6 +110,9 @@ pub struct SolveRequest {
     pub tabu_colours: u32,
     /// With `tabu_colours` > 1: one of [`TABU_SCHEDULES`].
     pub tabu_schedule: String,
+    /// With `tabu_colours` > 1: the percentage of the budget kept for endgame searches from
+    /// the best game's later positions (0 to 90; 0 = none).
+    pub endgame_percent: u32,
     /// NMCS / NRPA nesting level, 1 to 5 (default: NMCS 2, NRPA 3).
     pub level: Option<u32>,
     /// DBS depth, 1 to 6.
@@ -148,6 +151,7 @@ impl Default for SolveRequest {
             stabilized: 1,
             tabu_colours: 3,
             tabu_schedule: "best-first".into(),
+            endgame_percent: 0,
             level: None,
             depth: 2,
             limits: Limits::default(),
@@ -411,6 +415,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
     )?;
     check_range("stabilized", req.stabilized, 1, 1000)?;
     check_range("tabu_colours", req.tabu_colours, 1, 20)?;
+    check_range("endgame_percent", req.endgame_percent, 0, 90)?;
     if let Some(level) = req.level {
         check_range("level", level, 1, 5)?;
     }
@@ -468,6 +473,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
         nrpa_stabilization: req.stabilized as usize,
         nrpa_tabu_colours: req.tabu_colours as usize,
         nrpa_tabu_schedule: tabu_schedule,
+        nrpa_endgame_percent: req.endgame_percent,
         dbs_depth: req.depth as usize,
     };
     Ok((scoring, config))

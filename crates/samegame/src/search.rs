@@ -170,6 +170,11 @@ pub struct SolveConfig {
     pub nrpa_tabu_colours: usize,
     /// Selective NRPA with `nrpa_tabu_colours > 1`: which candidate colour each restart takes.
     pub nrpa_tabu_schedule: TabuSchedule,
+    /// Selective NRPA with `nrpa_tabu_colours > 1`: the percentage of each thread's budget kept
+    /// for endgame searches after the colour runs (0 = none): NRPA runs from the positions
+    /// after 1/2, 2/3 and 5/6 of the best game's moves in turn, with its tabu colour, each
+    /// starting from the game's own tail; a better completion replaces the tail.
+    pub nrpa_endgame_percent: u32,
     /// DBS depth.
     pub dbs_depth: usize,
 }
@@ -189,6 +194,7 @@ impl Default for SolveConfig {
             nrpa_stabilization: 1,
             nrpa_tabu_colours: 3,
             nrpa_tabu_schedule: TabuSchedule::BestFirst,
+            nrpa_endgame_percent: 0,
             dbs_depth: 2,
         }
     }
@@ -571,6 +577,7 @@ fn rotating_tabu_nrpa(
             config,
             seed,
             thread,
+            endgame_percent: cfg.nrpa_endgame_percent.min(90),
         };
         runs.run(&budget, &deadline, &hear)
     });
@@ -589,7 +596,12 @@ struct ColourRuns<'a> {
     seed: u64,
     /// For the diagnostic lines.
     thread: usize,
+    /// [`SolveConfig::nrpa_endgame_percent`].
+    endgame_percent: u32,
 }
+
+/// Where the endgame searches start, as fractions of the best game's moves.
+const ENDGAME_CUTS: [(usize, usize); 3] = [(1, 2), (2, 3), (5, 6)];
 
 impl ColourRuns<'_> {
     /// Runs until `budget` (this thread's iterations and nodes) or `deadline` ends.
@@ -605,13 +617,20 @@ impl ColourRuns<'_> {
         let mut best_by_colour = vec![f64::NEG_INFINITY; self.colours.len()];
         let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
         let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
+        // The colour runs' part of the budget; the rest is for the endgame searches.
+        let runs_part = 1.0 - self.endgame_percent as f64 / 100.0;
+        let runs_iterations = budget.max_iterations.map(|n| (n as f64 * runs_part) as u64);
+        let runs_until = deadline
+            .remaining()
+            .map(|left| deadline.elapsed() + left.mul_f64(runs_part));
+        let mut best_tabu = self.colours[0];
         for run in 0u64.. {
             let mut budget = budget.clone();
-            if let Some(n) = budget.max_iterations {
+            if let Some(n) = runs_iterations {
                 budget.max_iterations = Some(n.saturating_sub(playouts));
             }
-            if let Some(left) = deadline.remaining() {
-                budget.max_time = Some(left);
+            if let Some(until) = runs_until {
+                budget.max_time = Some(until.saturating_sub(deadline.elapsed()));
             }
             let run_config = NrpaConfig {
                 seed: puzzle_engine::Rng::stream_seed(self.seed, run),
@@ -641,6 +660,7 @@ impl ColourRuns<'_> {
             let stop = r.stop_reason;
             let better = total.as_ref().is_none_or(|t| r.best_score > t.best_score);
             if better {
+                best_tabu = tabu;
                 total = Some(r);
             } else if let Some(t) = total.as_mut() {
                 t.stop_reason = stop;
@@ -650,11 +670,97 @@ impl ColourRuns<'_> {
             }
         }
         let mut total = total.expect("at least one run");
+        let cut_by_share = matches!(total.stop_reason, StopReason::Iterations | StopReason::Time);
+        if self.endgame_percent > 0 && cut_by_share {
+            playouts += self.endgame(&mut total, best_tabu, playouts, budget, deadline, hear);
+        }
         total.playouts = playouts;
         total.runs = runs;
         total.peak_policy_entries = peak;
         total.elapsed = deadline.elapsed();
         total
+    }
+
+    /// The endgame searches ([`SolveConfig::nrpa_endgame_percent`]): from the position after
+    /// each of [`ENDGAME_CUTS`] of the best game's moves in turn, one selective NRPA run with
+    /// tabu colour `tabu` that starts from the best game's own tail ([`search_from`]), with an
+    /// equal share of what is left of `budget` for the cuts left in the round (this thread's
+    /// iterations less the `spent` ones, or the time to `deadline`); a completion scoring
+    /// more replaces the tail of `best`. Rounds repeat until the budget is spent. Returns
+    /// the playouts made.
+    ///
+    /// [`search_from`]: puzzle_engine::nrpa::search_from
+    fn endgame(
+        &self,
+        best: &mut puzzle_engine::nrpa::NrpaResult<Move>,
+        tabu: u8,
+        spent: u64,
+        budget: &Budget,
+        deadline: &puzzle_engine::Deadline,
+        hear: &(dyn Fn(&[Move], f64) + Sync),
+    ) -> u64 {
+        use puzzle_engine::nrpa::{search_from, NrpaConfig};
+        use puzzle_engine::Game as _;
+        let mut playouts = 0u64;
+        for j in 0u64.. {
+            let k = (j % ENDGAME_CUTS.len() as u64) as usize;
+            let (num, den) = ENDGAME_CUTS[k];
+            let cuts_left = (ENDGAME_CUTS.len() - k) as u64;
+            let cut = best.best_sequence.len() * num / den;
+            let mut share = budget.clone();
+            if let Some(n) = budget.max_iterations {
+                let left = n.saturating_sub(spent + playouts);
+                if left == 0 {
+                    break;
+                }
+                share.max_iterations = Some((left / cuts_left).max(1));
+            }
+            if let Some(left) = deadline.remaining() {
+                if left.is_zero() {
+                    break;
+                }
+                share.max_time = Some(left / cuts_left as u32);
+            }
+            let prefix = best.best_sequence[..cut].to_vec();
+            let mut position = self.board.clone();
+            for &m in &prefix {
+                position.apply(m);
+            }
+            let game = crate::selective::Selective::with_tabu(position, tabu);
+            let config = NrpaConfig {
+                seed: puzzle_engine::Rng::stream_seed(self.seed, (1 << 40) + j),
+                repeat: false,
+                ..self.config.clone()
+            };
+            let mut hear_whole = |tail: &[Move], score: f64| {
+                let mut whole = prefix.clone();
+                whole.extend_from_slice(tail);
+                hear(&whole, score);
+            };
+            // The search starts from the best game's own tail and explores around it.
+            let tail = &best.best_sequence[cut..];
+            let r = search_from(&game, &config, &share, tail, Some(&mut hear_whole));
+            playouts += r.playouts;
+            if std::env::var_os("PUZZLE_TRACE_RUNS").is_some() {
+                eprintln!(
+                    "nrpa thread {} endgame from move {cut}: score {} (best {}), {} playouts",
+                    self.thread, r.best_score, best.best_score, r.playouts
+                );
+            }
+            if r.best_score > best.best_score && !r.best_sequence.is_empty() {
+                let mut whole = prefix;
+                whole.extend(r.best_sequence);
+                best.best_sequence = whole;
+                best.best_score = r.best_score;
+                best.time_to_best = deadline.elapsed();
+            }
+            best.stop_reason = r.stop_reason;
+            let stuck = r.playouts == 0;
+            if stuck || matches!(r.stop_reason, StopReason::Interrupted | StopReason::Nodes) {
+                break;
+            }
+        }
+        playouts
     }
 }
 

@@ -326,3 +326,29 @@ fn best_first_tabu_runs_replay_and_are_reproducible() {
     let r = search::solve(&b, &three, None).unwrap();
     assert!(a.score >= r.score, "{} < {}", a.score, r.score);
 }
+
+#[test]
+fn endgame_searches_replay_and_never_lose_what_the_runs_found() {
+    use puzzle_samegame::search::TabuSchedule;
+    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
+    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let cfg = SolveConfig {
+        nrpa_selective: true,
+        nrpa_tabu_colours: 3,
+        nrpa_tabu_schedule: TabuSchedule::BestFirst,
+        nrpa_level: 2,
+        nrpa_endgame_percent: 40,
+        ..config(Algorithm::Nrpa, 50_000)
+    };
+    let a = replayed_twice(&b, &cfg);
+    assert_eq!(a.iterations, 50_000);
+    // The same colour runs on their 60 % alone: the endgame searches start from their best
+    // game and keep it unless they find better.
+    let runs_only = SolveConfig {
+        nrpa_endgame_percent: 0,
+        budget: Budget::iterations(30_000),
+        ..cfg.clone()
+    };
+    let r = search::solve(&b, &runs_only, None).unwrap();
+    assert!(a.score >= r.score, "{} < {}", a.score, r.score);
+}

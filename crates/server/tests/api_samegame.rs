@@ -460,4 +460,8 @@ async fn a_solve_of_a_malformed_board_ends_with_its_line_and_column() {
     let stream = events(&app, post("/api/jobs", &request)).await;
     let error = &stream.iter().find(|(name, _)| name == "error").unwrap().1;
     assert!(error_text(error).contains("tabu_colours must be 1 to 20"));
+    let request = json!({ "job": "samegame_solve", "text": "2 3 2\nRGR\nRGG\n", "algo": "nrpa", "endgame_percent": 95 });
+    let stream = events(&app, post("/api/jobs", &request)).await;
+    let error = &stream.iter().find(|(name, _)| name == "error").unwrap().1;
+    assert!(error_text(error).contains("endgame_percent must be 0 to 90"));
 }

@@ -131,6 +131,12 @@ pub struct SolveArgs {
     /// Plain NRPA (Rosin 2011): every move allowed, no tabu colour.
     #[arg(long, overrides_with = "selective")]
     pub no_selective: bool,
+    /// Selective NRPA with several tabu colours: keep PCT % of the budget for endgame
+    /// searches, one NRPA run each from the positions after 1/2, 2/3 and 5/6 of the best
+    /// game's moves (0 = none)
+    #[arg(long, value_name = "PCT", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=90))]
+    pub endgame_percent: u32,
     /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): P playouts per level-1 step
     /// before each policy adaptation (1 = plain NRPA).
     #[arg(long, value_name = "P", default_value_t = 1,
@@ -203,6 +209,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         stabilized: args.stabilized,
         tabu_colours: args.tabu_colours,
         tabu_schedule: value_name(args.tabu_schedule),
+        endgame_percent: args.endgame_percent,
         level: args.level,
         depth: args.depth,
         limits: common.limits(),
