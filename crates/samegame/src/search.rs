@@ -617,12 +617,12 @@ impl ColourRuns<'_> {
         let mut best_by_colour = vec![f64::NEG_INFINITY; self.colours.len()];
         let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
         let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
-        // The colour runs' part of the budget; the rest is for the endgame searches.
-        let runs_part = 1.0 - self.endgame_percent as f64 / 100.0;
-        let runs_iterations = budget.max_iterations.map(|n| (n as f64 * runs_part) as u64);
+        // The colour runs' part of the budget (all of it without endgame searches).
+        let endgame = self.endgame_percent.min(90) as u64;
+        let runs_iterations = budget.max_iterations.map(|n| n - n / 100 * endgame);
         let runs_until = deadline
             .remaining()
-            .map(|left| deadline.elapsed() + left.mul_f64(runs_part));
+            .map(|left| deadline.elapsed() + left - left * endgame as u32 / 100);
         let mut best_tabu = self.colours[0];
         for run in 0u64.. {
             let mut budget = budget.clone();

@@ -1,4 +1,4 @@
-//! The tabu playout loop of [`super::small`] on a byte board held in AVX-512 registers, for
+//! The tabu playout loop of [`super::small`] on a byte board in 512-bit vectors, for
 //! CPUs that have AVX-512 BW, VBMI and VBMI2 (found at run time; every other CPU, and
 //! `PUZZLE_NO_AVX512=1`, takes the bit-sliced loop).
 //!
@@ -13,11 +13,11 @@
 //!   each column (up, down) and by a column across words (left, right);
 //! - an emptied column is deleted by shifting the later columns down a column (`valignq`).
 //!
-//! The cell scan, the flood and the accounting are those of the bit-sliced loop, so a
-//! playout draws the same random numbers and plays the same moves (tested against it move
-//! for move). The rules are the Czech thesis's Random Tabu (§3.3.3: the most frequent colour
-//! is not played while another colour has a group) and, with a fixed colour, Schadd et al.'s
-//! TabuColorRandom (SP-MCTS).
+//! The cell scan and the flood are the bit-sliced loop's own functions and the accounting is
+//! the same, so a playout draws the same random numbers and plays the same moves (tested
+//! against it move for move). The rules are the Czech thesis's Random Tabu (§3.3.3: the most
+//! frequent colour is not played while another colour has a group) and, with a fixed colour,
+//! Schadd et al.'s TabuColorRandom (SP-MCTS).
 
 use super::small::{at, flood_plane, scan, COLUMNS, N, SLICE_WORDS};
 use super::{Board, Move};
