@@ -409,8 +409,7 @@ impl Board {
             // The first non-tabu group stone from a random start, else (double tabu) the
             // first of the second tabu colour from another, else the first group stone
             // from another; each start drawn even when no colour is to be looked for.
-            let c = rng.below(columns);
-            let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+            let p = random_cell(rng, columns, &heights);
             let mut cell = None;
             // Only live colours have group stones: leave out the tabu colours'.
             if MODE == PSEUDO {
@@ -434,8 +433,7 @@ impl Board {
                 };
                 cell = least(&marks, p, with_tabu);
                 if with_tabu && cell.is_none() {
-                    let c = rng.below(columns);
-                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    let p = random_cell(rng, columns, &heights);
                     cell = least(&marks, p, false);
                 }
             } else if MODE == DOUBLE {
@@ -445,8 +443,7 @@ impl Board {
                     });
                 }
                 if cell.is_none() {
-                    let c = rng.below(columns);
-                    let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                    let p = random_cell(rng, columns, &heights);
                     if self.live & (1u32 << second) != 0 {
                         cell = scan(&marks, p, |i| plane(&sl, &second_flip, i));
                     }
@@ -455,8 +452,7 @@ impl Board {
                 cell = scan(&marks, p, |i| !plane(&sl, &tabu_flip, i));
             }
             if MODE != PSEUDO && cell.is_none() {
-                let c = rng.below(columns);
-                let p = (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                let p = random_cell(rng, columns, &heights);
                 if self.live != 0 {
                     cell = scan(&marks, p, |_| !0);
                 }
@@ -523,6 +519,14 @@ pub(super) const TABU: u8 = 0;
 const DOUBLE: u8 = 1;
 /// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
 const PSEUDO: u8 = 2;
+
+/// A random start on a small board ([`Board::random_start`] as an internal cell): a random
+/// column below `columns`, then a random stone of it.
+#[inline(always)]
+pub(super) fn random_cell(rng: &mut Rng, columns: usize, heights: &[u8; COLUMNS]) -> usize {
+    let c = rng.below(columns);
+    (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize)
+}
 
 /// Visit the group stones `marks` from internal cell `p` wrapping around that
 /// `filter(word)` keeps, in scan order, until `visit(cell)` returns true; whether it did

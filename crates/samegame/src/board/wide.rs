@@ -19,7 +19,7 @@
 //! frequent colour is not played while another colour has a group) and, with a fixed colour,
 //! Schadd et al.'s TabuColorRandom (SP-MCTS).
 
-use super::small::{at, flood_plane, scan, COLUMNS, N, SLICE_WORDS};
+use super::small::{at, flood_plane, random_cell, scan, COLUMNS, N, SLICE_WORDS};
 use super::{Board, Move};
 use crate::playout::{most_frequent, BoardRule};
 use core::arch::x86_64::*;
@@ -109,8 +109,7 @@ impl Board {
         while played < limit && columns != 0 {
             // The first non-tabu group stone from a random start, else the first group
             // stone from another ([`super::small`]'s loop, [`Board::random_start`]).
-            let c = rng.below(columns);
-            let p = (c << 4) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+            let p = random_cell(rng, columns, &heights);
             let mut cell = None;
             if self.live & !(1u32 << tabu) != 0 {
                 cell = scan(&marks, p, |i| {
@@ -118,8 +117,7 @@ impl Board {
                 });
             }
             if cell.is_none() {
-                let c = rng.below(columns);
-                let p = (c << 4) + rng.below(heights[c & (COLUMNS - 1)] as usize);
+                let p = random_cell(rng, columns, &heights);
                 if self.live != 0 {
                     cell = scan(&marks, p, |_| !0);
                 }
