@@ -1764,14 +1764,22 @@ impl Board {
     /// Count a removed group of `size` stones of colour `colour`: stones, points, moves.
     #[inline]
     fn account(&mut self, colour: u8, size: usize) {
+        self.take_stones(colour, size);
+        self.stones -= size;
+        self.points += self.scoring.group_points(size);
+        self.moves += 1;
+    }
+
+    /// Count `size` stones of colour `colour` as removed (a group, `size ≥ 2`): the colour's
+    /// stone count, and whether it can still form a group. The playout loops sum the stones,
+    /// points and moves themselves.
+    #[inline(always)]
+    fn take_stones(&mut self, colour: u8, size: usize) {
         debug_assert!(size >= 2, "removing a lone stone");
         self.counts[colour as usize] -= size as u16;
         if self.counts[colour as usize] < 2 {
             self.live &= !(1 << colour);
         }
-        self.stones -= size;
-        self.points += self.scoring.group_points(size);
-        self.moves += 1;
     }
 
     /// Play a move, checking it. Returns the group size, or None (board unchanged) if illegal.

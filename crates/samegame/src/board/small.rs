@@ -452,10 +452,7 @@ impl Board {
                 cell = scan(&marks, p, |i| !plane(&sl, &tabu_flip, i));
             }
             if MODE != PSEUDO && cell.is_none() {
-                let p = random_cell(rng, columns, &heights);
-                if self.live != 0 {
-                    cell = scan(&marks, p, |_| !0);
-                }
+                cell = any_group_cell(rng, columns, &heights, &marks, self.live);
             }
             let Some(cell) = cell else {
                 break;
@@ -480,11 +477,7 @@ impl Board {
                 debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
             }
             // [`Board::account`], the stones, points and moves summed up after the loop.
-            debug_assert!(r.size >= 2, "removing a lone stone");
-            self.counts[colour as usize] -= r.size as u16;
-            if self.counts[colour as usize] < 2 {
-                self.live &= !(1 << colour);
-            }
+            self.take_stones(colour, r.size);
             size += r.size;
             points += self.scoring.group_points(r.size);
             if !matches!(rule, BoardRule::TabuColour(_)) && (colour == tabu || colour == second) {
@@ -526,6 +519,24 @@ const PSEUDO: u8 = 2;
 pub(super) fn random_cell(rng: &mut Rng, columns: usize, heights: &[u8; COLUMNS]) -> usize {
     let c = rng.below(columns);
     (c << LOG) + rng.below(heights[c & (COLUMNS - 1)] as usize)
+}
+
+/// The tabu rules' last resort: the first group stone of any colour from another random
+/// start (drawn even when no colour `live` has a group, so the random numbers stay the same).
+#[inline(always)]
+pub(super) fn any_group_cell(
+    rng: &mut Rng,
+    columns: usize,
+    heights: &[u8; COLUMNS],
+    marks: &[u64; N],
+    live: u32,
+) -> Option<usize> {
+    let p = random_cell(rng, columns, heights);
+    if live != 0 {
+        scan(marks, p, |_| !0)
+    } else {
+        None
+    }
 }
 
 /// Visit the group stones `marks` from internal cell `p` wrapping around that

@@ -19,7 +19,7 @@
 //! frequent colour is not played while another colour has a group) and, with a fixed colour,
 //! Schadd et al.'s TabuColorRandom (SP-MCTS).
 
-use super::small::{at, flood_plane, random_cell, scan, COLUMNS, N, SLICE_WORDS};
+use super::small::{any_group_cell, at, flood_plane, random_cell, scan, COLUMNS, N, SLICE_WORDS};
 use super::{Board, Move};
 use crate::playout::{most_frequent, BoardRule};
 use core::arch::x86_64::*;
@@ -117,10 +117,7 @@ impl Board {
                 });
             }
             if cell.is_none() {
-                let p = random_cell(rng, columns, &heights);
-                if self.live != 0 {
-                    cell = scan(&marks, p, |_| !0);
-                }
+                cell = any_group_cell(rng, columns, &heights, &marks, self.live);
             }
             let Some(cell) = cell else {
                 break;
@@ -180,11 +177,7 @@ impl Board {
                 *m = marks_word(&z, i + 1);
             }
             // [`Board::account`], the stones, points and moves summed up after the loop.
-            debug_assert!(removed >= 2, "removing a lone stone");
-            self.counts[colour as usize] -= removed as u16;
-            if self.counts[colour as usize] < 2 {
-                self.live &= !(1 << colour);
-            }
+            self.take_stones(colour, removed);
             size += removed;
             points += self.scoring.group_points(removed);
             if colour == tabu {
