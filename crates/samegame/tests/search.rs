@@ -247,6 +247,24 @@ fn replayed_twice(b: &Board, cfg: &SolveConfig) -> search::Solution {
     a
 }
 
+/// Standard board 7, whose best tabu colour is the second most frequent one.
+fn problem07() -> Board {
+    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
+    format::parse_standard(text, "p", Scoring::standard()).unwrap()
+}
+
+/// Selective NRPA at `level` with the tabu colour best-first over three colours and
+/// `iterations` playouts.
+fn best_first(level: usize, iterations: u64) -> SolveConfig {
+    SolveConfig {
+        nrpa_selective: true,
+        nrpa_tabu_colours: 3,
+        nrpa_tabu_schedule: search::TabuSchedule::BestFirst,
+        nrpa_level: level,
+        ..config(Algorithm::Nrpa, iterations)
+    }
+}
+
 #[test]
 fn selective_nrpa_replays_and_is_deterministic() {
     let text = include_str!("../../../data/samegame/standard20/problem05.txt");
@@ -263,8 +281,7 @@ fn selective_nrpa_replays_and_is_deterministic() {
 #[test]
 fn rotating_tabu_colours_replay_and_rank_the_colours() {
     use puzzle_samegame::selective::Selective;
-    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
-    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let b = problem07();
     let ranked = Selective::ranked_colours(&b);
     assert_eq!(ranked.len(), 5);
     assert!(ranked
@@ -306,15 +323,8 @@ fn best_first_tabu_schedule_tries_each_colour_then_keeps_the_best() {
 #[test]
 fn best_first_tabu_runs_replay_and_are_reproducible() {
     use puzzle_samegame::search::TabuSchedule;
-    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
-    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
-    let cfg = SolveConfig {
-        nrpa_selective: true,
-        nrpa_tabu_colours: 3,
-        nrpa_tabu_schedule: TabuSchedule::BestFirst,
-        nrpa_level: 1,
-        ..config(Algorithm::Nrpa, 1_250)
-    };
+    let b = problem07();
+    let cfg = best_first(1, 1_250);
     let a = replayed_twice(&b, &cfg);
     assert_eq!(a.iterations, 1_250);
     // At least as good as the round-robin schedule's first three runs, which it repeats.
@@ -329,16 +339,10 @@ fn best_first_tabu_runs_replay_and_are_reproducible() {
 
 #[test]
 fn endgame_searches_replay_and_never_lose_what_the_runs_found() {
-    use puzzle_samegame::search::TabuSchedule;
-    let text = include_str!("../../../data/samegame/standard20/problem07.txt");
-    let b = format::parse_standard(text, "p", Scoring::standard()).unwrap();
+    let b = problem07();
     let cfg = SolveConfig {
-        nrpa_selective: true,
-        nrpa_tabu_colours: 3,
-        nrpa_tabu_schedule: TabuSchedule::BestFirst,
-        nrpa_level: 2,
         nrpa_endgame_percent: 40,
-        ..config(Algorithm::Nrpa, 50_000)
+        ..best_first(2, 50_000)
     };
     let a = replayed_twice(&b, &cfg);
     assert_eq!(a.iterations, 50_000);
