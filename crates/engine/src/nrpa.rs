@@ -196,16 +196,7 @@ pub fn search_observed<G: Game>(
             break;
         }
     }
-    NrpaResult {
-        best_sequence: nrpa.best,
-        best_score: nrpa.best_score,
-        playouts: nrpa.meter.done,
-        runs,
-        peak_policy_entries: nrpa.peak_entries,
-        stop_reason: nrpa.stop.unwrap_or(StopReason::Exhausted),
-        elapsed: nrpa.meter.elapsed(),
-        time_to_best: nrpa.time_to_best,
-    }
+    nrpa.result(runs)
 }
 
 /// [`search_observed`] for one run (`config.repeat` is ignored) that starts from a known
@@ -243,16 +234,8 @@ pub fn search_from<G: Game>(
         nrpa.initial = Some((known, score));
     }
     nrpa.level(levels);
-    NrpaResult {
-        best_sequence: nrpa.best,
-        best_score: nrpa.best_score,
-        playouts: nrpa.meter.done,
-        runs: u64::from(nrpa.stop.is_none()),
-        peak_policy_entries: nrpa.peak_entries,
-        stop_reason: nrpa.stop.unwrap_or(StopReason::Exhausted),
-        elapsed: nrpa.meter.elapsed(),
-        time_to_best: nrpa.time_to_best,
-    }
+    let runs = u64::from(nrpa.stop.is_none());
+    nrpa.result(runs)
 }
 
 /// A callback shared by threads that hears every new best (sequence from the root, score).
@@ -406,6 +389,20 @@ impl<'o, G: Game> Nrpa<'o, G> {
 }
 
 impl<G: Game> Nrpa<'_, G> {
+    /// What the search produced, after `runs` complete runs at the top level.
+    fn result(self, runs: u64) -> NrpaResult<G::Action> {
+        NrpaResult {
+            best_sequence: self.best,
+            best_score: self.best_score,
+            playouts: self.meter.done,
+            runs,
+            peak_policy_entries: self.peak_entries,
+            stop_reason: self.stop.unwrap_or(StopReason::Exhausted),
+            elapsed: self.meter.elapsed(),
+            time_to_best: self.time_to_best,
+        }
+    }
+
     /// The level-`level` search; its best sequence ends in `bests[level]`.
     fn level(&mut self, level: usize) -> f64 {
         let mut best_score = f64::NEG_INFINITY;

@@ -578,6 +578,7 @@ fn rotating_tabu_nrpa(
             seed,
             thread,
             endgame_percent: cfg.nrpa_endgame_percent.min(90),
+            trace_runs: std::env::var_os("PUZZLE_TRACE_RUNS").is_some(),
         };
         runs.run(&budget, &deadline, &hear)
     });
@@ -596,8 +597,11 @@ struct ColourRuns<'a> {
     seed: u64,
     /// For the diagnostic lines.
     thread: usize,
-    /// [`SolveConfig::nrpa_endgame_percent`].
+    /// [`SolveConfig::nrpa_endgame_percent`] (at most 90).
     endgame_percent: u32,
+    /// Diagnostic only (`PUZZLE_TRACE_RUNS`): one stderr line per completed run and per
+    /// endgame search.
+    trace_runs: bool,
 }
 
 /// Where the endgame searches start, as fractions of the best game's moves.
@@ -612,13 +616,11 @@ impl ColourRuns<'_> {
         hear: &(dyn Fn(&[Move], f64) + Sync),
     ) -> puzzle_engine::nrpa::NrpaResult<Move> {
         use puzzle_engine::nrpa::{search_parallel, NrpaConfig};
-        // Diagnostic only: one stderr line per completed run (which colour, what score).
-        let trace_runs = std::env::var_os("PUZZLE_TRACE_RUNS").is_some();
         let mut best_by_colour = vec![f64::NEG_INFINITY; self.colours.len()];
         let mut total: Option<puzzle_engine::nrpa::NrpaResult<Move>> = None;
         let (mut playouts, mut runs, mut peak) = (0u64, 0u64, 0usize);
         // The colour runs' part of the budget (all of it without endgame searches).
-        let endgame = self.endgame_percent.min(90) as u64;
+        let endgame = self.endgame_percent as u64;
         let runs_iterations = budget.max_iterations.map(|n| n - n / 100 * endgame);
         let runs_until = deadline
             .remaining()
@@ -644,7 +646,7 @@ impl ColourRuns<'_> {
             playouts += r.playouts;
             runs += r.runs;
             peak = peak.max(r.peak_policy_entries);
-            if trace_runs {
+            if self.trace_runs {
                 eprintln!(
                     "nrpa thread {} run {run}: tabu colour {tabu}, score {}, {} playouts, {:.1} s",
                     self.thread,
@@ -741,7 +743,7 @@ impl ColourRuns<'_> {
             let tail = &best.best_sequence[cut..];
             let r = search_from(&game, &config, &share, tail, Some(&mut hear_whole));
             playouts += r.playouts;
-            if std::env::var_os("PUZZLE_TRACE_RUNS").is_some() {
+            if self.trace_runs {
                 eprintln!(
                     "nrpa thread {} endgame from move {cut}: score {} (best {}), {} playouts",
                     self.thread, r.best_score, best.best_score, r.playouts
