@@ -26,6 +26,7 @@ pub mod shard;
 pub mod sokoban;
 pub mod sokogen;
 pub mod sudoku;
+mod ticker;
 
 pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 pub use limits::Limits;

@@ -535,28 +535,18 @@ fn solve_board(
             Some((score, started.elapsed().as_secs_f64()));
         report(SolveEvent::Search(progress(Some(score))));
     };
-    let finished = AtomicBool::new(false);
-    let solution = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
-                let next = Instant::now() + PROGRESS_EVERY;
-                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                if finished.load(Ordering::Relaxed) {
-                    break;
-                }
-                let best = last_best
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .map(|(s, _)| s);
-                report(SolveEvent::Search(progress(best)));
-            }
-        });
-        let solution = search::solve(&nb.board, &cfg, Some(&on_best));
-        finished.store(true, Ordering::Relaxed);
-        solution
-    });
+    let solution = crate::ticker::with_ticks(
+        PROGRESS_EVERY,
+        || {
+            let best = last_best
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .map(|(s, _)| s);
+            report(SolveEvent::Search(progress(best)));
+            true
+        },
+        || search::solve(&nb.board, &cfg, Some(&on_best)),
+    );
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }

@@ -568,38 +568,29 @@ fn generate_run(
         (*guard)(event)
     };
     let kept = Mutex::new((0usize, 0.0f64)); // (levels, best score)
-    let finished = AtomicBool::new(false);
     let started = Instant::now();
     let cpu_before = process_cpu_seconds();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let (mut last_t, mut last_n) = (0.0, 0u64);
-            while !finished.load(Ordering::Relaxed) {
-                let next = Instant::now() + PROGRESS_EVERY;
-                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                if finished.load(Ordering::Relaxed) {
-                    break;
-                }
-                let (t, n) = (started.elapsed().as_secs_f64(), counter.iterations());
-                let (levels, best) = *kept.lock().unwrap_or_else(|e| e.into_inner());
-                let rate = (n - last_n) as f64 / (t - last_t).max(1e-9);
-                (last_t, last_n) = (t, n);
-                let progress = GenProgress {
-                    elapsed_s: t,
-                    iterations: n,
-                    iterations_per_s: rate,
-                    best_score: best,
-                    levels,
-                };
-                if send(GenEvent::Progress(progress)).is_err() {
-                    // The receiver is gone: stop the run as a closed output would.
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-            }
-        });
+    let (mut last_t, mut last_n) = (0.0, 0u64);
+    let tick = || {
+        let (t, n) = (started.elapsed().as_secs_f64(), counter.iterations());
+        let (levels, best) = *kept.lock().unwrap_or_else(|e| e.into_inner());
+        let rate = (n - last_n) as f64 / (t - last_t).max(1e-9);
+        (last_t, last_n) = (t, n);
+        let progress = GenProgress {
+            elapsed_s: t,
+            iterations: n,
+            iterations_per_s: rate,
+            best_score: best,
+            levels,
+        };
+        if send(GenEvent::Progress(progress)).is_err() {
+            // The receiver is gone: stop the run as a closed output would.
+            stop.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    };
+    let result = crate::ticker::with_ticks(PROGRESS_EVERY, tick, || {
         let mut sink =
             |l: &GeneratedLevel| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 let index = {
@@ -610,9 +601,7 @@ fn generate_run(
                 };
                 send(GenEvent::Level(record(l, index, run))).map_err(|e| e.to_string().into())
             };
-        let result = run_generation(&params, &mut sink);
-        finished.store(true, Ordering::Relaxed);
-        result
+        run_generation(&params, &mut sink)
     });
     let cpu_s = match (cpu_before, process_cpu_seconds()) {
         (Some(a), Some(b)) => Some(b - a),

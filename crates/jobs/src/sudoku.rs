@@ -326,7 +326,6 @@ fn watched_mcts(
     let counter = Arc::new(WorkCounter::new());
     let best_filled = AtomicUsize::new(p.grid.clue_count());
     let failed = Mutex::new(None::<anyhow::Error>);
-    let finished = AtomicBool::new(false);
     let started = Instant::now();
     let per_tree = cfg.restart_after.unwrap_or(u64::MAX).max(1);
     let report = || {
@@ -354,22 +353,14 @@ fn watched_mcts(
         best_filled.fetch_max(filled, Ordering::Relaxed);
     };
     report();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
-                let next = Instant::now() + PROGRESS_EVERY;
-                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                if !finished.load(Ordering::Relaxed) {
-                    report();
-                }
-            }
-        });
-        let r = solve_mcts_watched(&p.grid, cfg, Some(counter.clone()), Some(&on_fill));
-        finished.store(true, Ordering::Relaxed);
-        r
-    });
+    let result = crate::ticker::with_ticks(
+        PROGRESS_EVERY,
+        || {
+            report();
+            true
+        },
+        || solve_mcts_watched(&p.grid, cfg, Some(counter.clone()), Some(&on_fill)),
+    );
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
