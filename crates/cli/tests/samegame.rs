@@ -148,6 +148,14 @@ fn selective_nrpa_on_two_threads_replays() {
     );
     assert_eq!(lines[0]["iterations"], 1200);
     check(&boards[2].board, &lines[0]);
+    // So do halved lineages: 4 of them at level 2 make 2 plain runs' playouts (4 for the
+    // first quarter of the iterations, 2 for the second, 1 for the second half).
+    let lines = selective_nrpa_board_3(
+        &path,
+        &["--lineages", "4", "--level", "2", "--iterations", "20000"],
+    );
+    assert_eq!(lines[0]["iterations"], 20000);
+    check(&boards[2].board, &lines[0]);
     // So do restarts that pick their tabu colour best-first.
     let lines = selective_nrpa_board_3(
         &path,

@@ -105,6 +105,9 @@ pub struct SolveRequest {
     /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): playouts per level-1 step
     /// before each policy adaptation (1 to 1000; 1 = plain NRPA).
     pub stabilized: u32,
+    /// NRPA's top level as this many lineages cut by successive halving, the better half
+    /// kept at 1/B, 1/(B/2), … of the iterations (1 to 64; 1 = plain NRPA).
+    pub lineages: u32,
     /// Selective NRPA: restarts rotate the tabu colour through the K most frequent colours
     /// (1 to 20; 1 = always the most frequent, as Cazenave).
     pub tabu_colours: u32,
@@ -149,6 +152,7 @@ impl Default for SolveRequest {
             per_move: false,
             selective: true,
             stabilized: 1,
+            lineages: 1,
             tabu_colours: 3,
             tabu_schedule: "best-first".into(),
             endgame_percent: 0,
@@ -414,6 +418,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
         1_000_000,
     )?;
     check_range("stabilized", req.stabilized, 1, 1000)?;
+    check_range("lineages", req.lineages, 1, 64)?;
     check_range("tabu_colours", req.tabu_colours, 1, 20)?;
     check_range("endgame_percent", req.endgame_percent, 0, 90)?;
     if let Some(level) = req.level {
@@ -471,6 +476,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
         nrpa_level: req.level.map_or(3, |l| l as usize),
         nrpa_selective: req.selective,
         nrpa_stabilization: req.stabilized as usize,
+        nrpa_lineages: req.lineages as usize,
         nrpa_tabu_colours: req.tabu_colours as usize,
         nrpa_tabu_schedule: tabu_schedule,
         nrpa_endgame_percent: req.endgame_percent,

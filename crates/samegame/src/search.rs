@@ -164,6 +164,9 @@ pub struct SolveConfig {
     pub nrpa_selective: bool,
     /// NRPA playouts per level-1 step (Stabilized NRPA's P; 1 = plain NRPA).
     pub nrpa_stabilization: usize,
+    /// NRPA's top-level lineages cut by successive halving
+    /// ([`puzzle_engine::nrpa::NrpaConfig::lineages`]; 1 = Rosin's NRPA).
+    pub nrpa_lineages: usize,
     /// Selective NRPA: the restarts take their tabu colour from the `k` most frequent colours
     /// (1 = always the most frequent, Cazenave's choice), in the order
     /// [`SolveConfig::nrpa_tabu_schedule`] gives.
@@ -192,6 +195,7 @@ impl Default for SolveConfig {
             nrpa_level: 3,
             nrpa_selective: true,
             nrpa_stabilization: 1,
+            nrpa_lineages: 1,
             nrpa_tabu_colours: 3,
             nrpa_tabu_schedule: TabuSchedule::BestFirst,
             nrpa_endgame_percent: 0,
@@ -485,6 +489,7 @@ pub fn solve(
                 stabilization: cfg.nrpa_stabilization.max(1),
                 seed: cfg.seed,
                 repeat: true,
+                lineages: cfg.nrpa_lineages.max(1),
                 ..puzzle_engine::nrpa::NrpaConfig::default()
             };
             let observer = |seq: &[Move], score: f64| {

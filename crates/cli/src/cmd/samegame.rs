@@ -142,6 +142,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "P", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub stabilized: u32,
+    /// NRPA's top level as B lineages, each its own policy, cut by successive halving: the
+    /// better half is kept at 1/B, then 1/(B/2), … of the iterations (1 = plain NRPA; B = 8
+    /// makes a run 2.5 plain runs long)
+    #[arg(long, value_name = "B", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub lineages: u32,
     /// Selective NRPA: restarts take the tabu colour from the K most frequent colours
     /// (1 = always the most frequent, as Cazenave); with several threads each thread starts
     /// at a different one.
@@ -207,6 +213,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         per_move: args.per_move,
         selective: !args.no_selective,
         stabilized: args.stabilized,
+        lineages: args.lineages,
         tabu_colours: args.tabu_colours,
         tabu_schedule: value_name(args.tabu_schedule),
         endgame_percent: args.endgame_percent,

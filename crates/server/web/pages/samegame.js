@@ -66,6 +66,7 @@ const SOLVE_OPTIONS = [
   { name: 'tabu_schedule', label: 'Tabu schedule', kind: 'select', choices: [{ value: 'round-robin', label: 'Round robin' }, { value: 'best-first', label: 'Best first' }], value: 'best-first', algos: ['nrpa'], when: (v) => v.selective },
   { name: 'endgame_percent', label: 'Endgame searches: % of the budget (0 = none)', kind: 'int', value: '0', min: 0, max: 90, algos: ['nrpa'], when: (v) => v.selective && Number(v.tabu_colours) > 1 },
   { name: 'stabilized', label: 'Stabilized NRPA: playouts per step (1 = plain)', kind: 'int', value: '1', min: 1, max: 1000, algos: ['nrpa'] },
+  { name: 'lineages', label: 'Top-level lineages, halved (1 = plain)', kind: 'int', value: '1', min: 1, max: 64, algos: ['nrpa'] },
 ];
 
 /** The page's only mutable state; it outlives a visit to another page. */
