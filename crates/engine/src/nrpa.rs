@@ -876,16 +876,18 @@ mod tests {
         assert_eq!(r.stop_reason, StopReason::Nodes);
         assert!(r.peak_policy_entries <= 60, "{}", r.peak_policy_entries);
         assert_eq!(replay(&game, &r.best_sequence), (r.best_score, true));
-        // One lineage is Rosin's NRPA, move for move.
-        let one = NrpaConfig {
-            lineages: 1,
-            ..cfg.clone()
-        };
-        let plain = NrpaConfig { lineages: 0, ..cfg };
-        let a = search(&game, &one, &Budget::iterations(30_000));
-        let b = search(&game, &plain, &Budget::iterations(30_000));
-        assert_eq!(a.best_sequence, b.best_sequence);
-        assert_eq!(a.playouts, 10_000);
+        // With one lineage the lineage loop is Rosin's top level, move for move.
+        let one = NrpaConfig { lineages: 1, ..cfg };
+        let budget = Budget::iterations(1_000_000);
+        let mut a = Nrpa::new(&game, &one, &budget, None);
+        let mut b = Nrpa::new(&game, &one, &budget, None);
+        let (score_a, score_b) = (a.lineages(2), b.level(2));
+        assert_eq!(score_a, score_b);
+        assert_eq!(a.bests[2].actions, b.bests[2].actions);
+        assert_eq!(
+            (a.meter.done, a.best.clone()),
+            (b.meter.done, b.best.clone())
+        );
     }
 
     #[test]

@@ -414,6 +414,10 @@ async fn a_solved_game_replays_to_its_reported_score() {
             "hungarian",
         ),
         (
+            json!({ "job": "samegame_solve", "text": small, "algo": "nrpa", "level": 2, "lineages": 4, "iterations": 2000 }),
+            "standard",
+        ),
+        (
             json!({ "job": "samegame_solve", "text": small, "algo": "spmcts", "uctk": 0.15, "playout": "tabu-colour", "time_limit": 0.4, "threads": 2, "penalty": "total" }),
             "standard",
         ),
@@ -464,4 +468,8 @@ async fn a_solve_of_a_malformed_board_ends_with_its_line_and_column() {
     let stream = events(&app, post("/api/jobs", &request)).await;
     let error = &stream.iter().find(|(name, _)| name == "error").unwrap().1;
     assert!(error_text(error).contains("endgame_percent must be 0 to 90"));
+    let request = json!({ "job": "samegame_solve", "text": "2 3 2\nRGR\nRGG\n", "algo": "nrpa", "lineages": 65 });
+    let stream = events(&app, post("/api/jobs", &request)).await;
+    let error = &stream.iter().find(|(name, _)| name == "error").unwrap().1;
+    assert!(error_text(error).contains("lineages must be 1 to 64"));
 }
