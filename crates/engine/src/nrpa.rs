@@ -440,13 +440,9 @@ impl<G: Game> Nrpa<'_, G> {
                 let score = if level == 1 {
                     self.playout()
                 } else {
-                    let copied = self.entries() - self.policies[level - 1].len()
-                        + self.policies[level].len();
-                    if copied > self.max_entries {
-                        self.stop = Some(StopReason::Nodes);
+                    if !self.room_for_copy(level - 1, self.policies[level].len()) {
                         break;
                     }
-                    self.peak_entries = self.peak_entries.max(copied);
                     let (lower, upper) = self.policies.split_at_mut(level);
                     lower[level - 1].clone_from(&upper[0]);
                     self.level(level - 1)
@@ -493,13 +489,9 @@ impl<G: Game> Nrpa<'_, G> {
                 self.lineages.truncate(alive);
             }
             for i in 0..alive {
-                let copied =
-                    self.entries() - self.policies[level - 1].len() + self.lineages[i].0.len();
-                if copied > self.max_entries {
-                    self.stop = Some(StopReason::Nodes);
+                if !self.room_for_copy(level - 1, self.lineages[i].0.len()) {
                     break 'run;
                 }
-                self.peak_entries = self.peak_entries.max(copied);
                 self.policies[level - 1].clone_from(&self.lineages[i].0);
                 let score = self.level(level - 1);
                 if self.stop.is_some() {
@@ -620,6 +612,18 @@ impl<G: Game> Nrpa<'_, G> {
         }
         self.dirty.clear();
         self.peak_entries = self.peak_entries.max(others + policy.len());
+    }
+
+    /// Whether `policies[below]` may take a copy of a policy of `incoming` entries within the
+    /// entry bound; if not, the search stops with `Nodes`. Records the peak.
+    fn room_for_copy(&mut self, below: usize, incoming: usize) -> bool {
+        let copied = self.entries() - self.policies[below].len() + incoming;
+        if copied > self.max_entries {
+            self.stop = Some(StopReason::Nodes);
+            return false;
+        }
+        self.peak_entries = self.peak_entries.max(copied);
+        true
     }
 
     /// Policy entries held over all levels.
