@@ -114,7 +114,7 @@ type Policy = FxHashMap<u64, Weight>;
 
 /// A sequence as a playout saw it: the moves, and for every step the codes of all legal moves
 /// there and the index of the one played — everything `Adapt` needs (module doc).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct CodedSequence<A> {
     actions: Vec<A>,
     /// The legal moves' codes of every step, one after the other.
@@ -155,6 +155,24 @@ impl<A> CodedSequence<A> {
             start = end as usize;
             (codes, chosen as usize)
         })
+    }
+}
+
+/// One top-level search of [`NrpaConfig::lineages`]: its policy, its best sequence and that
+/// sequence's score (`-inf` before its first search).
+struct Lineage<A> {
+    policy: Policy,
+    best: CodedSequence<A>,
+    score: f64,
+}
+
+impl<A> Default for Lineage<A> {
+    fn default() -> Self {
+        Lineage {
+            policy: Policy::default(),
+            best: CodedSequence::default(),
+            score: f64::NEG_INFINITY,
+        }
     }
 }
 
@@ -350,8 +368,8 @@ struct Nrpa<'o, G: Game> {
     policies: Vec<Policy>,
     /// `bests[l]`: the best sequence of the level-`l` search (`bests[0]`: the last playout).
     bests: Vec<CodedSequence<G::Action>>,
-    /// The top level's lineages when `config.lineages > 1`: policy, best sequence, its score.
-    lineages: Vec<(Policy, CodedSequence<G::Action>, f64)>,
+    /// The top level's lineages when `config.lineages > 1`.
+    lineages: Vec<Lineage<G::Action>>,
     state: G,
     actions: Vec<G::Action>,
     codes: Vec<u64>,
@@ -474,50 +492,44 @@ impl<G: Game> Nrpa<'_, G> {
         let iterations = self.config.iterations;
         let mut alive = self.config.lineages.max(1);
         self.lineages.clear();
-        self.lineages.resize_with(alive, || {
-            (
-                Policy::default(),
-                CodedSequence::default(),
-                f64::NEG_INFINITY,
-            )
-        });
+        self.lineages.resize_with(alive, Lineage::default);
         'run: for iteration in 0..iterations {
             while alive > 1 && iteration >= iterations / alive {
                 alive /= 2;
                 // The better half stays (ties: the older lineage, so a run is reproducible).
-                self.lineages.sort_by(|a, b| b.2.total_cmp(&a.2));
+                self.lineages.sort_by(|a, b| b.score.total_cmp(&a.score));
                 self.lineages.truncate(alive);
             }
             for i in 0..alive {
-                if !self.room_for_copy(level - 1, self.lineages[i].0.len()) {
+                if !self.room_for_copy(level - 1, self.lineages[i].policy.len()) {
                     break 'run;
                 }
-                self.policies[level - 1].clone_from(&self.lineages[i].0);
+                self.policies[level - 1].clone_from(&self.lineages[i].policy);
                 let score = self.level(level - 1);
                 if self.stop.is_some() {
                     break 'run;
                 }
                 let lineage = &mut self.lineages[i];
-                if score >= lineage.2 {
-                    lineage.2 = score;
-                    std::mem::swap(&mut lineage.1, &mut self.bests[level - 1]);
+                if score >= lineage.score {
+                    lineage.score = score;
+                    std::mem::swap(&mut lineage.best, &mut self.bests[level - 1]);
                 }
                 // `Adapt` works on the level's own policy: lend it the lineage's.
-                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].0);
-                let best = std::mem::take(&mut self.lineages[i].1);
+                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].policy);
+                let best = std::mem::take(&mut self.lineages[i].best);
                 self.adapt(level, &best);
-                self.lineages[i].1 = best;
-                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].0);
+                self.lineages[i].best = best;
+                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].policy);
                 if self.stop.is_some() {
                     break 'run;
                 }
             }
         }
-        self.lineages.sort_by(|a, b| b.2.total_cmp(&a.2));
-        let (_, best, score) = self.lineages.swap_remove(0);
+        self.lineages.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let left = self.lineages.swap_remove(0);
         self.lineages.clear();
-        self.bests[level] = best;
-        score
+        self.bests[level] = left.best;
+        left.score
     }
 
     /// One playout from the root with the policy of level 1; the sequence goes to `bests[0]`.
@@ -629,7 +641,7 @@ impl<G: Game> Nrpa<'_, G> {
     /// Policy entries held over all levels.
     fn entries(&self) -> usize {
         self.policies.iter().map(|p| p.len()).sum::<usize>()
-            + self.lineages.iter().map(|l| l.0.len()).sum::<usize>()
+            + self.lineages.iter().map(|l| l.policy.len()).sum::<usize>()
     }
 }
 
