@@ -54,7 +54,7 @@ pub struct NrpaConfig {
     pub repeat: bool,
     /// Lineages of the top level, cut by successive halving: a run starts this many
     /// independent top-level searches (each its own policy and best sequence), advances them
-    /// one level-`n−1` search each in turn, and keeps the better half (by best score) whenever
+    /// one iteration each in turn (a level-`n−1` search, or at level 1 the playouts), and keeps the better half (by best score) whenever
     /// the iteration reaches `iterations / alive`, until one is left. 1 is Rosin's NRPA; with
     /// `B` lineages a run makes about `(1 + log2 B / 2) · iterations^n` playouts (B = 8:
     /// 2.5 runs' worth). A top-level beam in the spirit of Beam NRPA (Cazenave & Teytaud 2012).
@@ -114,7 +114,7 @@ type Policy = FxHashMap<u64, Weight>;
 
 /// A sequence as a playout saw it: the moves, and for every step the codes of all legal moves
 /// there and the index of the one played — everything `Adapt` needs (module doc).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct CodedSequence<A> {
     actions: Vec<A>,
     /// The legal moves' codes of every step, one after the other.
@@ -214,11 +214,7 @@ pub fn search_observed<G: Game>(
     let mut runs = 0;
     loop {
         nrpa.policies[levels].clear();
-        if config.lineages > 1 {
-            nrpa.lineages(levels);
-        } else {
-            nrpa.level(levels);
-        }
+        nrpa.top(levels);
         if nrpa.stop.is_none() {
             runs += 1;
         }
@@ -263,7 +259,7 @@ pub fn search_from<G: Game>(
         nrpa.best_score = score;
         nrpa.initial = Some((known, score));
     }
-    nrpa.level(levels);
+    nrpa.top(levels);
     let runs = u64::from(nrpa.stop.is_none());
     nrpa.result(runs)
 }
@@ -447,38 +443,8 @@ impl<G: Game> Nrpa<'_, G> {
                 best_score = score;
             }
         }
-        // Stabilized NRPA: level 1 plays P playouts with the same policy per adaptation.
-        let runs = if level == 1 {
-            self.config.stabilization.max(1)
-        } else {
-            1
-        };
         for _ in 0..self.config.iterations {
-            for _ in 0..runs {
-                let score = if level == 1 {
-                    self.playout()
-                } else {
-                    if !self.room_for_copy(level - 1, self.policies[level].len()) {
-                        break;
-                    }
-                    let (lower, upper) = self.policies.split_at_mut(level);
-                    lower[level - 1].clone_from(&upper[0]);
-                    self.level(level - 1)
-                };
-                if self.stop.is_some() {
-                    break;
-                }
-                if score >= best_score {
-                    best_score = score;
-                    // The level below clears `bests[level - 1]` before it writes there again.
-                    std::mem::swap(&mut best, &mut self.bests[level - 1]);
-                }
-            }
-            if self.stop.is_some() {
-                break;
-            }
-            self.adapt(level, &best);
-            if self.stop.is_some() {
+            if !self.iterate(level, &mut best, &mut best_score) {
                 break;
             }
         }
@@ -486,13 +452,69 @@ impl<G: Game> Nrpa<'_, G> {
         best_score
     }
 
+    /// One iteration of a level-`level` search with the policy in `policies[level]`: the
+    /// searches of the level below (one, or at level 1 Stabilized NRPA's P playouts), the best
+    /// sequence kept in `best` and `best_score` (ties: the newer), then `Adapt` towards `best`.
+    /// Returns false when the search must stop (a budget, or the entry bound).
+    fn iterate(
+        &mut self,
+        level: usize,
+        best: &mut CodedSequence<G::Action>,
+        best_score: &mut f64,
+    ) -> bool {
+        // Stabilized NRPA: level 1 plays P playouts with the same policy per adaptation.
+        let runs = if level == 1 {
+            self.config.stabilization.max(1)
+        } else {
+            1
+        };
+        for _ in 0..runs {
+            let score = if level == 1 {
+                self.playout()
+            } else {
+                if !self.room_for_copy(level - 1, self.policies[level].len()) {
+                    return false;
+                }
+                let (lower, upper) = self.policies.split_at_mut(level);
+                lower[level - 1].clone_from(&upper[0]);
+                self.level(level - 1)
+            };
+            if self.stop.is_some() {
+                return false;
+            }
+            if score >= *best_score {
+                *best_score = score;
+                // The level below clears `bests[level - 1]` before it writes there again.
+                std::mem::swap(best, &mut self.bests[level - 1]);
+            }
+        }
+        self.adapt(level, best);
+        self.stop.is_none()
+    }
+
+    /// One run of the top level (`level`): Rosin's level search, or with
+    /// [`NrpaConfig::lineages`] > 1 the lineages; the best sequence ends in `bests[level]`.
+    fn top(&mut self, level: usize) -> f64 {
+        if self.config.lineages > 1 {
+            self.lineages(level)
+        } else {
+            self.level(level)
+        }
+    }
+
     /// The top level as [`NrpaConfig::lineages`] lineages cut by successive halving; the best
-    /// sequence of the lineage left ends in `bests[level]`.
+    /// sequence of the lineage left ends in `bests[level]`. A known sequence
+    /// ([`search_from`]) is every lineage's best before its first search.
     fn lineages(&mut self, level: usize) -> f64 {
         let iterations = self.config.iterations;
         let mut alive = self.config.lineages.max(1);
         self.lineages.clear();
         self.lineages.resize_with(alive, Lineage::default);
+        if let Some((known, score)) = self.initial.take() {
+            for lineage in &mut self.lineages {
+                (lineage.best, lineage.score) = (known.clone(), score);
+            }
+        }
         'run: for iteration in 0..iterations {
             while alive > 1 && iteration >= iterations / alive {
                 alive /= 2;
@@ -501,26 +523,16 @@ impl<G: Game> Nrpa<'_, G> {
                 self.lineages.truncate(alive);
             }
             for i in 0..alive {
-                if !self.room_for_copy(level - 1, self.lineages[i].policy.len()) {
-                    break 'run;
-                }
-                self.policies[level - 1].clone_from(&self.lineages[i].policy);
-                let score = self.level(level - 1);
-                if self.stop.is_some() {
-                    break 'run;
-                }
+                // The lineage's policy and best take the level's place for one iteration.
                 let lineage = &mut self.lineages[i];
-                if score >= lineage.score {
-                    lineage.score = score;
-                    std::mem::swap(&mut lineage.best, &mut self.bests[level - 1]);
-                }
-                // `Adapt` works on the level's own policy: lend it the lineage's.
-                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].policy);
-                let best = std::mem::take(&mut self.lineages[i].best);
-                self.adapt(level, &best);
-                self.lineages[i].best = best;
-                std::mem::swap(&mut self.policies[level], &mut self.lineages[i].policy);
-                if self.stop.is_some() {
+                std::mem::swap(&mut self.policies[level], &mut lineage.policy);
+                let mut best = std::mem::take(&mut lineage.best);
+                let mut score = lineage.score;
+                let go_on = self.iterate(level, &mut best, &mut score);
+                let lineage = &mut self.lineages[i];
+                (lineage.best, lineage.score) = (best, score);
+                std::mem::swap(&mut self.policies[level], &mut lineage.policy);
+                if !go_on {
                     break 'run;
                 }
             }
@@ -746,6 +758,15 @@ mod tests {
         let plain = search_from(&tree, &cfg, &budget, &start[..20], None);
         assert_eq!(plain.best_score, cold.best_score);
         assert_eq!(plain.best_sequence, cold.best_sequence);
+        // With lineages the start is every lineage's best: kept, and still at least 39/40
+        // (4 lineages for 25 iterations, 2 for 25, 1 for 50).
+        let four = NrpaConfig { lineages: 4, ..cfg };
+        let warm = search_from(&tree, &four, &budget, &start, None);
+        assert_eq!(warm.playouts, 4 * 25 + 2 * 25 + 50);
+        assert!(warm.best_score >= 39.0 / 40.0, "{}", warm.best_score);
+        assert_eq!(replay(&tree, &warm.best_sequence), (warm.best_score, true));
+        let one = search_from(&tree, &four, &Budget::iterations(1), &start, None);
+        assert_eq!(one.best_sequence, start);
     }
 
     #[test]
@@ -904,6 +925,27 @@ mod tests {
             (a.meter.done, a.best.clone()),
             (b.meter.done, b.best.clone())
         );
+    }
+
+    #[test]
+    fn lineages_at_level_one_play_their_own_playouts() {
+        // A level-1 lineage's step is its playouts (it panicked before level 1 had them).
+        let game = sum_game();
+        let cfg = NrpaConfig {
+            level: 1,
+            iterations: 100,
+            lineages: 4,
+            stabilization: 2,
+            seed: 4,
+            ..Default::default()
+        };
+        let r = search(&game, &cfg, &Budget::iterations(1_000_000));
+        // 4 lineages for iterations 0..25, 2 for 25..50, 1 for 50..100; P = 2 playouts each.
+        assert_eq!(r.playouts, (4 * 25 + 2 * 25 + 50) * 2);
+        assert_eq!(r.stop_reason, StopReason::Exhausted);
+        assert_eq!(replay(&game, &r.best_sequence), (r.best_score, true));
+        let again = search(&game, &cfg, &Budget::iterations(1_000_000));
+        assert_eq!(again.best_sequence, r.best_sequence);
     }
 
     #[test]
