@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Choose a sequential Sokoban portfolio's phase shares from measured search times.
 
-(Until session 17 the one-thread portfolio was such a sequence; now one thread runs the two
+(Until 26 Nov 2026 the one-thread portfolio was such a sequence; now one thread runs the two
 lists of the two-thread portfolio by turns, and this replays one list, or any other sequence.)
 
 Input: the output of `try_orders FILE all SECS RUN...` (one line per level and search, ending
