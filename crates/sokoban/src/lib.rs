@@ -41,4 +41,4 @@ pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
 pub use lurd::{parse_lurd, replay, write_lurd, Dir, Replay, ReplayError};
 pub use play::Play;
-pub use solver::{solve, solve_threads, Algorithm, Solution};
+pub use solver::{solve, solve_threads, solve_with, Algorithm, PortfolioConfig, Solution};

@@ -283,7 +283,8 @@ impl LowerBound {
         // Start from feasible duals (row minima, then column minima of the reduced costs) and
         // a greedy matching on the tight pairs; only the rows left unmatched need an
         // augmenting path (most rows of a Sokoban position are matched here: with this start
-        // a whole search ran about 40 % fewer instructions, session 8).
+        // 40,000 expansions of weighted A* on Microban 153 ran about 40 % fewer instructions,
+        // counted with callgrind; docs/benchmarks/sokoban.md).
         for i in 1..=n {
             let row = &self.cost[(i - 1) * n..i * n];
             self.u[i] = row.iter().copied().min().unwrap_or(0);

@@ -383,8 +383,8 @@ fn goal_room_screens_of_xsokoban_are_solved_and_replay() {
 
 #[test]
 fn connectivity_term_solves_xsokoban_screens_and_replays() {
-    // XSokoban 4, 9, 54, 81 and 84 were not solved in 60 s by the portfolio of sessions 2-5
-    // (greedy on bound + packing order). With the FESS connectivity feature (4 points per
+    // XSokoban 4, 9, 54, 81 and 84 were not solved in 60 s by greedy search on the bound
+    // and the packing order alone. With the FESS connectivity feature (4 points per
     // extra free-cell area) in the priority, greedy search with macros solves each of them
     // within 20,000 expansions (between 186 and 2,521 when measured).
     let levels = parse_xsb(XSOKOBAN).unwrap();
@@ -438,8 +438,8 @@ fn xsokoban_solved_only_with(
 
 #[test]
 fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
-    // XSokoban 15 and 67 were solved by no search of the session-6 portfolio in 60 s. Greedy
-    // search with macros that takes every expansion from the next feature cell in turn
+    // XSokoban 15 and 67 were solved in 60 s by no search of the portfolio before
+    // feature-space cycling (greedy at several connectivity weights). Greedy search with macros that takes every expansion from the next feature cell in turn
     // (FESS-style cycling) solves them (about 50,000 and 100,000 expansions when measured);
     // the same search without cycling does not, within the same budget.
     let greedy = SearchOptions {
@@ -455,7 +455,7 @@ fn feature_cycling_solves_xsokoban_screens_greedy_does_not() {
 
 #[test]
 fn weighted_cycling_with_macros_solves_microban_153_and_xsokoban_34() {
-    // Microban 153 was the one Microban level no search solved in 10 s (session 7), and
+    // Microban 153 was the one Microban level no search without cycling solved in 10 s, and
     // XSokoban 34 fell only at 52 s. Weighted A* (w = 2) with feature-space cycling solves
     // both; with goal and tunnel macros it needs fewer expansions (about 400,000 and 62,000
     // when measured, against about 620,000 and 480,000 without macros).
@@ -477,8 +477,8 @@ fn weighted_cycling_with_macros_solves_microban_153_and_xsokoban_34() {
 
 #[test]
 fn advisors_solve_xsokoban_screens_cycling_alone_does_not() {
-    // XSokoban 21 and 49 were solved by no search of the session-17 portfolio in 60 s.
-    // Greedy cycling with FESS's move weights (one point per push no advisor suggested)
+    // XSokoban 21 and 49 were solved in 60 s by no search of the portfolio before FESS's move
+    // weights. Greedy cycling with FESS's move weights (one point per push no advisor suggested)
     // solves them (about 146,000 and 177,000 expansions when measured); the same search
     // without the weights does not within the same budget (nor in 15 s, about 2 million
     // expansions).
@@ -571,6 +571,44 @@ fn one_core_portfolio_takes_turns_deterministically() {
             (&s.pushes, s.nodes, s.expanded),
             (&runs[0].pushes, runs[0].nodes, runs[0].expanded)
         );
+    }
+}
+
+/// The portfolio's lists are an explicit option: lists written out equal to the built-in ones
+/// run the same searches as the default (the same pushes and work on one thread with an
+/// iteration budget), and other lists are what runs (two lists of A* alone find push-optimal
+/// solutions).
+#[test]
+fn explicit_portfolio_lists_replace_the_built_in_ones() {
+    use puzzle_sokoban::solver::{Phases, PortfolioConfig};
+    use puzzle_sokoban::{solve_threads, solve_with};
+    let micro = parse_xsb(MICROBAN).unwrap();
+    let written = PortfolioConfig {
+        first: Phases::built_in_first().to_string().parse().unwrap(),
+        second: Phases::built_in_second().to_string().parse().unwrap(),
+    };
+    assert_eq!(written, PortfolioConfig::default());
+    let b = Budget::iterations(200_000).with_max_nodes(1_000_000);
+    for index in [1, 9, 41] {
+        let level = &micro[index];
+        let default = solve_threads(level, Algorithm::Greedy, &b, 1).unwrap();
+        let explicit = solve_with(level, Algorithm::Greedy, &b, 1, &written).unwrap();
+        assert_eq!(default.stop, StopReason::Solved, "Microban {}", index + 1);
+        assert_eq!(
+            (&explicit.lurd, explicit.nodes, explicit.expanded),
+            (&default.lurd, default.nodes, default.expanded),
+            "Microban {}",
+            index + 1
+        );
+    }
+    let a_star = PortfolioConfig {
+        first: "astar:100".parse().unwrap(),
+        second: "astar:100".parse().unwrap(),
+    };
+    for level in micro.iter().take(10) {
+        let optimal = solve(level, Algorithm::AStar, &b).unwrap();
+        let s = solve_with(level, Algorithm::Greedy, &b, 1, &a_star).unwrap();
+        assert_eq!(s.pushes.map(|p| p.len()), optimal.pushes.map(|p| p.len()));
     }
 }
 

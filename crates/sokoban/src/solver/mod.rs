@@ -6,6 +6,7 @@
 
 mod bestfirst;
 mod idastar;
+mod portfolio;
 mod reverse;
 mod store;
 mod turns;
@@ -14,12 +15,12 @@ use crate::board::{Board, BoardError};
 use crate::level::Level;
 use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 pub use crate::outcome::SearchOutcome;
 pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
 pub use idastar::idastar;
+pub use portfolio::{parse_search, search_name, Phases, PhasesError, PortfolioConfig};
 pub use reverse::reverse_best_first;
 
 /// Which solver to run.
@@ -187,8 +188,8 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 /// with the cycling searches, runs two slices for each of the first's. At half the core its
 /// two searches did not both fit in 10 s (Microban 93 needs about 4.2 s of cycling greedy
 /// and 153 about 4.5 s of the advised search there); at two thirds both do (93 in 4.6 s, 153
-/// in 3.0 s, session 18). The first list's short greedy searches solve most levels within
-/// their first slices anyway.
+/// in 3.0 s, on one thread at 10 s per level; docs/benchmarks/sokoban.md). The first list's
+/// short greedy searches solve most levels within their first slices anyway.
 const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 
 /// The phases of `first_thread`.
@@ -220,14 +221,14 @@ const SECOND_THREAD: [Phase; 4] = [
 /// feature (Shoham & Schaeffer 2020 §4) with goal macros, the goal cut, tunnel macros and
 /// corral deadlocks ([`SearchOptions::MACROS`]). Different connectivity weights solve
 /// different levels (XSokoban at 10 s per search: 25 screens with weight 4, 25 with 8, 21
-/// with 16, 18 with 2, 28 with one of them; see docs/benchmarks/sokoban.md, session 6), and
+/// with 16, 18 with 2, 28 with one of them; see docs/benchmarks/sokoban.md), and
 /// most levels fall in well under a second to one of them, so several short greedy searches
 /// beat one long one. Feature-space cycling (FESS §3, [`crate::features`]) takes turns among
 /// kinds of positions instead of following the priority; at 6 s it solves XSokoban 15, 18,
-/// 65, 67 and 68, which no search without it solved in 60 s (session 7). With FESS's move
-/// weights (FESS §4, [`SearchOptions::advice`]: a push no advisor suggested costs a point)
-/// cycling greedy search solves, at 15 s, XSokoban 21, 22, 40, 45, 49 and 61, which no
-/// search of the session-17 portfolio solved in 60 s, and Microban 153 (session 18).
+/// 65, 67 and 68, which no search without it solved in 60 s. With FESS's move weights
+/// (FESS §4, [`SearchOptions::advice`]: a push no advisor suggested costs a point) cycling
+/// greedy search solves, at 15 s, XSokoban 21, 22, 40, 45, 49 and 61, which no search of the
+/// portfolio before the move weights solved in 60 s, and Microban 153.
 /// A level whose goal-room plan does not fit (a macro search exhausts its pruned space) often
 /// falls to the broader searches without macros, which also prove unsolvable levels. The
 /// connectivity term pays in weighted A* too: at 10 s it solves XSokoban 27, 57 and 86, which
@@ -255,107 +256,15 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// (Microban 146: 14 pushes, 0.09 s). The backward search with cycling alone solves
 /// XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to 1.7 M expansions), which no
 /// forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
-/// from greedy searches with connectivity weights 0, 2 and 16, which in the session-19 full
-/// run solved no screen in that window (docs/benchmarks/sokoban.md, session 20). Greedy
+/// from greedy searches with connectivity weights 0, 2 and 16, which solved no XSokoban
+/// screen in that window in a full run of the set (docs/benchmarks/sokoban.md). Greedy
 /// search with the advisors' move weights but without cycling solves XSokoban 32 (1.4 M
-/// expansions), which no other search here solves (session 19). The weighted A* with cycling solves XSokoban 46 (1–2 s), which the
-/// cycling searches with macros do not; it runs before the last search so that it starts
-/// at 85 % of the time rather than 95 % (session 20: 46 in 51.8 s instead of 57.7 s).
-fn first_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    static FROM_ENV: OnceLock<Option<Vec<Phase>>> = OnceLock::new();
-    let phases = FROM_ENV.get_or_init(|| phases_from_env("PUZZLE_PORTFOLIO_FIRST"));
-    run_phases(board, budget, phases.as_deref().unwrap_or(&FIRST_THREAD))
-}
-
-/// A search named as `try_orders` names it: `astar`; `gm-cX` greedy with macros and
-/// connectivity weight X, `g-cX` greedy without macros, `wN-cX` weighted A* (w = N) without
-/// macros, `wmN-cX` with them; then optionally `-pY` (packing weight), `-fK` (one expansion in K
-/// from feature-space cycling) and `-aA` (A points per push no advisor suggested). A name
-/// starting `r-` searches backwards ([`SearchOptions::reverse`]): `r-g-c0`, `r-w2-c4`; a
-/// last `-mK` makes it bidirectional, with K per cent for the helper search
-/// ([`SearchOptions::meet`]).
-pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
-    if name == "astar" {
-        return Some(A_STAR);
-    }
-    if let Some(rest) = name.strip_prefix("r-") {
-        let (order, opts) = parse_search(rest)?;
-        return Some((
-            order,
-            SearchOptions {
-                reverse: true,
-                ..opts
-            },
-        ));
-    }
-    let (name, meet) = match name.rsplit_once("-m") {
-        Some((n, m)) => (n, m.parse().ok()?),
-        None => (name, 0),
-    };
-    let (name, advice) = match name.rsplit_once("-a") {
-        Some((n, a)) => (n, a.parse().ok()?),
-        None => (name, 0),
-    };
-    let (name, cycle) = match name.rsplit_once("-f") {
-        Some((n, k)) => (n, k.parse().ok()?),
-        None => (name, 0),
-    };
-    let (kind, rest) = name.split_once("-c")?;
-    let (c, p) = match rest.split_once("-p") {
-        Some((c, p)) => (c, Some(p)),
-        None => (rest, None),
-    };
-    let (order, base) = match kind {
-        "gm" => (Order::Greedy, SearchOptions::MACROS),
-        "g" => (Order::Greedy, SearchOptions::NO_MACROS),
-        w if w.starts_with("wm") => (
-            Order::Weighted(w.strip_prefix("wm")?.parse().ok()?),
-            SearchOptions::MACROS,
-        ),
-        w => (
-            Order::Weighted(w.strip_prefix('w')?.parse().ok()?),
-            SearchOptions::NO_MACROS,
-        ),
-    };
-    let opts = SearchOptions {
-        connectivity: c.parse().ok()?,
-        packing: p.map_or(Some(base.packing), |p| p.parse().ok())?,
-        feature_cycle: cycle,
-        advice,
-        meet,
-        ..base
-    };
-    Some((order, opts))
-}
-
-/// A development switch for choosing portfolios without rebuilding: the environment
-/// variable `var` (`PUZZLE_PORTFOLIO_FIRST` or `PUZZLE_PORTFOLIO_SECOND`) may replace a list
-/// with `search:share,search:share,…` in [`parse_search`]'s names (read once per process). A
-/// list that does not parse, or that ends with a macro search, is reported on stderr and the
-/// built-in one is used.
-fn phases_from_env(var: &str) -> Option<Vec<Phase>> {
-    let text = std::env::var(var).ok()?;
-    let parsed: Option<Vec<Phase>> = text
-        .split(',')
-        .map(|item| {
-            let (name, share) = item.trim().split_once(':')?;
-            let (order, opts) = parse_search(name)?;
-            Some((order, opts, share.parse().ok()?))
-        })
-        .collect();
-    // The last phase must search without macros: `Exhausted` is read as a proof.
-    let usable = |p: &Vec<Phase>| {
-        p.last()
-            .is_some_and(|(_, o, _)| !o.goal_macros && !o.tunnel_macros && !o.reverse)
-    };
-    if !parsed.as_ref().is_some_and(usable) {
-        eprintln!(
-            "{var}: expected search:share,… ending with a search without macros \
-             (e.g. gm-c4:50,astar:50); using the built-in list"
-        );
-        return None;
-    }
-    parsed
+/// expansions), which no other search here solves. The weighted A* with cycling solves
+/// XSokoban 46 (1–2 s), which the cycling searches with macros do not; it runs before the
+/// last search so that it starts at 85 % of the time rather than 95 % (on the budget of the
+/// XSokoban runs, 46 in 51.8 s instead of 57.7 s).
+fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
+    run_phases(board, budget, phases.searches(), 0)
 }
 
 /// Best-first searches one after another until one finds a solution, one without macros
@@ -363,7 +272,11 @@ fn phases_from_env(var: &str) -> Option<Vec<Phase>> {
 /// the whole time and iteration budget; a phase ends when the shares so far are used, so a
 /// phase that stops early passes its rest on, and the last phase runs to the end of the
 /// budget. Nodes and expansions are summed; the stop reason is the last search's.
-fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome {
+///
+/// Each phase ends with a `tracing` debug event (target `puzzle_sokoban::solver`: the list,
+/// the phase, its search and share, its window of the time and its outcome); traces change
+/// nothing in the search.
+fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> SearchOutcome {
     let deadline = budget.start();
     let mut total = SearchOutcome {
         pushes: None,
@@ -372,8 +285,6 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
         stop: StopReason::Exhausted,
     };
     let mut cumulative = 0u32;
-    // `PUZZLE_TRACE_PHASES=1`: one stderr line per phase (search, window, outcome).
-    let trace = std::env::var_os("PUZZLE_TRACE_PHASES").is_some();
     for (k, &(order, opts, share)) in phases.iter().enumerate() {
         cumulative += share;
         let last = k + 1 == phases.len();
@@ -394,25 +305,24 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
         }
         let started = deadline.elapsed();
         let outcome = best_first_opts(board, order, opts, &phase);
-        if trace {
-            eprintln!(
-                "phase {k}: {order:?} {} % from {:.3} s to {:.3} s: {:?}, {} expanded",
-                share,
-                started.as_secs_f64(),
-                deadline.elapsed().as_secs_f64(),
-                outcome.stop,
-                outcome.expanded
-            );
-        }
+        tracing::debug!(
+            list,
+            phase = k,
+            search = %search_name(order, &opts),
+            share,
+            from_s = started.as_secs_f64(),
+            to_s = deadline.elapsed().as_secs_f64(),
+            stop = ?outcome.stop,
+            expanded = outcome.expanded,
+            solved = outcome.pushes.is_some(),
+            "portfolio phase"
+        );
         total.nodes += outcome.nodes;
         total.expanded += outcome.expanded;
         total.stop = outcome.stop;
         // A search with macros prunes pushes: its exhaustion proves nothing. Nor is a
         // reverse search's taken as a proof: the forward searches without macros give it.
-        let proved = outcome.stop == StopReason::Exhausted
-            && !opts.goal_macros
-            && !opts.tunnel_macros
-            && !opts.reverse;
+        let proved = outcome.stop == StopReason::Exhausted && portfolio::ends_a_portfolio(&opts);
         if outcome.pushes.is_some() || proved {
             total.pushes = outcome.pushes;
             return total;
@@ -437,16 +347,29 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase]) -> SearchOutcome
 /// the whole time and iteration budget. On one thread they take turns on one core
 /// (`solver/turns.rs`: slices of about 1,000 expansions), the second list two slices for each
 /// of the first's (`ONE_CORE_WEIGHTS`) and the iterations split in the same proportion, so
-/// the same searches serve every core count. That replaced a separate one-thread sequence of
-/// the same searches (session 17, docs/benchmarks/sokoban.md: at 10 s on one thread, 345
-/// levels of Microban, Microban II, XSokoban and Sasquatch against 344, Microban 155/155
-/// against 154).
+/// the same searches serve every core count. Taking turns did as well as a separate
+/// one-thread sequence of the same searches that it replaced (at 10 s per level on one
+/// thread over Microban, Microban II, XSokoban and Sasquatch, one level more;
+/// docs/benchmarks/sokoban.md).
+///
+/// The lists are [`PortfolioConfig::default`]'s; [`any_solution_with`] runs others.
 /// The node budget is split between the two lists, so memory stays within
 /// [`Budget::max_nodes`]. On two threads, which search wins can depend on timing, so the
 /// reported pushes and node counts may differ from run to run (every solution is still
 /// verified by replay); on one thread with an iteration budget the run is the same every
 /// time.
 pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> SearchOutcome {
+    any_solution_with(board, budget, threads, &PortfolioConfig::default())
+}
+
+/// [`any_solution_threads`] with the lists of searches of `portfolio` (the default is the
+/// built-in lists, which [`any_solution_threads`] runs).
+pub fn any_solution_with(
+    board: &Board,
+    budget: &Budget,
+    threads: usize,
+    portfolio: &PortfolioConfig,
+) -> SearchOutcome {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     // One core: the two searches take turns, the second list two slices for each of the
@@ -485,9 +408,9 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
             // Dropped last, after `found` is set, so the other search wakes to see it.
             let _turn = turns.as_ref().map(|t| turns::TurnGuard::join(t, which));
             let out = if which == 0 {
-                first_thread(board, &budgets[0])
+                first_thread(board, &budgets[0], &portfolio.first)
             } else {
-                second_thread(board, &budgets[1])
+                second_thread(board, &budgets[1], &portfolio.second)
             };
             // Both end `Exhausted` only on a proof (the portfolio's last phase has no macros).
             if out.pushes.is_some() || out.stop == StopReason::Exhausted {
@@ -529,19 +452,17 @@ pub fn any_solution_threads(board: &Board, budget: &Budget, threads: usize) -> S
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///
 /// Cycling with the advisors' move weights ([`SearchOptions::advice`]) solves 39 of the 45
-/// XSokoban screens that the session-17 portfolio solved, each in 25 s alone, and 6 of the
-/// 45 it did not (docs/benchmarks/sokoban.md, session 18), besides Microban 153, which
+/// XSokoban screens that the portfolio before the move weights solved, each in 25 s alone,
+/// and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides Microban 153, which
 /// weighted A* with macros and cycling used to solve here. Cycling without the weights
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
 /// (96 pushes). On hard levels the two greedy searches often fill their share of the node
 /// budget before their share of the time and pass the rest on to the two weighted searches,
-/// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves
-/// (session 19). The last one searches without macros (see [`SECOND_THREAD`]); it
-/// replaced an A* there, which solved none of the 39 screens left in session 18.
-fn second_thread(board: &Board, budget: &Budget) -> SearchOutcome {
-    static FROM_ENV: OnceLock<Option<Vec<Phase>>> = OnceLock::new();
-    let phases = FROM_ENV.get_or_init(|| phases_from_env("PUZZLE_PORTFOLIO_SECOND"));
-    run_phases(board, budget, phases.as_deref().unwrap_or(&SECOND_THREAD))
+/// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves.
+/// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
+/// which solved none of the 39 XSokoban screens the rest of the portfolio left unsolved.
+fn second_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
+    run_phases(board, budget, phases.searches(), 1)
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
@@ -558,12 +479,30 @@ pub fn solve_threads(
     budget: &Budget,
     threads: usize,
 ) -> Result<Solution, BoardError> {
+    solve_with(
+        level,
+        algorithm,
+        budget,
+        threads,
+        &PortfolioConfig::default(),
+    )
+}
+
+/// [`solve_threads`] with the any-solution mode's lists of searches from `portfolio` (the
+/// other solvers ignore it).
+pub fn solve_with(
+    level: &Level,
+    algorithm: Algorithm,
+    budget: &Budget,
+    threads: usize,
+    portfolio: &PortfolioConfig,
+) -> Result<Solution, BoardError> {
     let board = Board::new(level)?;
     let deadline = budget.start();
     let outcome = match algorithm {
         Algorithm::AStar => best_first(&board, Order::AStar, budget),
         Algorithm::Bfs => best_first(&board, Order::Bfs, budget),
-        Algorithm::Greedy => any_solution_threads(&board, budget, threads),
+        Algorithm::Greedy => any_solution_with(&board, budget, threads, portfolio),
         Algorithm::IdaStar => idastar(&board, budget),
         Algorithm::Genetic => {
             let config = crate::genetic::GaConfig::default();
@@ -598,10 +537,7 @@ mod tests {
             ("second thread", &SECOND_THREAD[..]),
         ] {
             let (_, opts, _) = phases.last().expect("a phase");
-            assert!(
-                !opts.goal_macros && !opts.tunnel_macros && !opts.reverse,
-                "{name}"
-            );
+            assert!(portfolio::ends_a_portfolio(opts), "{name}");
             let total: u32 = phases.iter().map(|p| p.2).sum();
             assert_eq!(total, 100, "{name}: shares add up to 100 %");
         }

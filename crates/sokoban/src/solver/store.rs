@@ -78,7 +78,7 @@ impl NodeStore {
     /// Start loading the table slot where the position with box hash `key` is looked for,
     /// ahead of [`NodeStore::find`], so that the memory access overlaps other work (the
     /// table outgrows the caches; it saves 6–8 % of the search's CPU time on Microban 93 and
-    /// XSokoban 62, docs/benchmarks/sokoban.md, session 17).
+    /// XSokoban 62, docs/benchmarks/sokoban.md).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         let slot: *const (u64, u32, u16) = &self.table[(key as usize) & self.mask];
