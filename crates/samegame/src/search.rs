@@ -583,7 +583,6 @@ fn rotating_tabu_nrpa(
             seed,
             thread,
             endgame_percent: cfg.nrpa_endgame_percent.min(90),
-            trace_runs: std::env::var_os("PUZZLE_TRACE_RUNS").is_some(),
         };
         runs.run(&budget, &deadline, &hear)
     });
@@ -600,20 +599,19 @@ struct ColourRuns<'a> {
     config: &'a puzzle_engine::nrpa::NrpaConfig,
     /// Run `i` is seeded with stream `i` of this seed.
     seed: u64,
-    /// For the diagnostic lines.
+    /// For the trace events.
     thread: usize,
     /// [`SolveConfig::nrpa_endgame_percent`] (at most 90).
     endgame_percent: u32,
-    /// Diagnostic only (`PUZZLE_TRACE_RUNS`): one stderr line per completed run and per
-    /// endgame search.
-    trace_runs: bool,
 }
 
 /// Where the endgame searches start, as fractions of the best game's moves.
 const ENDGAME_CUTS: [(usize, usize); 3] = [(1, 2), (2, 3), (5, 6)];
 
 impl ColourRuns<'_> {
-    /// Runs until `budget` (this thread's iterations and nodes) or `deadline` ends.
+    /// Runs until `budget` (this thread's iterations and nodes) or `deadline` ends. Each
+    /// completed run and each endgame search ends with a `tracing` debug event (target
+    /// `puzzle_samegame::search`); traces change nothing in the search.
     fn run(
         &self,
         budget: &Budget,
@@ -651,15 +649,15 @@ impl ColourRuns<'_> {
             playouts += r.playouts;
             runs += r.runs;
             peak = peak.max(r.peak_policy_entries);
-            if self.trace_runs {
-                eprintln!(
-                    "nrpa thread {} run {run}: tabu colour {tabu}, score {}, {} playouts, {:.1} s",
-                    self.thread,
-                    r.best_score,
-                    r.playouts,
-                    deadline.elapsed().as_secs_f64()
-                );
-            }
+            tracing::debug!(
+                thread = self.thread,
+                run,
+                tabu,
+                score = r.best_score,
+                playouts = r.playouts,
+                elapsed_s = deadline.elapsed().as_secs_f64(),
+                "nrpa colour run"
+            );
             // A run cut short by the budget says little about its colour.
             if r.stop_reason == StopReason::Exhausted {
                 best_by_colour[pick] = best_by_colour[pick].max(r.best_score);
@@ -748,12 +746,14 @@ impl ColourRuns<'_> {
             let tail = &best.best_sequence[cut..];
             let r = search_from(&game, &config, &share, tail, Some(&mut hear_whole));
             playouts += r.playouts;
-            if self.trace_runs {
-                eprintln!(
-                    "nrpa thread {} endgame from move {cut}: score {} (best {}), {} playouts",
-                    self.thread, r.best_score, best.best_score, r.playouts
-                );
-            }
+            tracing::debug!(
+                thread = self.thread,
+                cut,
+                score = r.best_score,
+                best = best.best_score,
+                playouts = r.playouts,
+                "nrpa endgame search"
+            );
             if r.best_score > best.best_score && !r.best_sequence.is_empty() {
                 let mut whole = prefix;
                 whole.extend(r.best_sequence);

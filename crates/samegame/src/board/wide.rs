@@ -28,7 +28,9 @@ use std::sync::OnceLock;
 
 /// Whether this CPU runs the byte-board loop (AVX-512 BW, VBMI and VBMI2, checked once),
 /// unless `PUZZLE_NO_AVX512` is set to anything but `0` (to measure the bit-sliced loop on
-/// the same machine).
+/// the same machine). The variable changes the speed only, never a result: both loops play
+/// the same moves with the same random numbers (`byte_board_plays_the_bit_sliced_moves`
+/// compares them).
 pub(super) fn available() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| {
