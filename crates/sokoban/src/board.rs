@@ -3,8 +3,8 @@
 //! `docs/METHODS.md#sokoban-dead-squares`, by pull-reachability from the goals), push distances
 //! that respect walls, and Zobrist keys.
 
+use crate::dir::Dir;
 use crate::level::Level;
-use crate::lurd::Dir;
 use puzzle_engine::Rng;
 
 /// Half-width of the square window around a pushed box searched by the closed-diagonal

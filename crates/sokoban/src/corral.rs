@@ -13,7 +13,7 @@
 
 use crate::board::ROW_BITS;
 use crate::board::{Board, NONE};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::position::{
     boxes_in_row, clear_rows, fill_area, next_to_row, row_bit, Position, Push, Reach, Rows,
 };

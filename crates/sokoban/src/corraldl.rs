@@ -13,7 +13,7 @@
 use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::position::{
     boxes_in_row, child_normalized_player, clear_rows, fill_area, next_to_row, row_bit, Position,
     Push, Reach, Rows,

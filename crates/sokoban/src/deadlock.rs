@@ -9,7 +9,7 @@
 //! standing between two such cells (or between one and a wall/frozen box) can never be pushed.
 
 use crate::board::{Board, CellSet, NONE, WINDOW};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::position::{row_bit, Rows};
 
 /// Scratch for [`FreezeCheck::is_deadlock`]: the boxes under test (treated as walls).

@@ -24,7 +24,7 @@
 
 use crate::board::{Board, NONE};
 use crate::deadlock::FreezeCheck;
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::outcome::SearchOutcome;
 use crate::position::{Position, Push};
 use puzzle_engine::ga::GeneticProblem;

@@ -18,7 +18,7 @@
 //! standing. Macros are not push-optimal and are used only by the any-solution searches.
 
 use crate::board::{Board, CellSet, NONE};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::position::{Push, Reach};
 use std::collections::VecDeque;
 

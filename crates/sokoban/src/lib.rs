@@ -22,6 +22,7 @@ pub mod board;
 pub mod corral;
 pub mod corraldl;
 pub mod deadlock;
+pub mod dir;
 pub mod features;
 pub mod game;
 pub mod genetic;
@@ -37,8 +38,9 @@ pub mod solver;
 pub mod tunnel;
 
 pub use board::Board;
+pub use dir::Dir;
 pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
-pub use lurd::{parse_lurd, replay, write_lurd, Dir, Replay, ReplayError};
+pub use lurd::{parse_lurd, replay, write_lurd, Replay, ReplayError};
 pub use play::Play;
 pub use solver::{solve, solve_threads, solve_with, Algorithm, PortfolioConfig, Solution};

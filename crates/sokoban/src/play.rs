@@ -4,8 +4,9 @@
 
 use crate::board::{Board, CellSet, NONE};
 use crate::deadlock::FreezeCheck;
+use crate::dir::Dir;
 use crate::level::Level;
-use crate::lurd::{write_lurd, Dir, ReplayError};
+use crate::lurd::{write_lurd, ReplayError};
 use std::collections::VecDeque;
 
 /// A level being played: its walls and goals, the current boxes and player, and the steps

@@ -5,7 +5,7 @@
 //! and push apply/undo.
 
 use crate::board::{Board, CellSet, NONE, ROW_BITS};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use std::sync::Arc;
 
 /// A push: the box on `from` is pushed one cell in `dir` (the player stands behind it).

@@ -5,7 +5,7 @@
 //! only the any-solution searches use it.
 
 use crate::board::{Board, CellSet, NONE};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::position::Push;
 
 /// Are both cells beside `c` across direction `d` walls?

@@ -5,15 +5,16 @@
 //! ([`SearchOptions::feature_cycle`], after FESS). Children are pruned by dead squares, freeze
 //! and closed-diagonal deadlocks and an infinite matching bound.
 
+use super::join::joined_forward;
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
 use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_push, FreezeCheck};
+use crate::dir::Dir;
 use crate::features::{boxes_in_doors, door_cells, Features};
 use crate::goalroom::GoalRooms;
-use crate::lurd::Dir;
 use crate::matching::{LowerBound, SavedBound};
 use crate::packing::{packing_ranks, packing_violations};
 use crate::position::{
@@ -27,7 +28,7 @@ use std::collections::VecDeque;
 /// Positions stored by one corral deadlock search.
 const CORRAL_SEARCH_LIMIT: usize = 300;
 
-/// The expansion order of [`best_first`].
+/// The expansion order of [`super::best_first`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// Breadth-first (push-optimal).
@@ -144,14 +145,7 @@ enum Open {
     Buckets(Buckets),
 }
 
-/// Run a best-first push search on `board` within `budget`, with PI-corral pruning (which
-/// keeps push-optimality: the pruned pushes can always be made after a corral push without
-/// extra pushes).
-pub fn best_first(board: &Board, order: Order, budget: &Budget) -> SearchOutcome {
-    best_first_with(board, order, true, budget)
-}
-
-/// Switches of [`best_first_opts`].
+/// Switches of [`super::best_first_opts`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// PI-corral pruning (keeps push-optimality).
@@ -247,42 +241,12 @@ impl SearchOptions {
     };
 }
 
-/// [`best_first`] with PI-corral pruning switched on or off explicitly.
-pub fn best_first_with(
-    board: &Board,
-    order: Order,
-    corrals_on: bool,
-    budget: &Budget,
-) -> SearchOutcome {
-    let opts = SearchOptions {
-        corrals: corrals_on,
-        ..SearchOptions::OPTIMAL
-    };
-    best_first_opts(board, order, opts, budget)
-}
-
-/// [`best_first`] with explicit [`SearchOptions`].
-pub fn best_first_opts(
-    board: &Board,
-    order: Order,
-    opts: SearchOptions,
-    budget: &Budget,
-) -> SearchOutcome {
-    if opts.meet > 0 {
-        return super::reverse::meeting(board, order, opts, budget);
-    }
-    if opts.reverse {
-        return super::reverse::reverse_best_first(board, order, opts, budget);
-    }
-    forward_search(board, order, opts, budget, None, &mut new_store(board))
-}
-
 /// An empty node store for positions of `board`.
 pub(super) fn new_store(board: &Board) -> NodeStore {
     NodeStore::new(board.start_boxes.words().len())
 }
 
-/// The forward search of [`best_first_opts`], storing its nodes in `store` (empty). With
+/// The forward search of [`super::best_first_opts`], storing its nodes in `store` (empty). With
 /// `meet`, the nodes of a reverse search ([`super::reverse`]): a new position stored there
 /// ends the search, its path joined to the reverse one.
 pub(super) fn forward_search(
@@ -573,9 +537,7 @@ pub(super) fn forward_search(
                         outcome.stop = StopReason::Solved;
                         return outcome;
                     }
-                    if let Some(pushes) =
-                        meet.and_then(|m| super::reverse::joined_forward(store, j, m))
-                    {
+                    if let Some(pushes) = meet.and_then(|m| joined_forward(store, j, m)) {
                         outcome.pushes = Some(pushes);
                         outcome.stop = StopReason::Solved;
                         return outcome;

@@ -5,7 +5,9 @@
 //! positions as nodes, the stop flag) and reports how far it got.
 
 mod bestfirst;
+mod direction;
 mod idastar;
+mod join;
 mod portfolio;
 mod reverse;
 mod store;
@@ -18,7 +20,8 @@ use puzzle_engine::{Budget, Deadline, StopReason};
 use std::time::Duration;
 
 pub use crate::outcome::SearchOutcome;
-pub use bestfirst::{best_first, best_first_opts, best_first_with, Order, SearchOptions};
+pub use bestfirst::{Order, SearchOptions};
+pub use direction::{best_first, best_first_opts, best_first_with};
 pub use idastar::idastar;
 pub use portfolio::{parse_search, search_name, Phases, PhasesError, PortfolioConfig};
 pub use reverse::reverse_best_first;

@@ -13,13 +13,12 @@
 //! root. A position is the target when its boxes are the start's and its player's area holds
 //! the start's player.
 
-use super::bestfirst::{
-    forward_search, new_store, Buckets, FeatureCells, Order, SavedBounds, SearchOptions,
-};
+use super::bestfirst::{new_store, Buckets, FeatureCells, Order, SavedBounds, SearchOptions};
+use super::join::{backwards, joined_backward};
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
 use crate::board::{Board, CellSet, FAR, NONE};
-use crate::lurd::Dir;
+use crate::dir::Dir;
 use crate::matching::LowerBound;
 use crate::position::{count_regions, Position, Push, Reach};
 use puzzle_engine::{Budget, StopReason};
@@ -281,7 +280,7 @@ pub(super) fn reverse_search(
                 let found = if is_start {
                     Some(backwards(store, j))
                 } else {
-                    meet.and_then(|forward| joined(forward, store, j))
+                    meet.and_then(|forward| joined_backward(forward, store, j))
                 };
                 if let Some(pushes) = found {
                     outcome.pushes = Some(pushes);
@@ -300,90 +299,6 @@ pub(super) fn reverse_search(
             }
         }
     }
-}
-
-/// The pushes from reverse node `j`'s position to the solved one: the forward pushes its
-/// pulls undo, last pull first.
-fn backwards(reverse: &NodeStore, j: u32) -> Vec<Push> {
-    let mut pushes = reverse.path_to(j);
-    pushes.reverse();
-    pushes
-}
-
-/// The solution through a position stored as node `f` of a forward search and as node `r`
-/// of a reverse one ([`reverse_search`]): the forward path to it, then the pushes that its
-/// reverse path undoes.
-fn joined_at(forward: &NodeStore, f: u32, reverse: &NodeStore, r: u32) -> Vec<Push> {
-    let mut pushes = forward.path_to(f);
-    pushes.extend(backwards(reverse, r));
-    pushes
-}
-
-/// A solution through reverse node `r` if a forward search stored its position.
-fn joined(forward: &NodeStore, reverse: &NodeStore, r: u32) -> Option<Vec<Push>> {
-    let f = forward.find(reverse.key(r), reverse.words(r), reverse.player(r))?;
-    Some(joined_at(forward, f, reverse, r))
-}
-
-/// A solution through forward node `f` if a reverse search stored its position.
-pub(super) fn joined_forward(
-    forward: &NodeStore,
-    f: u32,
-    reverse: &NodeStore,
-) -> Option<Vec<Push>> {
-    let r = reverse.find(forward.key(f), forward.words(f), forward.player(f))?;
-    Some(joined_at(forward, f, reverse, r))
-}
-
-/// Bidirectional search ([`SearchOptions::meet`]): a helper search in the other direction
-/// first, with `opts.meet` per cent of the budget, then the search itself with the rest,
-/// which stops at the first position the helper stored. The helper is the same search with
-/// the direction flipped (backwards without the connectivity term). A helper that solves the
-/// level alone answers at once; either's exhaustion is reported as is.
-pub(super) fn meeting(
-    board: &Board,
-    order: Order,
-    opts: SearchOptions,
-    budget: &Budget,
-) -> SearchOutcome {
-    let deadline = budget.start();
-    let part = u64::from(opts.meet.min(100));
-    let mut first = budget.clone();
-    first.max_time = budget.max_time.map(|t| t.mul_f64(part as f64 / 100.0));
-    first.max_iterations = budget.max_iterations.map(|n| n * part / 100);
-    first.max_nodes = (budget.max_nodes as u64 * part / 100).max(1) as usize;
-    let main = SearchOptions { meet: 0, ..opts };
-    let helper = SearchOptions {
-        reverse: !opts.reverse,
-        connectivity: if opts.reverse { opts.connectivity } else { 0 },
-        ..main
-    };
-    let mut helper_store = new_store(board);
-    let found = if helper.reverse {
-        reverse_search(board, order, helper, &first, None, &mut helper_store)
-    } else {
-        forward_search(board, order, helper, &first, None, &mut helper_store)
-    };
-    if found.pushes.is_some() || found.stop == StopReason::Interrupted {
-        return found;
-    }
-    let mut rest = budget.clone();
-    rest.max_time = budget
-        .max_time
-        .map(|t| t.saturating_sub(deadline.elapsed()));
-    rest.max_iterations = budget
-        .max_iterations
-        .map(|n| n.saturating_sub(found.expanded));
-    rest.max_nodes = budget.max_nodes.saturating_sub(helper_store.len()).max(1);
-    let mut store = new_store(board);
-    let mut outcome = if main.reverse {
-        reverse_search(board, order, main, &rest, Some(&helper_store), &mut store)
-    } else {
-        forward_search(board, order, main, &rest, Some(&helper_store), &mut store)
-    };
-    outcome.nodes += found.nodes;
-    outcome.expanded += found.expanded;
-    outcome
 }
 
 /// The pull search from the solved position to the start (see the module doc), alone: no
