@@ -10,7 +10,8 @@ use anyhow::{bail, Context, Result};
 use puzzle_engine::Budget;
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
-use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, solve_threads, Algorithm, Level};
+use puzzle_sokoban::solver::{Phases, PortfolioConfig};
+use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, solve_with, Algorithm, Level};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -23,8 +24,8 @@ pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
 pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 /// The most threads a solve uses: the `greedy` portfolio runs two lists of searches, on two
 /// threads or taking turns on one (the same searches, the second list with two thirds of the
-/// core, docs/benchmarks/sokoban.md, sessions 17 and 18); the default thread count is the machine's cores
-/// capped at this.
+/// core, docs/benchmarks/sokoban.md); the default thread count is the machine's cores capped
+/// at this.
 pub const PORTFOLIO_THREADS: usize = 2;
 /// The solver names, strongest first (`greedy` is the default).
 pub const ALGORITHMS: [&str; 5] = ["greedy", "astar", "idastar", "bfs", "ga"];
@@ -52,6 +53,10 @@ pub struct SolveRequest {
     /// Sharding and resuming over the levels (items: the chosen levels in order).
     #[serde(flatten)]
     pub items: Items,
+    /// The `greedy` portfolio's lists of searches, for experiments with the portfolio
+    /// (`None`: the built-in lists).
+    #[serde(flatten)]
+    pub portfolio: Portfolio,
 }
 
 impl Default for SolveRequest {
@@ -65,6 +70,7 @@ impl Default for SolveRequest {
             mutation: None,
             limits: Limits::default(),
             items: Items::default(),
+            portfolio: Portfolio::default(),
         }
     }
 }
@@ -109,6 +115,12 @@ pub struct LevelResult {
     /// The shard that ran it (`"2/4"`), when the run was sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The portfolio's first list of searches, when the request set one (`greedy` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portfolio_first: Option<Phases>,
+    /// The portfolio's second list of searches, when the request set one (`greedy` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portfolio_second: Option<Phases>,
 }
 
 /// The closing record of a solve run.
@@ -149,6 +161,53 @@ impl JobEvent for SolveEvent {
     }
 }
 
+/// The lists of searches of the `greedy` portfolio a request chooses, for experiments with the
+/// portfolio: each `search:share,…` ([`Phases`], e.g. `gm-c4:50,w2-c4:50`); `None` runs the
+/// built-in list. Level records of `greedy` carry the lists that were set.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Portfolio {
+    /// The first list (`--portfolio-first`); `None`: the built-in list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portfolio_first: Option<Phases>,
+    /// The second list (`--portfolio-second`); `None`: the built-in list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portfolio_second: Option<Phases>,
+}
+
+impl Portfolio {
+    /// Whether a list is set.
+    pub fn is_set(&self) -> bool {
+        self.portfolio_first.is_some() || self.portfolio_second.is_some()
+    }
+
+    /// The solver's settings: the lists set, the built-in ones for the rest.
+    pub fn config(&self) -> PortfolioConfig {
+        let built_in = PortfolioConfig::default();
+        PortfolioConfig {
+            first: self.portfolio_first.clone().unwrap_or(built_in.first),
+            second: self.portfolio_second.clone().unwrap_or(built_in.second),
+        }
+    }
+
+    /// Refuse lists when none of `algos` is the portfolio (`greedy`): they would change
+    /// nothing. (The lists themselves are checked when they are parsed.)
+    pub fn validate(&self, algos: &[Algorithm]) -> Result<()> {
+        if self.is_set() && !algos.contains(&Algorithm::Greedy) {
+            bail!(
+                "portfolio_first and portfolio_second (--portfolio-first, --portfolio-second) \
+                 set the lists of the greedy portfolio, which this run does not use (solver: {})",
+                algos
+                    .iter()
+                    .map(|a| a.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        Ok(())
+    }
+}
+
 /// The algorithm called `name`, or an error listing the choices.
 pub fn algorithm(name: &str) -> Result<Algorithm> {
     Algorithm::from_name(name).with_context(|| {
@@ -182,12 +241,13 @@ pub fn parse_levels(text: &str, source: &str) -> Result<Vec<Level>> {
     parse_xsb(text).map_err(|e| anyhow::Error::new(e).context(source.to_string()))
 }
 
-/// Solve one level and verify the solution by replay.
+/// Solve one level and verify the solution by replay (`portfolio`: the lists of `greedy`).
 pub fn solve_one(
     index: usize,
     level: &Level,
     algo: Algorithm,
     ga: &GaConfig,
+    portfolio: &Portfolio,
     limits: &Limits,
     stop: &Arc<AtomicBool>,
 ) -> Result<LevelResult> {
@@ -209,7 +269,17 @@ pub fn solve_one(
         note: None,
         item: 1,
         shard: None,
+        portfolio_first: None,
+        portfolio_second: None,
     };
+    if algo == Algorithm::Greedy {
+        result
+            .portfolio_first
+            .clone_from(&portfolio.portfolio_first);
+        result
+            .portfolio_second
+            .clone_from(&portfolio.portfolio_second);
+    }
     let board = match Board::new(level) {
         Ok(board) => board,
         Err(e) => {
@@ -227,11 +297,12 @@ pub fn solve_one(
             .and_then(|p| puzzle_sokoban::position::pushes_to_lurd(&board, p));
         (lurd, outcome.nodes, outcome.expanded, outcome.stop)
     } else {
-        let s = solve_threads(
+        let s = solve_with(
             level,
             algo,
             &budget,
             limits.threads_or_cores(PORTFOLIO_THREADS),
+            &portfolio.config(),
         )
         .with_context(|| format!("level {index}"))?;
         (s.lurd, s.nodes, s.expanded, s.stop)
@@ -268,6 +339,7 @@ pub fn solve(
     req.limits.validate()?;
     let algo = algorithm(&req.algo)?;
     let ga = ga_config(req.population, req.mutation)?;
+    req.portfolio.validate(&[algo])?;
     let levels = parse_levels(&req.xsb, &req.source)?;
     let chosen: Vec<usize> = match req.level {
         Some(0) => bail!("{}: levels are numbered from 1", req.source),
@@ -289,14 +361,31 @@ pub fn solve(
             Plan::Skip => continue,
             Plan::Done(records) => {
                 taken += 1;
-                done_level(&req.items, item, records, n, &levels[n - 1], algo, None)?
+                done_level(
+                    &req.items,
+                    item,
+                    records,
+                    n,
+                    &levels[n - 1],
+                    algo,
+                    None,
+                    &req.portfolio,
+                )?
             }
             Plan::Run => {
                 taken += 1;
                 if stop.load(Ordering::Relaxed) {
                     continue;
                 }
-                let mut r = solve_one(n, &levels[n - 1], algo, &ga, &req.limits, stop)?;
+                let mut r = solve_one(
+                    n,
+                    &levels[n - 1],
+                    algo,
+                    &ga,
+                    &req.portfolio,
+                    &req.limits,
+                    stop,
+                )?;
                 r.item = item;
                 r.shard = req.items.shard;
                 r
@@ -324,8 +413,9 @@ pub fn solve(
 }
 
 /// A level's record from an earlier run (`--resume`, `puzzle merge`), checked against the
-/// item it stands for (level number, solver, set) and its solution replayed on the level, so
-/// that nothing unverified is emitted.
+/// item it stands for (level number, solver, set, the portfolio's lists) and its solution
+/// replayed on the level, so that nothing unverified is emitted.
+#[allow(clippy::too_many_arguments)]
 fn done_level(
     items: &Items,
     item: usize,
@@ -334,6 +424,7 @@ fn done_level(
     level: &Level,
     algo: Algorithm,
     set: Option<&str>,
+    portfolio: &Portfolio,
 ) -> Result<LevelResult> {
     let [record] = records else {
         bail!(
@@ -351,6 +442,17 @@ fn done_level(
             r.algo,
             set.map_or(String::new(), |s| format!("{s} ")),
             algo.name()
+        );
+    }
+    let lists = (&r.portfolio_first, &r.portfolio_second);
+    let expected = match algo {
+        Algorithm::Greedy => (&portfolio.portfolio_first, &portfolio.portfolio_second),
+        _ => (&None, &None),
+    };
+    if lists != expected {
+        bail!(
+            "item {item} was run with other portfolio lists than this run's: the records come \
+             from a different configuration"
         );
     }
     if r.solved && !replay(level, &r.solution).is_ok_and(|p| p.solved) {
@@ -407,6 +509,10 @@ pub struct BenchRequest {
     /// Sharding and resuming (items: every set × solver × level, in that order).
     #[serde(flatten)]
     pub items: Items,
+    /// The `greedy` portfolio's lists of searches, for experiments with the portfolio
+    /// (`None`: the built-in lists).
+    #[serde(flatten)]
+    pub portfolio: Portfolio,
 }
 
 impl Default for BenchRequest {
@@ -424,6 +530,7 @@ impl Default for BenchRequest {
             levels: None,
             limits: Limits::default(),
             items: Items::default(),
+            portfolio: Portfolio::default(),
         }
     }
 }
@@ -451,6 +558,12 @@ pub struct SetSummary {
     pub nodes: u64,
     /// `--threads` (only `greedy` uses a second thread).
     pub threads: usize,
+    /// The portfolio's first list of searches, when the request set one (`greedy` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portfolio_first: Option<Phases>,
+    /// The portfolio's second list of searches, when the request set one (`greedy` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub portfolio_second: Option<Phases>,
 }
 
 /// Run a [`BenchRequest`]: a `Level` event per level and a `Set` summary per set and solver.
@@ -465,6 +578,7 @@ pub fn bench(
         .iter()
         .map(|a| algorithm(a))
         .collect::<Result<_>>()?;
+    req.portfolio.validate(&algos)?;
     let limit = req.limits.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
     let started = Instant::now();
     let mut sets = Vec::new();
@@ -515,6 +629,7 @@ pub fn bench(
                         level,
                         algo,
                         Some(&set.name),
+                        &req.portfolio,
                     )?,
                     Plan::Run => {
                         if stop.load(Ordering::Relaxed) {
@@ -525,6 +640,7 @@ pub fn bench(
                             level,
                             algo,
                             &GaConfig::default(),
+                            &req.portfolio,
                             &req.limits,
                             stop,
                         )?;
@@ -550,7 +666,7 @@ pub fn bench(
             }
             let mut sorted = times.clone();
             sorted.sort_by(f64::total_cmp);
-            let summary = SetSummary {
+            let mut summary = SetSummary {
                 set: set.name.clone(),
                 algo: algo.name().to_string(),
                 levels: times.len(),
@@ -561,7 +677,17 @@ pub fn bench(
                 time_limit_s: limit,
                 nodes,
                 threads: req.limits.threads_or_cores(PORTFOLIO_THREADS),
+                portfolio_first: None,
+                portfolio_second: None,
             };
+            if algo == Algorithm::Greedy {
+                summary
+                    .portfolio_first
+                    .clone_from(&req.portfolio.portfolio_first);
+                summary
+                    .portfolio_second
+                    .clone_from(&req.portfolio.portfolio_second);
+            }
             emit(SolveEvent::Set(summary.clone()))?;
             summaries.push(summary);
         }
@@ -645,6 +771,7 @@ pub fn hint(level: &Level, moves: &str, limits: &Limits, stop: &Arc<AtomicBool>)
         &position,
         Algorithm::Greedy,
         &GaConfig::default(),
+        &Portfolio::default(),
         limits,
         stop,
     )?;
@@ -731,6 +858,67 @@ mod tests {
             .find_map(|c| c.downcast_ref::<puzzle_sokoban::XsbError>());
         assert_eq!(xsb.map(|x| (x.line, x.column)), Some((2, 3)));
         assert!(format!("{e:#}").starts_with("pasted: "));
+    }
+
+    #[test]
+    fn portfolio_lists_are_options_of_the_request_and_fields_of_its_records() {
+        let json = r#"{"xsb": "", "level": 2, "threads": 1, "iterations": 100000,
+            "portfolio_first": "astar:20,gm-c4:40,w2-c4:40", "portfolio_second": "w2-c4-f1:100"}"#;
+        let mut req: SolveRequest = serde_json::from_str(json).unwrap();
+        req.xsb = MICROBAN.into();
+        assert_eq!(
+            req.portfolio
+                .portfolio_first
+                .as_ref()
+                .map(ToString::to_string),
+            Some("astar:20,gm-c4:40,w2-c4:40".to_string())
+        );
+        let (summary, events) = collect(&req);
+        assert_eq!(summary.unwrap().solved, 1);
+        let record = events
+            .iter()
+            .find_map(|e| match e {
+                SolveEvent::Level(r) => Some(serde_json::to_value(r).unwrap()),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(record["portfolio_first"], "astar:20,gm-c4:40,w2-c4:40");
+        assert_eq!(record["portfolio_second"], "w2-c4-f1:100");
+        // The new fields come last: the fields before them keep their order.
+        let keys: Vec<&String> = record.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..2], ["level", "title"]);
+        assert_eq!(
+            keys[keys.len() - 2..],
+            ["portfolio_first", "portfolio_second"]
+        );
+        // Without lists, neither the request nor the records name them.
+        let plain = SolveRequest {
+            xsb: MICROBAN.into(),
+            level: Some(2),
+            ..SolveRequest::default()
+        };
+        assert!(!serde_json::to_string(&plain).unwrap().contains("portfolio"));
+        let (_, events) = collect(&plain);
+        let SolveEvent::Level(r) = &events[0] else {
+            panic!("a level first")
+        };
+        assert!(!serde_json::to_string(r).unwrap().contains("portfolio"));
+        // A list that does not end with a search without macros is refused when read, and
+        // lists with another solver than greedy are refused by the run.
+        let bad = r#"{"xsb": "", "portfolio_first": "gm-c4:100"}"#;
+        let e = serde_json::from_str::<SolveRequest>(bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("portfolio list 'gm-c4:100'"), "{e}");
+        let (r, _) = collect(&SolveRequest {
+            algo: "astar".into(),
+            ..req
+        });
+        let e = r.unwrap_err().to_string();
+        assert!(
+            e.contains("which this run does not use (solver: astar)"),
+            "{e}"
+        );
     }
 
     #[test]

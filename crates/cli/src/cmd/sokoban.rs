@@ -5,6 +5,7 @@ use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs, ShardAr
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
 use puzzle_jobs::JobRequest;
+use puzzle_sokoban::solver::Phases;
 use std::path::PathBuf;
 
 /// Arguments of `puzzle solve sokoban`.
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 #[command(
     after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
 cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
-or taking turns on one core with `--threads 1`; Microban 155/155 at 10 s either way)."
+or taking turns on one core with `--threads 1`; the same searches either way)."
 )]
 pub struct SolveArgs {
     /// An XSB file with one or more levels.
@@ -20,8 +21,9 @@ pub struct SolveArgs {
     /// Solve only this level (1-based); default: every level in order.
     #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
     pub level: Option<usize>,
-    /// Solver: `greedy` (default: fast, any solution, solves the most), `astar`/`idastar`/`bfs`
-    /// (push-optimal), `ga` (the paper's genetic reactive-string solver).
+    /// Solver: `greedy` (default: a portfolio of fast searches for any solution),
+    /// `astar`/`idastar`/`bfs` (push-optimal), `ga` (the paper's genetic reactive-string
+    /// solver).
     #[arg(long, default_value = "greedy", value_parser = job::ALGORITHMS)]
     pub algo: String,
     /// GA: individuals per generation (default 100).
@@ -30,6 +32,21 @@ pub struct SolveArgs {
     /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
     #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub mutation: Option<f64>,
+    /// For experiments with the portfolio (`--algo greedy`): run LIST as its first list of
+    /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
+    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
+    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
+    /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
+    /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
+    /// with K % for the helper; `r-` before a name searches backwards. The last search must go
+    /// forwards without macros. Level records carry the list.
+    #[arg(long, value_name = "LIST")]
+    pub portfolio_first: Option<Phases>,
+    /// For experiments with the portfolio (`--algo greedy`): run LIST as its second list of
+    /// searches (the one beside the first, on a second thread or taking turns on one core),
+    /// written like `--portfolio-first`.
+    #[arg(long, value_name = "LIST")]
+    pub portfolio_second: Option<Phases>,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
@@ -71,6 +88,10 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         mutation: args.mutation,
         limits: common.limits(),
         items: Default::default(),
+        portfolio: job::Portfolio {
+            portfolio_first: args.portfolio_first,
+            portfolio_second: args.portfolio_second,
+        },
     };
     args.shard
         .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanSolve)?;
@@ -129,7 +150,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
 #[command(
     after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
 cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
-or taking turns on one core with `--threads 1`; Microban 155/155 at 10 s either way)."
+or taking turns on one core with `--threads 1`; the same searches either way)."
 )]
 pub struct BenchArgs {
     /// Level sets: `microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard` (bundled)
@@ -154,6 +175,21 @@ pub struct BenchArgs {
     /// Also print one line per level (always with --shard or --resume: a merge needs them).
     #[arg(long)]
     pub per_level: bool,
+    /// For experiments with the portfolio (`--algo greedy`): run LIST as its first list of
+    /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
+    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
+    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
+    /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
+    /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
+    /// with K % for the helper; `r-` before a name searches backwards. The last search must go
+    /// forwards without macros. Level records carry the list.
+    #[arg(long, value_name = "LIST")]
+    pub portfolio_first: Option<Phases>,
+    /// For experiments with the portfolio (`--algo greedy`): run LIST as its second list of
+    /// searches (the one beside the first, on a second thread or taking turns on one core),
+    /// written like `--portfolio-first`.
+    #[arg(long, value_name = "LIST")]
+    pub portfolio_second: Option<Phases>,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
@@ -227,6 +263,10 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         levels: args.levels.map(|l| l.0),
         limits: common.limits(),
         items: Default::default(),
+        portfolio: job::Portfolio {
+            portfolio_first: args.portfolio_first,
+            portfolio_second: args.portfolio_second,
+        },
     };
     args.shard
         .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanBench)?;
