@@ -44,6 +44,12 @@ pub struct CommonArgs {
     /// `{"peak_rss_bytes": N}` (Linux; what `--max-nodes` bounds, docs/ROBUSTNESS.md#memory).
     #[arg(long, global = true)]
     pub peak_memory: bool,
+    /// Write the searches' debug traces (the Sokoban portfolio's phases, SameGame's NRPA colour
+    /// runs, …) on standard error. `RUST_LOG` chooses traces too, finer (e.g.
+    /// `RUST_LOG=puzzle_sokoban=debug`); without either, none are written. Traces never change
+    /// results or standard output.
+    #[arg(long, global = true)]
+    pub trace: bool,
 }
 
 impl CommonArgs {
@@ -62,6 +68,52 @@ impl CommonArgs {
     pub fn output(&self) -> Output {
         Output { json: self.json }
     }
+}
+
+/// The crates whose debug events `--trace` turns on.
+const TRACED_CRATES: [&str; 8] = [
+    "puzzle_engine",
+    "puzzle_sokoban",
+    "puzzle_sokogen",
+    "puzzle_samegame",
+    "puzzle_sudoku",
+    "puzzle_bait",
+    "puzzle_jobs",
+    "puzzle_cli",
+];
+
+/// Install the trace subscriber (events as text lines on standard error) when `--trace` or
+/// `RUST_LOG` asks for traces: `--trace` turns on debug events of the project's crates,
+/// `RUST_LOG`'s directives (`tracing-subscriber`'s `EnvFilter` syntax) add to them. Without
+/// either, no subscriber is installed and the events cost a check each. A `RUST_LOG` that does
+/// not parse is reported and left out.
+pub fn init_tracing(trace: bool) {
+    use tracing_subscriber::EnvFilter;
+    let env = std::env::var("RUST_LOG").unwrap_or_default();
+    if !trace && env.trim().is_empty() {
+        return;
+    }
+    let mut directives: Vec<String> = Vec::new();
+    if trace {
+        directives.extend(TRACED_CRATES.iter().map(|c| format!("{c}=debug")));
+    }
+    if !env.trim().is_empty() {
+        match EnvFilter::try_new(&env) {
+            Ok(_) => directives.push(env),
+            Err(e) => eprintln!("warning: RUST_LOG={env} is left out: {e}"),
+        }
+    }
+    if directives.is_empty() {
+        return;
+    }
+    let Ok(filter) = EnvFilter::try_new(directives.join(",")) else {
+        return;
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
 }
 
 /// Parse a positive, finite number of seconds (at most a year).

@@ -108,6 +108,7 @@ enum BenchCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let common = cli.common;
+    common::init_tracing(common.trace);
     let result = match cli.command {
         Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(a, &common),
         Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(a, &common),
