@@ -3,7 +3,7 @@
 // pause, step and speed move over the frames received so far). The page keeps only view state:
 // the action strings of the undo stack, the frames, the replay position.
 
-import { api, streamJob } from '../app.js';
+import { api, streamJob } from '../api.js';
 import { drawBoard, LEGEND, tileSwatch } from '../board/bait.js';
 import { el, field, moveCaretTo, isTextEntry } from '../ui.js';
 import { createReplay } from '../replay.js';

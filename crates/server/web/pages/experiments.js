@@ -4,7 +4,8 @@
 // end the Markdown report and every plot of the `summary` event, each downloadable. The SVG
 // plots are shown as images (data URLs), never put into the page's DOM.
 
-import { streamJob, replaceRoute } from '../app.js';
+import { streamJob } from '../api.js';
+import { replaceRoute } from '../route.js';
 import { el, field } from '../ui.js';
 import { renderMarkdown } from '../markdown.js';
 

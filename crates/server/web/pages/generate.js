@@ -2,7 +2,8 @@
 // charts of the best score and of iterations per second, a card per kept level (Play opens it
 // on the Sokoban page) and a download of all kept levels as XSB.
 
-import { streamJob, navigate } from '../app.js';
+import { streamJob } from '../api.js';
+import { navigate } from '../route.js';
 import { drawBoard, stateFromXsb } from '../board/sokoban.js';
 import { el, field, downloadText } from '../ui.js';
 import { svgNode, svgText, niceCeiling } from '../svg.js';

@@ -4,7 +4,7 @@
 // state drawn (groups, points, the end of the game) comes from the server
 // (`/api/samegame/play`); the page keeps only view state in `state`.
 
-import { api, streamJob } from '../app.js';
+import { api, streamJob } from '../api.js';
 import { drawBoard, COLOUR_NAMES } from '../board/samegame.js';
 import { el, field, moveCaretTo } from '../ui.js';
 import { svgNode, svgText, niceCeiling, cellAt } from '../svg.js';

@@ -2,7 +2,8 @@
 // job and replay the solution, ask for a hint, export. Every state drawn comes from the server
 // (`/api/sokoban/play`); the page keeps only view state in `state`.
 
-import { api, streamJob, pageUrl, replaceRoute } from '../app.js';
+import { api, streamJob } from '../api.js';
+import { pageUrl, replaceRoute } from '../route.js';
 import { drawBoard } from '../board/sokoban.js';
 import { el, field, downloadText, copyText, slug, moveCaretTo, isTextEntry } from '../ui.js';
 import { cellAt } from '../svg.js';

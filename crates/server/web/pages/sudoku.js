@@ -3,7 +3,7 @@
 // rule (candidates, clashes, solved, hints, solutions) comes from the server; the page keeps
 // only view state in `state`.
 
-import { api, streamJob } from '../app.js';
+import { api, streamJob } from '../api.js';
 import { buildGrid, paintGrid, symbol } from '../board/sudoku.js';
 import { el, field } from '../ui.js';
 

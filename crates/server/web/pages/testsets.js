@@ -4,7 +4,7 @@
 // the job and keeps the rows; "Download JSON Lines" saves the job's `result` records exactly
 // as the server sent them (the CLI's `--json` lines).
 
-import { api, streamJob } from '../app.js';
+import { api, streamJob } from '../api.js';
 import { el, field, downloadText } from '../ui.js';
 
 /**
