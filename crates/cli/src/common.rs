@@ -248,9 +248,38 @@ fn signal_name(signal: i32) -> &'static str {
 /// signal stopped the run early, after its results and files were written.
 pub fn exit_code(result: &Result<()>) -> u8 {
     match (result, STOPPED_BY.load(Ordering::SeqCst)) {
+        (Err(e), _) if e.is::<UsageError>() => 2,
         (Err(_), _) => 1,
         (Ok(()), 0) => 0,
         (Ok(()), signal) => u8::try_from(128 + signal).unwrap_or(1),
+    }
+}
+
+/// A request the job refused before running (an option out of range, options that exclude
+/// each other): bad usage, exit code 2, like the argument parser's own errors.
+#[derive(Debug)]
+pub struct UsageError(pub anyhow::Error);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Complete a job request that the command line built from the request's own flags: the
+/// shared budget flags go in, the job validates it (a refusal is a usage error, exit code 2),
+/// and `--shard`/`--resume` are applied. Every command that runs a job goes through here.
+pub fn finish_request<R>(req: &mut R, common: &CommonArgs, shard: Option<&ShardArgs>) -> Result<()>
+where
+    R: puzzle_jobs::Job + Into<puzzle_jobs::JobRequest>,
+{
+    *req.limits_mut() = common.limits();
+    req.validate().map_err(UsageError)?;
+    match shard {
+        Some(shard) => shard.prepare(common, req),
+        None => Ok(()),
     }
 }
 
@@ -449,24 +478,23 @@ impl ShardArgs {
         self.shard.is_some() || self.resume.is_some()
     }
 
-    /// Put the shard and the records of `--resume`'s complete items into `req` (`items` picks
-    /// its sharding part, `wrap` makes it a [`puzzle_jobs::JobRequest`]), and write the header
-    /// line. Nothing happens without `--shard` or `--resume`.
-    pub fn prepare<R: Clone>(
-        &self,
-        common: &CommonArgs,
-        req: &mut R,
-        items: fn(&mut R) -> &mut puzzle_jobs::Items,
-        wrap: fn(R) -> puzzle_jobs::JobRequest,
-    ) -> Result<()> {
+    /// Put the shard and the records of `--resume`'s complete items into `req`, and write the
+    /// header line. Nothing happens without `--shard` or `--resume`.
+    pub fn prepare<R>(&self, common: &CommonArgs, req: &mut R) -> Result<()>
+    where
+        R: puzzle_jobs::Job + Into<puzzle_jobs::JobRequest>,
+    {
         if !self.active() {
             return Ok(());
         }
         if !common.json {
             bail!("--shard and --resume write JSON Lines for `puzzle merge`: add --json");
         }
-        items(req).shard = self.shard;
-        let request = wrap(req.clone());
+        let Some(items) = req.items_mut() else {
+            bail!("this command runs one item: it has no --shard or --resume");
+        };
+        items.shard = self.shard;
+        let request: puzzle_jobs::JobRequest = req.clone().into();
         if let Some(path) = &self.resume {
             // A run cut off mid-line may end inside a character: read what is there.
             let bytes =
@@ -484,7 +512,9 @@ impl ShardArgs {
                     if done.len() == 1 { "" } else { "s" }
                 );
             }
-            items(req).done = done;
+            if let Some(items) = req.items_mut() {
+                items.done = done;
+            }
         }
         common.output().json(&puzzle_jobs::merge::header(&request)?)
     }

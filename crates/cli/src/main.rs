@@ -50,9 +50,9 @@ enum SolveCommand {
     /// Solve Sokoban levels (XSB) with A*, IDA*, BFS, greedy search or the genetic algorithm.
     Sokoban(cmd::sokoban::SolveArgs),
     /// Solve SameGame boards with SP-MCTS, NMCS, NRPA, DBS, A* or IDA*.
-    Samegame(cmd::samegame::SolveArgs),
+    Samegame(Box<cmd::samegame::SolveArgs>),
     /// Solve Sudoku puzzles (one per line) with MCTS or the exact solver.
-    Sudoku(cmd::sudoku::SolveArgs),
+    Sudoku(Box<cmd::sudoku::SolveArgs>),
 }
 
 #[derive(Subcommand, Debug)]
@@ -111,8 +111,8 @@ fn main() -> ExitCode {
     common::init_tracing(common.trace);
     let result = match cli.command {
         Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(a, &common),
-        Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(a, &common),
-        Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(a, &common),
+        Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(*a, &common),
+        Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(*a, &common),
         Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(*a, &common),
         Command::Generate(GenerateCommand::Sudoku(a)) => cmd::sudoku::generate(a, &common),
         Command::Play(PlayCommand::Bait(a)) => cmd::bait::play(a, &common),

@@ -176,19 +176,38 @@ fn sudoku_mcts_is_reproducible_on_one_and_two_threads() {
 }
 
 #[test]
-fn sokoban_generation_is_reproducible_on_one_thread() {
+fn sokoban_generation_is_reproducible_on_one_and_two_threads() {
+    for threads in ["1", "2"] {
+        let lines = assert_reproducible(&[
+            "--seed",
+            "5",
+            "--iterations",
+            "4000",
+            "--threads",
+            threads,
+            "generate",
+            "sokoban",
+        ]);
+        assert!(lines.len() >= 2, "{threads} thread(s): {lines:?}");
+        assert!(
+            lines.last().unwrap().contains(r#""iterations":4000"#),
+            "{threads} thread(s): {lines:?}"
+        );
+    }
+    // With the bootstrapping phase and a threshold (many levels kept), too.
     let lines = assert_reproducible(&[
         "--seed",
-        "5",
+        "9",
         "--iterations",
-        "2000",
+        "6000",
         "--threads",
-        "1",
+        "2",
         "generate",
         "sokoban",
+        "--threshold",
+        "0.3",
     ]);
-    assert!(lines.len() >= 2, "{lines:?}");
-    assert!(lines.last().unwrap().contains(r#""iterations":2000"#));
+    assert!(lines.len() >= 3, "{lines:?}");
 }
 
 #[test]

@@ -29,7 +29,7 @@ pub const MAX_BUDGET_MS: f64 = 600_000.0;
 pub const AGENTS: [&str; 6] = ["dfs", "dls", "astar", "astar-offline", "mcts", "mcts-plus"];
 
 /// Play one game (`puzzle play bait`): a bundled level by number, or a level's text.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PlayRequest {
     /// One of GVGAI's five levels (0 to 4); give this or `text`.
@@ -304,7 +304,7 @@ impl LevelVisitor for PlayGame<'_, '_> {
 }
 
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ExperimentRequest {
     /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …;
@@ -670,7 +670,7 @@ fn markdown_report(
 }
 
 /// The move times of every agent on one level (`puzzle bench bait`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BenchRequest {
     /// The level (0 to 4, default 1).
@@ -796,6 +796,118 @@ pub fn signature() -> Result<Vec<Signature>> {
         });
     }
     Ok(out)
+}
+
+impl crate::registry::Job for PlayRequest {
+    const NAME: &'static str = "bait_play";
+    const TITLE: &'static str = "Play one game of Bait with an agent";
+    type Event = PlayEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()?;
+        agent(&self.agent)?;
+        check_budget_ms(self.budget_ms)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        play(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        PlayRequest {
+            level: Some(0),
+            agent: "dfs".into(),
+            ..PlayRequest::default()
+        }
+    }
+}
+
+impl crate::registry::Job for ExperimentRequest {
+    const NAME: &'static str = "bait_experiment";
+    const TITLE: &'static str = "Every Bait agent on every level";
+    type Event = ExperimentEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()?;
+        self.agents.iter().try_for_each(|a| agent(a).map(drop))?;
+        check_budget_ms(self.budget_ms)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        experiment_report(self, stop, emit).map(Some)
+    }
+
+    fn example() -> Self {
+        ExperimentRequest {
+            seeds: 1,
+            agents: vec!["dfs".into()],
+            levels: vec![0],
+            ..ExperimentRequest::default()
+        }
+    }
+}
+
+impl crate::registry::Job for BenchRequest {
+    const NAME: &'static str = "bait_bench";
+    const TITLE: &'static str = "Move times of the Bait agents";
+    type Event = BenchEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()?;
+        check_budget_ms(self.budget_ms)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        bench(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        BenchRequest {
+            level: 0,
+            budget_ms: 5.0,
+            ..BenchRequest::default()
+        }
+    }
 }
 
 #[cfg(test)]

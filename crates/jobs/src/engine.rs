@@ -47,7 +47,7 @@ pub fn policies() -> Vec<(&'static str, SelectionPolicy)> {
 }
 
 /// MCTS iterations per second with each selection policy (`puzzle bench engine`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BenchRequest {
     /// Seconds per measurement (default 1; positive, at most a year).
@@ -210,6 +210,39 @@ pub fn signature_all() -> Result<Vec<Signature>> {
     all.extend(crate::sudoku::signature()?);
     all.extend(crate::bait::signature()?);
     Ok(all)
+}
+
+impl crate::registry::Job for BenchRequest {
+    const NAME: &'static str = "engine_bench";
+    const TITLE: &'static str = "MCTS iterations per second on a toy game";
+    type Event = EngineEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        bench(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        BenchRequest {
+            seconds: 0.01,
+            ..BenchRequest::default()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,8 +19,9 @@ pub mod engine;
 pub mod event;
 pub mod limits;
 pub mod merge;
+pub mod options;
 pub mod plot;
-pub mod request;
+pub mod registry;
 pub mod samegame;
 pub mod shard;
 pub mod sokoban;
@@ -30,5 +31,5 @@ mod ticker;
 
 pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 pub use limits::Limits;
-pub use request::JobRequest;
+pub use registry::{Job, JobInfo, JobRequest, JsonEmit};
 pub use shard::{Items, Shard};

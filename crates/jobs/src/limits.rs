@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A job's budget settings; `None` means "the job's own default" (each job documents it).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Limits {
     /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
@@ -87,19 +87,34 @@ impl Limits {
         Ok(())
     }
 
-    /// A time budget (default `default_time` seconds) with the iteration and node limits and
-    /// the stop flag.
+    /// The time limit under the one budget rule: `time_limit` when given; none when only an
+    /// iteration budget is given (so that a seeded run with `--iterations` does the same work
+    /// on any machine); else the job's `default_time` seconds.
+    pub fn time(&self, default_time: f64) -> Option<Duration> {
+        match (self.time_limit, self.iterations) {
+            (Some(t), _) => Some(Duration::from_secs_f64(t)),
+            (None, Some(_)) => None,
+            (None, None) => Some(Duration::from_secs_f64(default_time)),
+        }
+    }
+
+    /// The budget of a search, by the one rule every job follows: `iterations` alone bounds
+    /// the iterations only; `time_limit` alone bounds the time; both: whichever comes first;
+    /// neither: the job's `default_time` seconds. `max_nodes` (default `default_nodes`) always
+    /// bounds the nodes held at once, and `stop` ends the search early.
     pub fn budget(
         &self,
         default_time: f64,
         default_nodes: usize,
         stop: &Arc<AtomicBool>,
     ) -> Budget {
-        let mut b = Budget::time(self.time_or(default_time))
-            .with_max_nodes(self.max_nodes.unwrap_or(default_nodes))
-            .with_stop_flag(stop.clone());
-        b.max_iterations = self.iterations;
-        b
+        Budget {
+            max_iterations: self.iterations,
+            max_time: self.time(default_time),
+            max_nodes: self.max_nodes.unwrap_or(default_nodes),
+            stop: Some(stop.clone()),
+            progress: None,
+        }
     }
 }
 
@@ -119,6 +134,38 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(one.threads_or_cores(2), 1);
+    }
+
+    #[test]
+    fn one_budget_rule_for_time_and_iterations() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = |time_limit, iterations| Limits {
+            time_limit,
+            iterations,
+            ..Limits::default()
+        };
+        let b = limits(None, None).budget(10.0, 5, &stop);
+        assert_eq!(
+            (b.max_time, b.max_iterations, b.max_nodes),
+            (Some(Duration::from_secs(10)), None, 5)
+        );
+        let b = limits(None, Some(100)).budget(10.0, 5, &stop);
+        assert_eq!((b.max_time, b.max_iterations), (None, Some(100)));
+        let b = limits(Some(2.0), None).budget(10.0, 5, &stop);
+        assert_eq!(
+            (b.max_time, b.max_iterations),
+            (Some(Duration::from_secs(2)), None)
+        );
+        let b = limits(Some(2.0), Some(100)).budget(10.0, 5, &stop);
+        assert_eq!(
+            (b.max_time, b.max_iterations),
+            (Some(Duration::from_secs(2)), Some(100))
+        );
+        let nodes = Limits {
+            max_nodes: Some(7),
+            ..Limits::default()
+        };
+        assert_eq!(nodes.budget(10.0, 5, &stop).max_nodes, 7);
     }
 
     #[test]

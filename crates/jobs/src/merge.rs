@@ -10,7 +10,7 @@
 //! [`crate::shard`]): the job emits the records again in item order and computes its summaries
 //! and report over them exactly as an unsharded run does.
 
-use crate::request::JobRequest;
+use crate::registry::JobRequest;
 use crate::shard::{ranges, Items, Shard};
 use anyhow::{bail, Context, Result};
 use serde_json::Value;

@@ -19,8 +19,10 @@ pub use self::experiment::{
 use crate::data::{samegame_set, SAMEGAME_SETS};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::options::{choice_name, parse_choice};
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{anyhow, bail, Result};
+use clap::ValueEnum;
 use puzzle_engine::mcts::SelectionPolicy;
 use puzzle_engine::{Budget, WorkCounter};
 use puzzle_samegame::format::{self, NamedBoard};
@@ -29,6 +31,7 @@ use puzzle_samegame::search::{
     self, Algorithm, Solution, SolveConfig, SpMctsSettings, TabuSchedule,
 };
 use puzzle_samegame::{Board, Move, Penalty, Scoring};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -42,126 +45,217 @@ pub const DEFAULT_MAX_NODES: usize = 4_000_000;
 pub const ASTAR_MAX_NODES: usize = 300_000;
 /// How often a running search reports its progress.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
-/// The searches, in CLI order (`spmcts` is the default).
-pub const ALGORITHMS: [&str; 7] = [
-    "spmcts", "nmcs", "nrpa", "dbs", "astar", "idastar", "random",
-];
-/// The scoring conventions: `standard` ((n−2)² per group, +1000 for clearing the board) and
-/// `hungarian` (the Hungarian paper's (n−1)², no bonus).
-pub const SCORINGS: [&str; 2] = ["standard", "hungarian"];
-/// The end penalties: `none` (Cazenave, CodinGame), `total` ((m−2)² for the m stones left,
-/// js-games.de), `per-colour` (Σ(m_c−2)² over the colours left, Schadd).
-pub const PENALTIES: [&str; 3] = ["none", "total", "per-colour"];
-/// Selective NRPA's tabu schedules (see [`TabuSchedule`]).
-pub const TABU_SCHEDULES: [&str; 2] = ["round-robin", "best-first"];
+/// The searches (see `docs/METHODS.md#samegame`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmName {
+    /// Single-player MCTS (Schadd et al. 2008).
+    Spmcts,
+    /// Nested Monte Carlo Search (Cazenave 2009).
+    Nmcs,
+    /// Nested Rollout Policy Adaptation (Rosin 2011), with the selective policy by default.
+    #[default]
+    Nrpa,
+    /// Depth-budgeted search (beam of depth-limited lookaheads).
+    Dbs,
+    /// A* maximising the score with the colour bound (small boards).
+    Astar,
+    /// IDA* with the same bound.
+    Idastar,
+    /// The best of random playouts.
+    Random,
+}
 
-/// Solve SameGame boards (`puzzle solve samegame`); every field's default is the CLI's.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+impl AlgorithmName {
+    /// The game crate's search.
+    pub fn algorithm(self) -> Algorithm {
+        match choice_name(&self).parse() {
+            Ok(a) => a,
+            // The names are the game crate's own: a unit test parses every one.
+            Err(e) => unreachable!("{e}"),
+        }
+    }
+}
+
+/// The scoring conventions.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScoringName {
+    /// (n−2)² per group, +1000 for clearing the board.
+    #[default]
+    Standard,
+    /// The Hungarian paper's (n−1)² per group, no bonus.
+    Hungarian,
+}
+
+/// The end penalties for stones left.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PenaltyName {
+    /// No end penalty (Cazenave, CodinGame).
+    #[default]
+    None,
+    /// (m−2)² for the m stones left (js-games.de).
+    Total,
+    /// Σ(m_c−2)² over the colours left (Schadd).
+    PerColour,
+}
+
+/// Selective NRPA's tabu schedules (see [`TabuSchedule`]).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TabuScheduleName {
+    /// Run i takes the (i mod K)-th most frequent colour.
+    RoundRobin,
+    /// One run per colour, then every run takes the colour whose runs scored best.
+    #[default]
+    BestFirst,
+}
+
+/// Solve SameGame boards (`puzzle solve samegame`, job `samegame_solve`). Every field is an
+/// option of the command (the same name, `-` for `_`) with the same default, the strongest
+/// configuration measured: selective NRPA with best-first tabu colours. The papers' settings:
+/// `algo: spmcts` (Schadd et al.), `tabu_colours: 1` (Cazenave 2016), `selective: false`
+/// (Rosin's NRPA).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct SolveRequest {
     /// The boards' text: a standard-set file (`rows cols colours` + letter rows), the digits
     /// file (`# problem NN` blocks) or a Hungarian CSV (`columns;rows`). `None` with `random`.
+    #[arg(skip)]
     pub text: Option<String>,
     /// Where the text came from, named in parse errors and board names (a file path; `input`
     /// by default).
+    #[arg(skip = String::from("input"))]
     pub source: String,
-    /// Only board N (1-based) of a multi-board text.
+    /// Only board N (1-based) of a multi-board file.
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
     pub board: Option<usize>,
-    /// A random board instead of a text: `COLSxROWSxCOLOURS`, e.g. `15x15x5` (seed: `seed`).
+    /// A random board instead of a file: COLSxROWSxCOLOURS, e.g. 15x15x5 (seed: --seed).
+    #[arg(long, value_name = "WxHxK")]
     pub random: Option<String>,
-    /// The search: one of [`ALGORITHMS`].
-    pub algo: String,
-    /// Playout policy: `random`, `tabu`, `tabu-colour`, `pseudo[-K]`, `pseudo-tabu[-K]`,
-    /// `double-tabu`, `roulette`, `eps<E>-<policy>`.
-    pub playout: String,
-    /// Points per group: one of [`SCORINGS`].
-    pub scoring: String,
-    /// End penalty for stones left: one of [`PENALTIES`].
-    pub penalty: String,
+    /// The search.
+    #[arg(long, value_enum, default_value_t = AlgorithmName::Nrpa)]
+    pub algo: AlgorithmName,
+    /// Playout policy: random, tabu, tabu-colour, pseudo[-K], pseudo-tabu[-K], double-tabu,
+    /// roulette, eps<E>-<policy>.
+    // The doc comment is the `--help` text: `<E>` is a placeholder, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
+    #[arg(long, default_value = "tabu", value_parser = parse_playout)]
+    #[serde(with = "crate::options::as_text")]
+    #[schemars(with = "String")]
+    pub playout: AnyChooser,
+    /// Points per group.
+    #[arg(long, value_enum, default_value_t = ScoringName::Standard)]
+    pub scoring: ScoringName,
+    /// End penalty for stones left.
+    #[arg(long, value_enum, default_value_t = PenaltyName::None)]
+    pub penalty: PenaltyName,
     /// SP-MCTS exploration constant C (rewards are normalized to about [0, 1]).
+    #[arg(long)]
+    #[schemars(range(min = 0.0))]
     pub c: Option<f64>,
     /// SP-MCTS variance constant D.
+    #[arg(long)]
+    #[schemars(range(min = 0.0))]
     pub d: Option<f64>,
     /// SP-MCTS weight W of the best result below a node.
+    #[arg(long)]
+    #[schemars(range(min = 0.0))]
     pub w: Option<f64>,
     /// UCB1 with this UCTK instead of the SP-MCTS formula (the Czech thesis's best: 0.1–0.2).
+    #[arg(long)]
+    #[schemars(range(min = 0.0))]
     pub uctk: Option<f64>,
-    /// Playouts through a leaf before it is expanded (0 to 1,000,000).
+    /// Playouts through a leaf before it is expanded.
+    #[arg(long, default_value_t = 20)]
+    #[schemars(range(min = 0, max = 1_000_000))]
     pub visits_before_expand: u32,
     /// Expand one child per playout (Coulom) instead of all children at once.
+    #[arg(long)]
     pub one_child: bool,
     /// Random restarts: a fresh tree after this many playouts per thread (default 20000).
+    #[arg(long, value_name = "N", conflicts_with = "no_restarts")]
+    #[schemars(range(min = 1))]
     pub restart_after: Option<u64>,
     /// One tree per thread for the whole run (no random restarts).
+    #[arg(long)]
     pub no_restarts: bool,
     /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
+    #[arg(long)]
     pub no_solved_marking: bool,
     /// SP-MCTS per-move mode: search, commit the next move of the best game so far, search
     /// again from there (the budget shared out over the moves).
+    #[arg(long)]
     pub per_move: bool,
-    /// NRPA with the selective policy (Cazenave 2016): the most frequent colour of the board
-    /// is not played while another group exists.
+    /// NRPA with the selective policy (Cazenave 2016): the tabu colour is not played while a
+    /// group of another colour exists. On by default; `--no-selective` gives plain NRPA
+    /// (Rosin 2011).
+    #[arg(long = "no-selective", action = clap::ArgAction::SetFalse)]
     pub selective: bool,
-    /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): playouts per level-1 step
-    /// before each policy adaptation (1 to 1000; 1 = plain NRPA).
+    /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): P playouts per level-1 step
+    /// before each policy adaptation (1 = plain NRPA).
+    #[arg(long, value_name = "P", default_value_t = 1)]
+    #[schemars(range(min = 1, max = 1000))]
     pub stabilized: u32,
-    /// NRPA's top level as this many lineages cut by successive halving, the better half
-    /// kept at 1/B, 1/(B/2), … of the iterations (1 to 64; 1 = plain NRPA).
+    /// NRPA's top level as B lineages, each its own policy, cut by successive halving: the
+    /// better half is kept at 1/B, then 1/(B/2), … of the iterations (1 = plain NRPA; B = 8
+    /// makes a run 2.5 plain runs long).
+    #[arg(long, value_name = "B", default_value_t = 1)]
+    #[schemars(range(min = 1, max = 64))]
     pub lineages: u32,
-    /// Selective NRPA: restarts rotate the tabu colour through the K most frequent colours
-    /// (1 to 20; 1 = always the most frequent, as Cazenave).
+    /// Selective NRPA: restarts take the tabu colour from the K most frequent colours (1 =
+    /// always the most frequent, as Cazenave); with several threads each thread starts at a
+    /// different one.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    #[schemars(range(min = 1, max = 20))]
     pub tabu_colours: u32,
-    /// With `tabu_colours` > 1: one of [`TABU_SCHEDULES`].
-    pub tabu_schedule: String,
-    /// With `tabu_colours` > 1: the percentage of the budget kept for endgame searches from
-    /// the best game's later positions (0 to 90; 0 = none).
+    /// With tabu_colours K > 1: how runs choose among the K colours.
+    #[arg(long, value_enum, default_value_t = TabuScheduleName::BestFirst)]
+    pub tabu_schedule: TabuScheduleName,
+    /// Selective NRPA with several tabu colours: keep PCT % of the budget for endgame
+    /// searches, one NRPA run each from the positions after 1/2, 2/3 and 5/6 of the best
+    /// game's moves (0 = none).
+    #[arg(long, value_name = "PCT", default_value_t = 0)]
+    #[schemars(range(min = 0, max = 90))]
     pub endgame_percent: u32,
-    /// NMCS / NRPA nesting level, 1 to 5 (default: NMCS 2, NRPA 3).
+    /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
+    #[arg(long)]
+    #[schemars(range(min = 1, max = 5))]
     pub level: Option<u32>,
-    /// DBS depth, 1 to 6.
+    /// DBS depth.
+    #[arg(long, default_value_t = 2)]
+    #[schemars(range(min = 1, max = 6))]
     pub depth: u32,
-    /// Budget per board (default 10 s unless only `iterations` is given; 4,000,000 nodes,
-    /// A* 300,000; one thread; seed 1).
+    /// Budget per board (default 10 s, or only the iterations when an iteration budget is
+    /// given; 4,000,000 nodes, A* 300,000; one thread with an iteration budget, else the
+    /// machine's cores; seed 1).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming over the boards (items: the boards in order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
 }
 
 impl Default for SolveRequest {
     fn default() -> Self {
-        SolveRequest {
-            text: None,
-            source: "input".into(),
-            board: None,
-            random: None,
-            algo: "nrpa".into(),
-            playout: "tabu".into(),
-            scoring: "standard".into(),
-            penalty: "none".into(),
-            c: None,
-            d: None,
-            w: None,
-            uctk: None,
-            visits_before_expand: 20,
-            one_child: false,
-            restart_after: None,
-            no_restarts: false,
-            no_solved_marking: false,
-            per_move: false,
-            selective: true,
-            stabilized: 1,
-            lineages: 1,
-            tabu_colours: 3,
-            tabu_schedule: "best-first".into(),
-            endgame_percent: 0,
-            level: None,
-            depth: 2,
-            limits: Limits::default(),
-            items: Items::default(),
-        }
+        crate::options::defaults()
     }
+}
+
+fn parse_playout(s: &str) -> Result<AnyChooser, String> {
+    s.parse()
 }
 
 /// One move of a result: column from the left, row from the top of the board before the move.
@@ -273,36 +367,26 @@ impl JobEvent for SolveEvent {
     }
 }
 
-/// The scoring convention `scoring` (one of [`SCORINGS`]) with the end penalty `penalty` (one
-/// of [`PENALTIES`]).
+/// The scoring convention called `scoring` with the end penalty called `penalty` (the names of
+/// [`ScoringName`] and [`PenaltyName`]).
 pub fn scoring(scoring: &str, penalty: &str) -> Result<Scoring> {
+    Ok(scoring_of(
+        parse_choice("scoring", scoring)?,
+        parse_choice("penalty", penalty)?,
+    ))
+}
+
+/// The scoring convention with its end penalty.
+pub fn scoring_of(scoring: ScoringName, penalty: PenaltyName) -> Scoring {
     let base = match scoring {
-        "standard" => Scoring::standard(),
-        "hungarian" => Scoring::hungarian(),
-        other => bail!(
-            "unknown scoring '{other}' (choose from {})",
-            SCORINGS.join(", ")
-        ),
+        ScoringName::Standard => Scoring::standard(),
+        ScoringName::Hungarian => Scoring::hungarian(),
     };
-    Ok(base.with_penalty(match penalty {
-        "none" => Penalty::None,
-        "total" => Penalty::Total,
-        "per-colour" => Penalty::PerColour,
-        other => bail!(
-            "unknown penalty '{other}' (choose from {})",
-            PENALTIES.join(", ")
-        ),
-    }))
-}
-
-/// The search called `name` (one of [`ALGORITHMS`]).
-pub fn algorithm(name: &str) -> Result<Algorithm> {
-    name.parse().map_err(anyhow::Error::msg)
-}
-
-/// The playout policy called `name`.
-pub fn playout(name: &str) -> Result<AnyChooser> {
-    name.parse().map_err(anyhow::Error::msg)
+    base.with_penalty(match penalty {
+        PenaltyName::None => Penalty::None,
+        PenaltyName::Total => Penalty::Total,
+        PenaltyName::PerColour => Penalty::PerColour,
+    })
 }
 
 /// Parse the boards of `text` (any format [`format::parse_any`] reads), naming `source` in
@@ -357,39 +441,6 @@ pub fn load_boards(req: &SolveRequest, scoring: Scoring) -> Result<Vec<NamedBoar
     }
 }
 
-fn check_nonnegative(name: &str, value: Option<f64>) -> Result<()> {
-    match value {
-        Some(v) if !(v.is_finite() && v >= 0.0) => {
-            bail!("{name} must be a non-negative number, not {v}")
-        }
-        _ => Ok(()),
-    }
-}
-
-fn check_range(name: &str, value: u32, lo: u32, hi: u32) -> Result<()> {
-    if !(lo..=hi).contains(&value) {
-        bail!("{name} must be {lo} to {hi}, not {value}");
-    }
-    Ok(())
-}
-
-/// The budget of a solve: the time limit (default [`DEFAULT_TIME_LIMIT`], none when only an
-/// iteration budget is given), iterations, nodes and the stop flag.
-pub fn budget(limits: &Limits, default_nodes: usize, stop: &Arc<AtomicBool>) -> Budget {
-    let time = if limits.iterations.is_some() && limits.time_limit.is_none() {
-        None
-    } else {
-        Some(limits.time_or(DEFAULT_TIME_LIMIT))
-    };
-    Budget {
-        max_iterations: limits.iterations,
-        max_time: time,
-        max_nodes: limits.max_nodes.unwrap_or(default_nodes),
-        stop: Some(stop.clone()),
-        progress: None,
-    }
-}
-
 /// The thread count of a solve: `limits.threads`, else the machine's cores when only time
 /// bounds the run, else 1. SP-MCTS and NRPA run root-parallel (independent searches, the best
 /// kept), so on free cores a second thread is a second search in the same time: on the 20
@@ -405,39 +456,16 @@ pub fn default_threads(limits: &Limits) -> usize {
 /// The scoring and the search configuration of a [`SolveRequest`], after checking every field.
 pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scoring, SolveConfig)> {
     req.limits.validate()?;
-    let scoring = scoring(&req.scoring, &req.penalty)?;
-    let algo = algorithm(&req.algo)?;
-    let playout = playout(&req.playout)?;
-    for (name, value) in [("c", req.c), ("d", req.d), ("w", req.w), ("uctk", req.uctk)] {
-        check_nonnegative(name, value)?;
-    }
-    check_range(
-        "visits_before_expand",
-        req.visits_before_expand,
-        0,
-        1_000_000,
-    )?;
-    check_range("stabilized", req.stabilized, 1, 1000)?;
-    check_range("lineages", req.lineages, 1, 64)?;
-    check_range("tabu_colours", req.tabu_colours, 1, 20)?;
-    check_range("endgame_percent", req.endgame_percent, 0, 90)?;
-    if let Some(level) = req.level {
-        check_range("level", level, 1, 5)?;
-    }
-    check_range("depth", req.depth, 1, 6)?;
-    if req.restart_after == Some(0) {
-        bail!("restart_after must be at least 1");
-    }
+    crate::options::check_ranges(req)?;
+    let scoring = scoring_of(req.scoring, req.penalty);
+    let algo = req.algo.algorithm();
+    let playout = req.playout.clone();
     if req.no_restarts && req.restart_after.is_some() {
         bail!("no_restarts and restart_after exclude each other");
     }
-    let tabu_schedule = match req.tabu_schedule.as_str() {
-        "round-robin" => TabuSchedule::RoundRobin,
-        "best-first" => TabuSchedule::BestFirst,
-        other => bail!(
-            "unknown tabu_schedule '{other}' (choose from {})",
-            TABU_SCHEDULES.join(", ")
-        ),
+    let tabu_schedule = match req.tabu_schedule {
+        TabuScheduleName::RoundRobin => TabuSchedule::RoundRobin,
+        TabuScheduleName::BestFirst => TabuSchedule::BestFirst,
     };
     let defaults = SpMctsSettings::default();
     let selection = match (req.uctk, defaults.selection) {
@@ -456,7 +484,7 @@ pub fn solve_config(req: &SolveRequest, stop: &Arc<AtomicBool>) -> Result<(Scori
     let config = SolveConfig {
         algorithm: algo,
         playout,
-        budget: budget(&req.limits, default_nodes, stop),
+        budget: req.limits.budget(DEFAULT_TIME_LIMIT, default_nodes, stop),
         seed: req.limits.seed_or(1),
         threads: default_threads(&req.limits),
         spmcts: SpMctsSettings {
@@ -726,6 +754,48 @@ pub fn signature() -> Result<Vec<Signature>> {
     Ok(out)
 }
 
+impl crate::registry::Job for SolveRequest {
+    const NAME: &'static str = "samegame_solve";
+    const TITLE: &'static str = "Solve SameGame boards";
+    const PRINTS_SUMMARY: bool = false;
+    type Event = SolveEvent;
+
+    fn validate(&self) -> Result<()> {
+        solve_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        solve(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        SolveRequest {
+            random: Some("6x6x3".into()),
+            limits: Limits {
+                iterations: Some(300),
+                ..Limits::default()
+            },
+            ..SolveRequest::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -784,8 +854,9 @@ mod tests {
         let mut req_one = req.clone();
         req_one.board = Some(4);
         let boards = parse_boards(&standard20_text(), "d", Scoring::standard()).unwrap();
-        for algo in ALGORITHMS {
-            req_one.algo = algo.into();
+        for algo in AlgorithmName::value_variants() {
+            req_one.algo = *algo;
+            let algo = choice_name(algo);
             let (summary, events) = run(&req_one).unwrap();
             let results: Vec<&BoardResult> = events
                 .iter()
@@ -796,7 +867,7 @@ mod tests {
                 .collect();
             assert_eq!(results.len(), 1, "{algo}");
             let r = results[0];
-            assert_eq!((r.board, r.algo.as_str()), (4, algo));
+            assert_eq!((r.board, r.algo.as_str()), (4, algo.as_str()));
             assert_eq!(replay(&boards[3].board, &r.moves), (r.score, r.cleared));
             assert_eq!(summary.total_score, r.score);
             assert!(matches!(events[0], SolveEvent::Search(_)), "{algo}");
@@ -834,7 +905,7 @@ mod tests {
     fn a_random_board_is_reproducible() {
         let req = SolveRequest {
             random: Some("10x8x4".into()),
-            algo: "nrpa".into(),
+            algo: AlgorithmName::Nrpa,
             level: Some(2),
             limits: Limits {
                 iterations: Some(500),
@@ -857,33 +928,51 @@ mod tests {
     }
 
     #[test]
+    fn unknown_choices_are_refused_naming_the_choices() {
+        for (field, value, message) in [
+            (
+                "algo",
+                "magic",
+                "unknown variant `magic`, expected one of `spmcts`",
+            ),
+            ("playout", "pseudo-0", "pseudo"),
+            (
+                "penalty",
+                "some",
+                "unknown variant `some`, expected one of `none`",
+            ),
+        ] {
+            let json = serde_json::json!({ "job": "samegame_solve", field: value });
+            let e = serde_json::from_value::<crate::JobRequest>(json).unwrap_err();
+            assert!(e.to_string().contains(message), "{field}: {e}");
+        }
+        let e = scoring("fancy", "none").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown scoring 'fancy' (choose from standard, hungarian)"
+        );
+        for name in choice_names_all() {
+            assert_eq!(
+                parse_choice::<AlgorithmName>("algo", &name)
+                    .unwrap()
+                    .algorithm()
+                    .to_string(),
+                name
+            );
+        }
+    }
+
+    fn choice_names_all() -> Vec<String> {
+        crate::options::choice_names::<AlgorithmName>()
+    }
+
+    #[test]
     fn bad_requests_are_refused_naming_the_field() {
         let base = SolveRequest {
             text: Some(standard20_text()),
             ..SolveRequest::default()
         };
         let cases: Vec<(SolveRequest, &str)> = vec![
-            (
-                SolveRequest {
-                    algo: "magic".into(),
-                    ..base.clone()
-                },
-                "unknown algorithm 'magic'",
-            ),
-            (
-                SolveRequest {
-                    playout: "pseudo-0".into(),
-                    ..base.clone()
-                },
-                "playout",
-            ),
-            (
-                SolveRequest {
-                    penalty: "some".into(),
-                    ..base.clone()
-                },
-                "unknown penalty 'some'",
-            ),
             (
                 SolveRequest {
                     c: Some(-1.0),
@@ -967,10 +1056,13 @@ mod tests {
         let crate::JobRequest::SamegameSolve(r) = &req else {
             panic!("{req:?}")
         };
-        assert_eq!((r.algo.as_str(), r.playout.as_str()), ("nrpa", "tabu"));
         assert_eq!(
-            (r.selective, r.tabu_colours, r.tabu_schedule.as_str()),
-            (true, 3, "best-first")
+            (r.algo, r.playout.to_string().as_str()),
+            (AlgorithmName::Nrpa, "tabu")
+        );
+        assert_eq!(
+            (r.selective, r.tabu_colours, r.tabu_schedule),
+            (true, 3, TabuScheduleName::BestFirst)
         );
         assert_eq!((r.visits_before_expand, r.depth), (20, 2));
         assert_eq!(r.limits.iterations, Some(200));

@@ -83,11 +83,12 @@ impl<'de> Deserialize<'de> for Shard {
 }
 
 /// Which items a job runs: all, or one shard's; and the records of items already done.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Items {
     /// Run only this shard's items (`"2/4"`); `None`: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub shard: Option<Shard>,
     /// Records of items already done, by item number: emitted again (with this run's `shard`
     /// field) instead of running the item. Front ends fill it from files (`--resume`, `puzzle

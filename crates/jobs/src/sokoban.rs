@@ -31,7 +31,7 @@ pub const PORTFOLIO_THREADS: usize = 2;
 pub const ALGORITHMS: [&str; 5] = ["greedy", "astar", "idastar", "bfs", "ga"];
 
 /// Solve the levels of one XSB text (`puzzle solve sokoban`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SolveRequest {
     /// The XSB text: one or more levels.
@@ -164,14 +164,16 @@ impl JobEvent for SolveEvent {
 /// The lists of searches of the `greedy` portfolio a request chooses, for experiments with the
 /// portfolio: each `search:share,…` ([`Phases`], e.g. `gm-c4:50,w2-c4:50`); `None` runs the
 /// built-in list. Level records of `greedy` carry the lists that were set.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Portfolio {
     /// The first list (`--portfolio-first`); `None`: the built-in list.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub portfolio_first: Option<Phases>,
     /// The second list (`--portfolio-second`); `None`: the built-in list.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub portfolio_second: Option<Phases>,
 }
 
@@ -462,7 +464,7 @@ fn done_level(
 }
 
 /// A level set for a benchmark: a bundled set by name, or a named XSB text.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LevelSet {
     /// A bundled set's id (`microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard`)
     /// or the label of `xsb`.
@@ -488,7 +490,7 @@ impl LevelSet {
 }
 
 /// Benchmark solvers over level sets (`puzzle bench sokoban`, `puzzle experiment sokoban`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BenchRequest {
     /// The sets (default: microban and boxoban-hard).
@@ -797,6 +799,102 @@ pub fn hint(level: &Level, moves: &str, limits: &Limits, stop: &Arc<AtomicBool>)
         solution: Some(r.solution),
         reason: None,
     })
+}
+
+impl crate::registry::Job for SolveRequest {
+    const NAME: &'static str = "sokoban_solve";
+    const TITLE: &'static str = "Solve Sokoban levels";
+    const PRINTS_SUMMARY: bool = false;
+    type Event = SolveEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()?;
+        self.portfolio.validate(&[algorithm(&self.algo)?])?;
+        ga_config(self.population, self.mutation).map(drop)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        solve(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        SolveRequest {
+            xsb: "#####\n#@$.#\n#####\n".into(),
+            limits: Limits {
+                time_limit: Some(5.0),
+                ..Limits::default()
+            },
+            ..SolveRequest::default()
+        }
+    }
+}
+
+impl crate::registry::Job for BenchRequest {
+    const NAME: &'static str = "sokoban_bench";
+    const TITLE: &'static str = "Sokoban solvers over level sets";
+    type Event = SolveEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()?;
+        let algos: Vec<Algorithm> = self
+            .algos
+            .iter()
+            .map(|a| algorithm(a))
+            .collect::<Result<_>>()?;
+        self.portfolio.validate(&algos)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        bench(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        BenchRequest {
+            sets: vec![LevelSet {
+                name: "microban".into(),
+                xsb: None,
+            }],
+            first: Some(2),
+            limits: Limits {
+                time_limit: Some(5.0),
+                threads: Some(1),
+                ..Limits::default()
+            },
+            ..BenchRequest::default()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
+use clap::ValueEnum;
 use puzzle_engine::mcts::MctsConfig;
 use puzzle_engine::{Budget, WorkCounter};
 use puzzle_sokogen::experiment::{
@@ -16,6 +17,7 @@ use puzzle_sokogen::{
     generate as run_generation, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig, GenParams,
     GeneratedLevel, MoveAgent, Rules, Selection,
 };
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,55 +30,136 @@ pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
 /// How often a generation reports progress.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
-/// A generation run (`puzzle generate sokoban`); every field's default is the CLI's, which is
-/// the thesis's final configuration (all optimizations on).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// The Move-Agent forms of the generation game (thesis §2.3).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveAgentName {
+    /// The player pushes a box or walks to a cell beside one (the thesis's optimization).
+    #[default]
+    Push,
+    /// Four-direction steps (Kartal et al.).
+    Naive,
+}
+
+/// The selection formulas of Table 3.8.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelectionName {
+    /// UCB1 with the exploration factor `xi`.
+    #[default]
+    Ucb1,
+    /// UCB1-Tuned (Auer et al.).
+    Ucb1Tuned,
+    /// UCB-V (Audibert et al.).
+    UcbV,
+    /// Single-player MCTS's formula (Schadd et al.).
+    SpMcts,
+}
+
+/// A generation run (`puzzle generate sokoban`, job `sokoban_generate`). Every field is an
+/// option of the command (the same name, `-` for `_`; `max_memory_mb` is `--max-memory`) with
+/// the same default: the thesis's final configuration, every optimization on.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct GenerateRequest {
-    /// Board width (interior): 3 to 31.
+    /// Board width (interior, without the wall border added on output).
+    #[arg(long, default_value_t = 7)]
+    #[schemars(range(min = 3, max = 31))]
     pub width: u32,
-    /// Board height (interior): 3 to 31.
+    /// Board height (interior).
+    #[arg(long, default_value_t = 7)]
+    #[schemars(range(min = 3, max = 31))]
     pub height: u32,
-    /// The player's start cell `[x, y]` in the interior (default: the centre).
+    /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
+    #[arg(long, value_name = "X,Y", value_parser = parse_start)]
     pub start: Option<(usize, usize)>,
     /// Also keep every level scoring at least this (besides each new best).
+    #[arg(long, value_name = "SCORE")]
     pub threshold: Option<f64>,
     /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
+    #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
+    #[schemars(range(min = 0.0, max = 0.99))]
     pub bootstrap_delta: f64,
-    /// Near-duplicate distance in cells.
+    /// Levels differing from a kept, at least as good level in at most this many cells are
+    /// dropped as near-duplicates.
+    #[arg(long, default_value_t = 2, value_name = "CELLS")]
     pub near_duplicates: u32,
-    /// Move-Agent form: `push` or `naive`.
-    pub move_agent: String,
-    /// Upper box limit: a number, `third`, `half` or `none`.
+    /// Move-Agent form.
+    #[arg(long, value_enum, default_value_t = MoveAgentName::Push)]
+    pub move_agent: MoveAgentName,
+    /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`.
+    #[arg(long, default_value = "third", value_name = "H", value_parser = box_limit_text)]
     pub box_limit: String,
-    /// Tree depth Freeze-Level needs (0 = off).
+    /// Tree depth Freeze-Level needs (0 = off; the thesis's final configuration: 10).
+    #[arg(long, default_value_t = 10, value_name = "D")]
     pub depth_limit: u16,
-    /// Keep boxes in impossible 2×2 configurations (turns that optimization off).
+    /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off).
+    #[arg(long)]
     pub keep_impossible: bool,
-    /// All children at a node's first expansion (bloom off).
+    /// Create all children at a node's first expansion instead of one per expansion (bloom off).
+    #[arg(long)]
     pub no_bloom: bool,
-    /// Congestion-V1 instead of V2.
+    /// Use Congestion-V1 instead of Congestion-V2 in the score.
+    #[arg(long)]
     pub congestion_v1: bool,
-    /// Selection formula: `ucb1`, `ucb1-tuned`, `ucb-v` or `sp-mcts`.
-    pub selection: String,
-    /// UCB1's exploration factor ξ.
+    /// Selection formula (Table 3.8's constants).
+    #[arg(long, value_enum, default_value_t = SelectionName::Ucb1)]
+    pub selection: SelectionName,
+    /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
+    #[arg(long, default_value_t = 1.0, value_name = "XI")]
     pub xi: f64,
-    /// Memory for the search trees in MiB (the low-memory setting for long runs on big boards):
-    /// caps the node budget at what fits, at [`puzzle_engine::mcts::node_bytes`] a node (32 bytes
-    /// with UCB1, 48 with the formulas that read the rewards' spread). The tree stops growing
-    /// when full and the search goes on sampling from its leaves.
+    /// Low-memory setting for long runs on big boards: the search trees' memory in MiB (caps
+    /// the node budget at what fits, at [`puzzle_engine::mcts::node_bytes`] a node: 32 bytes
+    /// with UCB1, 48 with the formulas that read the rewards' spread; a full tree stops
+    /// growing and the search goes on sampling from its leaves).
+    #[arg(long = "max-memory", value_name = "MIB")]
     pub max_memory_mb: Option<f64>,
     /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
-    /// One generation (one level set) per seed of this range instead of one run with
-    /// `limits.seed`: the items a sharded run splits.
+    /// One generation (one level set) per seed: `A..B` (A to B−1) or `A..=B`; each record
+    /// carries its seed. Instead of a seed; sharding splits the seeds.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_range)]
     pub seeds: Option<SeedRange>,
     /// Sharding and resuming over `seeds` (items: the seeds in order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
+}
+
+impl Default for GenerateRequest {
+    fn default() -> Self {
+        crate::options::defaults()
+    }
+}
+
+fn parse_seed_range(s: &str) -> Result<SeedRange, String> {
+    s.parse()
+}
+
+fn box_limit_text(s: &str) -> Result<String, String> {
+    parse_box_limit(s).map(|_| s.to_string())
+}
+
+/// Parse a start cell `X,Y`.
+pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}' is not X,Y (e.g. 2,2)"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{v}' in '{s}' is not a non-negative whole number"))
+    };
+    Ok((parse(x)?, parse(y)?))
 }
 
 /// A range of seeds `A..B` (A to B−1) or `A..=B` (A to B), at most 100,000 of them.
@@ -165,31 +248,6 @@ pub struct RunId {
     /// The shard that ran it (`"2/4"`), when sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
-}
-
-impl Default for GenerateRequest {
-    fn default() -> Self {
-        GenerateRequest {
-            width: 7,
-            height: 7,
-            start: None,
-            threshold: None,
-            bootstrap_delta: 0.2,
-            near_duplicates: 2,
-            move_agent: "push".into(),
-            box_limit: "third".into(),
-            depth_limit: 10,
-            keep_impossible: false,
-            no_bloom: false,
-            congestion_v1: false,
-            selection: "ucb1".into(),
-            xi: 1.0,
-            max_memory_mb: None,
-            limits: Limits::default(),
-            seeds: None,
-            items: Items::default(),
-        }
-    }
 }
 
 /// Parse a box limit: a positive number, `third` (⌈nm/3⌉), `half` (⌈nm/2⌉) or `none`.
@@ -330,6 +388,7 @@ pub fn default_threads(limits: &Limits) -> usize {
 /// The generator's parameters for a request, after checking every field.
 pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams> {
     req.limits.validate()?;
+    crate::options::check_ranges(req)?;
     let (w, h) = (req.width as usize, req.height as usize);
     if !(3..=31).contains(&w) || !(3..=31).contains(&h) {
         bail!("the board is {w}×{h}: width and height must be 3 to 31");
@@ -353,23 +412,21 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
     if !(req.xi.is_finite() && req.xi > 0.0) {
         bail!("--xi {} must be a positive number", req.xi);
     }
-    let move_agent = match req.move_agent.as_str() {
-        "push" => MoveAgent::Push,
-        "naive" => MoveAgent::Naive,
-        other => bail!("unknown move agent '{other}' (push or naive)"),
+    let move_agent = match req.move_agent {
+        MoveAgentName::Push => MoveAgent::Push,
+        MoveAgentName::Naive => MoveAgent::Naive,
     };
     let box_limit = parse_box_limit(&req.box_limit).map_err(anyhow::Error::msg)?;
-    let selection = match req.selection.as_str() {
-        "ucb1" => Selection::Ucb1 { xi: req.xi },
-        name => Selection::table_3_8()
-            .into_iter()
-            .find(|(n, _)| n.to_ascii_lowercase() == name)
-            .map(|(_, s)| s)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown selection formula '{name}' (ucb1, ucb1-tuned, ucb-v or sp-mcts)"
-                )
-            })?,
+    let selection = match req.selection {
+        SelectionName::Ucb1 => Selection::Ucb1 { xi: req.xi },
+        other => {
+            let name = crate::options::choice_name(&other);
+            Selection::table_3_8()
+                .into_iter()
+                .find(|(n, _)| n.to_ascii_lowercase() == name)
+                .map(|(_, s)| s)
+                .ok_or_else(|| anyhow::anyhow!("no Table 3.8 constants for '{name}'"))?
+        }
     };
     let threads = default_threads(&req.limits);
     let mut max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
@@ -385,13 +442,8 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         max_nodes = max_nodes.min((mb * 1024.0 * 1024.0 / node as f64) as usize);
     }
     let per_tree = (max_nodes / threads).max(1);
-    let budget = match (req.limits.iterations, req.limits.time_limit) {
-        (Some(n), None) => Budget::iterations(n),
-        (Some(n), Some(t)) => Budget::iterations(n).with_time(Duration::from_secs_f64(t)),
-        (None, _) => Budget::time(req.limits.time_or(DEFAULT_TIME_LIMIT)),
-    }
-    .with_max_nodes(per_tree)
-    .with_stop_flag(stop.clone());
+    let mut budget = req.limits.budget(DEFAULT_TIME_LIMIT, per_tree, stop);
+    budget.max_nodes = per_tree;
     let defaults = GenConfig::default();
     let config = GenConfig {
         rules: Rules {
@@ -637,7 +689,7 @@ fn generate_run(
 }
 
 /// The thesis's experiment tables (`puzzle experiment sokoban-gen`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ExperimentRequest {
     /// Tables to run, e.g. `3.1` (empty: all eight).
@@ -988,4 +1040,96 @@ pub fn signature() -> Result<Vec<Signature>> {
         });
     }
     Ok(sigs)
+}
+
+impl crate::registry::Job for GenerateRequest {
+    const NAME: &'static str = "sokoban_generate";
+    const TITLE: &'static str = "Generate Sokoban levels with MCTS";
+    type Event = GenEvent;
+
+    fn validate(&self) -> Result<()> {
+        params(self, &Arc::new(AtomicBool::new(false))).map(drop)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn item_complete(records: &[serde_json::Value]) -> bool {
+        // A seed's levels are whole once its summary is written.
+        records
+            .last()
+            .is_some_and(|r| r.get("summary") == Some(&serde_json::Value::Bool(true)))
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        generate(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        GenerateRequest {
+            width: 5,
+            height: 5,
+            limits: Limits {
+                iterations: Some(2_000),
+                seed: Some(1),
+                ..Limits::default()
+            },
+            ..GenerateRequest::default()
+        }
+    }
+}
+
+impl crate::registry::Job for ExperimentRequest {
+    const NAME: &'static str = "sokoban_gen_experiment";
+    const TITLE: &'static str = "The generation thesis's tables";
+    type Event = ExperimentEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        experiment_report(self, stop, emit).map(Some)
+    }
+
+    fn example() -> Self {
+        ExperimentRequest {
+            tables: vec!["3.1".into()],
+            seeds: 1,
+            limits: Limits {
+                iterations: Some(300),
+                ..Limits::default()
+            },
+            ..ExperimentRequest::default()
+        }
+    }
 }

@@ -144,6 +144,17 @@ fn event(name: &str, data: &serde_json::Value) -> Event {
     Event::default().event(name).data(data.to_string())
 }
 
+/// `GET /api/jobs`: every job of the registry with its title and the JSON Schema of its
+/// request (field types, ranges, choices, defaults and help texts), from which the page builds
+/// its settings forms.
+pub async fn list() -> axum::Json<serde_json::Value> {
+    static LIST: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    axum::Json(
+        LIST.get_or_init(|| json!({ "jobs": puzzle_jobs::registry::jobs() }))
+            .clone(),
+    )
+}
+
 /// `POST /api/jobs`: start a job; the answer is its event stream.
 pub async fn start(
     State(state): State<Arc<AppState>>,

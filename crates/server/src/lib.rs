@@ -103,7 +103,7 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/info", get(info))
-        .route("/api/jobs", post(jobs::start))
+        .route("/api/jobs", post(jobs::start).get(jobs::list))
         .route("/api/jobs/{id}", delete(jobs::stop))
         .route("/api/sokoban/sets", get(sokoban::sets))
         .route("/api/sokoban/sets/{id}", get(sokoban::set))

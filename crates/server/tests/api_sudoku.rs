@@ -441,9 +441,6 @@ async fn bad_solve_settings_end_the_job_with_an_error() {
     for (field, value) in [
         ("uctk", json!(-1)),
         ("amaf", json!(2)),
-        ("playout", json!("smart")),
-        ("selection", json!("ucb2")),
-        ("tree_cell", json!("first")),
         ("max_simulations", json!(0)),
         ("restarts", json!(2_000_000)),
     ] {
@@ -476,6 +473,22 @@ async fn bad_solve_settings_end_the_job_with_an_error() {
         body["error"].as_str().unwrap().contains("bad job request"),
         "{body}"
     );
+    // So is a choice that is not one of the request's: the answer names the choices.
+    for (field, value) in [
+        ("playout", "smart"),
+        ("selection", "ucb2"),
+        ("tree_cell", "first"),
+    ] {
+        let mut request = json!({ "job": "sudoku_solve", "puzzles": SUDOKU_EASY });
+        request[field] = json!(value);
+        let (status, body) = call(&app, post("/api/jobs", &request)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{field}");
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!("unknown variant `{value}`")) && error.contains("expected"),
+            "{field}: {body}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -269,6 +269,24 @@ impl<const N: usize, const B: usize> Collector<'_, N, B> {
     }
 }
 
+/// One find of a search thread, kept until the search ends (see [`search_phase`]).
+struct Held<G: LevelGame<N, B>, const N: usize, const B: usize> {
+    state: G,
+    sequence: Vec<crate::state::GenAction>,
+    score: f64,
+    iteration: u64,
+    elapsed: Duration,
+    new_best: bool,
+    thread: usize,
+    restart_offset: u64,
+}
+
+/// Run one MCTS phase, handing its finds to the collector. On one thread, or under a time
+/// budget, finds go to the collector as they come (levels are written as found). With several
+/// threads and an iteration budget, each thread's finds are held and handed over when the
+/// search ends, in an order that depends only on each thread's own work (the thread's
+/// iteration count, then the thread's index), so that the same seed, thread count and
+/// iteration budget keep the same levels in every run.
 fn search_phase<const N: usize, const B: usize, G: LevelGame<N, B>>(
     root: &G,
     cfg: &MctsConfig,
@@ -276,7 +294,8 @@ fn search_phase<const N: usize, const B: usize, G: LevelGame<N, B>>(
     collector: &Mutex<Collector<'_, N, B>>,
     stop: &AtomicBool,
 ) -> MctsResult<crate::state::GenAction> {
-    let observer = |found: &Found<'_, G>| {
+    let deterministic = cfg.threads > 1 && cfg.budget.max_iterations.is_some();
+    let consider = |found: &Found<'_, G>| {
         let mut c = collector.lock().unwrap_or_else(|e| e.into_inner());
         c.consider(
             root,
@@ -286,11 +305,57 @@ fn search_phase<const N: usize, const B: usize, G: LevelGame<N, B>>(
             stop,
         );
     };
-    if params.config.allocation_free {
-        mcts::search_observed(root, cfg, &FastPlayout, Some(&observer))
+    // Per thread: the finds held and that thread's best score so far. A find that does not
+    // beat its own thread's best and is below the threshold cannot be kept, so it is not held.
+    let held: Mutex<Vec<(Vec<Held<G, N, B>>, f64)>> =
+        Mutex::new((0..cfg.threads).map(|_| (Vec::new(), 0.0)).collect());
+    let hold = |found: &Found<'_, G>| {
+        let mut held = held.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((finds, best)) = held.get_mut(found.thread) else {
+            return;
+        };
+        let above = params.threshold.is_some_and(|t| found.score >= t);
+        if found.score <= *best && !above {
+            return;
+        }
+        *best = best.max(found.score);
+        finds.push(Held {
+            state: found.state.clone(),
+            sequence: found.sequence.to_vec(),
+            score: found.score,
+            iteration: found.iteration,
+            elapsed: found.elapsed,
+            new_best: found.new_best,
+            thread: found.thread,
+            restart_offset: found.restart_offset,
+        });
+    };
+    let observer: &(dyn Fn(&Found<'_, G>) + Sync) = if deterministic { &hold } else { &consider };
+    let result = if params.config.allocation_free {
+        mcts::search_observed(root, cfg, &FastPlayout, Some(observer))
     } else {
-        mcts::search_observed(root, cfg, &AllocatingPlayout, Some(&observer))
+        mcts::search_observed(root, cfg, &AllocatingPlayout, Some(observer))
+    };
+    let mut finds: Vec<Held<G, N, B>> = held
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flat_map(|(finds, _)| finds)
+        .collect();
+    finds.sort_by_key(|f| (f.restart_offset + f.iteration, f.thread));
+    for f in &finds {
+        consider(&Found {
+            sequence: &f.sequence,
+            state: &f.state,
+            score: f.score,
+            iteration: f.iteration,
+            elapsed: f.elapsed,
+            new_best: f.new_best,
+            thread: f.thread,
+            restart_offset: f.restart_offset,
+        });
     }
+    result
 }
 
 fn run<const N: usize, const B: usize>(

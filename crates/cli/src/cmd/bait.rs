@@ -158,12 +158,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         limits: common.limits(),
         items: Default::default(),
     };
-    args.shard.prepare(
-        common,
-        &mut req,
-        |r| &mut r.items,
-        puzzle_jobs::JobRequest::BaitExperiment,
-    )?;
+    args.shard.prepare(common, &mut req)?;
     let out = common.output();
     let mut print = |event: ExperimentEvent| -> Result<()> {
         if let ExperimentEvent::Game(g) = event {

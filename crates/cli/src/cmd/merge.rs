@@ -38,19 +38,6 @@ pub struct MergeArgs {
     pub xsb: Option<PathBuf>,
 }
 
-/// Which records of a job its CLI prints with `--json` (a merge prints the same).
-fn printed(request: &JobRequest, kind: EventKind) -> bool {
-    match (request, kind) {
-        (_, EventKind::Progress) => false,
-        // The set solves write their closing summary as text only.
-        (
-            JobRequest::SokobanSolve(_) | JobRequest::SamegameSolve(_) | JobRequest::SudokuSolve(_),
-            EventKind::Summary,
-        ) => false,
-        _ => true,
-    }
-}
-
 /// `puzzle merge FILE... [--out FILE] [--report FILE.md] [--xsb FILE.xsb]`.
 pub fn merge(args: MergeArgs, common: &CommonArgs) -> Result<()> {
     let mut files = Vec::new();
@@ -85,7 +72,7 @@ pub fn merge(args: MergeArgs, common: &CommonArgs) -> Result<()> {
             let level: puzzle_jobs::sokogen::LevelRecord = serde_json::from_value(value.clone())?;
             xsb.push_str(&puzzle_jobs::sokogen::xsb_entry(&level, width, height));
         }
-        if printed(&request, kind) {
+        if request.printed(kind) {
             lines.push(serde_json::to_string(&value)?);
         }
         Ok(())

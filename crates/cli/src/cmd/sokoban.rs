@@ -4,7 +4,6 @@
 use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs, ShardArgs};
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
-use puzzle_jobs::JobRequest;
 use puzzle_sokoban::solver::Phases;
 use std::path::PathBuf;
 
@@ -93,8 +92,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
             portfolio_second: args.portfolio_second,
         },
     };
-    args.shard
-        .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanSolve)?;
+    args.shard.prepare(common, &mut req)?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sokoban");
     let mut print = |event: SolveEvent| -> Result<()> {
@@ -268,8 +266,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
             portfolio_second: args.portfolio_second,
         },
     };
-    args.shard
-        .prepare(common, &mut req, |r| &mut r.items, JobRequest::SokobanBench)?;
+    args.shard.prepare(common, &mut req)?;
     let per_level = args.per_level || args.shard.active();
     let limit = req.limits.time_or(job::DEFAULT_TIME_LIMIT).as_secs_f64();
     let out = common.output();

@@ -6,8 +6,8 @@
 //! and keeps everything found.
 
 use crate::common::{
-    interrupt_flag, progress_bar, read_text, save_report, time_bar, write_atomic, CommonArgs,
-    ShardArgs,
+    finish_request, interrupt_flag, progress_bar, read_text, save_report, time_bar, write_atomic,
+    CommonArgs, ShardArgs,
 };
 use anyhow::{bail, Context, Result};
 use puzzle_jobs::sokogen::{
@@ -17,140 +17,40 @@ use puzzle_sokogen::render::{level_png, level_svg, score_plot_svg};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Arguments of `puzzle generate sokoban`.
+/// Arguments of `puzzle generate sokoban`: the options of the job's request
+/// ([`GenerateRequest`], where each is declared with its help and default) and the files.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Defaults: 7×7, 10 s; `--threads` = the machine's cores when only time \
-bounds the run (root parallelism: 2 threads gave 1.9× the iterations of one), 1 with \
-`--iterations` (reproducible for a seed; give `--threads` for more)."
+bounds the run (root parallelism), 1 with `--iterations` (reproducible for a seed and thread \
+count; give `--threads` for more)."
 )]
 pub struct GenerateArgs {
-    /// Board width (interior, without the wall border added on output): 3 to 31.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(3..=31))]
-    pub width: u32,
-    /// Board height (interior): 3 to 31.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(3..=31))]
-    pub height: u32,
-    /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
-    #[arg(long, value_name = "X,Y", value_parser = parse_start)]
-    pub start: Option<(usize, usize)>,
-    /// Also keep every level scoring at least this (besides each new best).
-    #[arg(long, value_name = "SCORE")]
-    pub threshold: Option<f64>,
+    #[command(flatten)]
+    pub request: GenerateRequest,
     /// Write the kept levels to this XSB file as they are found.
     #[arg(long, value_name = "FILE.xsb")]
     pub out: Option<PathBuf>,
     /// Write a plot of the best score over time (SVG).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
-    /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
-    #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
-    pub bootstrap_delta: f64,
-    /// Levels differing from a kept, at least as good level in at most this many cells are
-    /// dropped as near-duplicates.
-    #[arg(long, default_value_t = 2, value_name = "CELLS")]
-    pub near_duplicates: u32,
-    /// Move-Agent form: `push` (the thesis's optimization) or `naive` (4-direction steps).
-    #[arg(long, default_value = "push", value_parser = ["push", "naive"])]
-    pub move_agent: String,
-    /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`.
-    #[arg(long, default_value = "third", value_name = "H", value_parser = parse_box_limit)]
-    pub box_limit: String,
-    /// Tree depth Freeze-Level needs (0 = off; the thesis's final configuration: 10).
-    #[arg(long, default_value_t = 10, value_name = "D")]
-    pub depth_limit: u16,
-    /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off).
-    #[arg(long)]
-    pub keep_impossible: bool,
-    /// Create all children at a node's first expansion instead of one per expansion (bloom off).
-    #[arg(long)]
-    pub no_bloom: bool,
-    /// Use Congestion-V1 instead of Congestion-V2 in the score.
-    #[arg(long)]
-    pub congestion_v1: bool,
-    /// Selection formula: `ucb1`, `ucb1-tuned`, `ucb-v` or `sp-mcts` (Table 3.8's constants).
-    #[arg(long, default_value = "ucb1", value_parser = ["ucb1", "ucb1-tuned", "ucb-v", "sp-mcts"])]
-    pub selection: String,
-    /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
-    #[arg(long, default_value_t = 1.0, value_name = "XI")]
-    pub xi: f64,
-    /// Low-memory setting for long runs on big boards: the search trees' memory in MiB (caps
-    /// `--max-nodes` at what fits: 32 bytes a node with UCB1, 48 with the other formulas; a
-    /// full tree stops growing and the search goes on sampling from its leaves).
-    #[arg(long, value_name = "MIB", value_parser = parse_mib)]
-    pub max_memory: Option<f64>,
-    /// One generation (one level set) per seed: `A..B` (A to B−1) or `A..=B`; each record
-    /// carries its seed. Instead of --seed; --shard splits the seeds.
-    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
-    pub seeds: Option<job::SeedRange>,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
 
-fn parse_mib(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number of MiB")),
-    }
-}
-
-fn parse_seeds(s: &str) -> Result<job::SeedRange, String> {
-    s.parse()
-}
-
-fn parse_box_limit(s: &str) -> Result<String, String> {
-    job::parse_box_limit(s).map(|_| s.to_string())
-}
-
-fn parse_start(s: &str) -> Result<(usize, usize), String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("'{s}' is not X,Y (e.g. 2,2)"))?;
-    let parse = |v: &str| {
-        v.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("'{v}' in '{s}' is not a non-negative whole number"))
-    };
-    Ok((parse(x)?, parse(y)?))
-}
-
 /// `puzzle generate sokoban`.
 pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
-    if args.seeds.is_some() && common.seed.is_some() {
+    if args.request.seeds.is_some() && common.seed.is_some() {
         bail!("--seeds gives each run its seed: leave out --seed");
     }
-    if args.seeds.is_some() && args.plot.is_some() {
+    if args.request.seeds.is_some() && args.plot.is_some() {
         bail!("--plot draws one run's best score over time: leave it out with --seeds");
     }
-    if args.shard.active() && args.seeds.is_none() {
+    if args.shard.active() && args.request.seeds.is_none() {
         bail!("--shard and --resume split a run over seeds: give --seeds A..B");
     }
-    let mut req = GenerateRequest {
-        width: args.width,
-        height: args.height,
-        start: args.start,
-        threshold: args.threshold,
-        bootstrap_delta: args.bootstrap_delta,
-        near_duplicates: args.near_duplicates,
-        move_agent: args.move_agent.clone(),
-        box_limit: args.box_limit.clone(),
-        depth_limit: args.depth_limit,
-        keep_impossible: args.keep_impossible,
-        no_bloom: args.no_bloom,
-        congestion_v1: args.congestion_v1,
-        selection: args.selection.clone(),
-        xi: args.xi,
-        max_memory_mb: args.max_memory,
-        limits: common.limits(),
-        seeds: args.seeds,
-        items: Default::default(),
-    };
-    args.shard.prepare(
-        common,
-        &mut req,
-        |r| &mut r.items,
-        puzzle_jobs::JobRequest::SokobanGenerate,
-    )?;
+    let mut req = args.request;
+    finish_request(&mut req, common, Some(&args.shard))?;
     let stop = interrupt_flag();
     // Refuse bad settings before creating the output file.
     let params = job::params(&req, &stop)?;
@@ -171,7 +71,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
             GenEvent::Progress(_) => {}
             GenEvent::Level(l) => {
                 if let (Some(f), Some(path)) = (file.as_mut(), &args.out) {
-                    f.write_all(job::xsb_entry(&l, args.width, args.height).as_bytes())
+                    f.write_all(job::xsb_entry(&l, req.width, req.height).as_bytes())
                         .and_then(|_| f.flush())
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
@@ -219,7 +119,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
             outcome.summary.elapsed_s,
             &format!(
                 "Best score over time, {}×{}, seed {}",
-                args.width, args.height, outcome.seed
+                req.width, req.height, outcome.seed
             ),
         );
         write_atomic(path, svg.as_bytes())?;
@@ -252,12 +152,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         limits: common.limits(),
         items: Default::default(),
     };
-    args.shard.prepare(
-        common,
-        &mut req,
-        |r| &mut r.items,
-        puzzle_jobs::JobRequest::SokobanGenExperiment,
-    )?;
+    args.shard.prepare(common, &mut req)?;
     let out = common.output();
     let bar = progress_bar(common, 0, "columns");
     let mut print = |event: ExperimentEvent| -> Result<()> {

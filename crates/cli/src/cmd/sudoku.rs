@@ -3,7 +3,7 @@
 //! grid as a report: argument parsing and printing over [`puzzle_jobs::sudoku`].
 
 use crate::common::{
-    interrupt_flag, progress_bar, read_text, save_report, write_atomic, CommonArgs,
+    finish_request, interrupt_flag, progress_bar, read_text, save_report, write_atomic, CommonArgs,
 };
 use anyhow::Result;
 use indicatif::ProgressBar;
@@ -24,121 +24,21 @@ fn show_progress(bar: &ProgressBar, p: &ItemProgress) {
     bar.set_position(p.done);
 }
 
-/// Solver choice.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algo {
-    /// The thesis's MCTS solver.
-    Mcts,
-    /// Constraint propagation + search (proves uniqueness).
-    Exact,
-}
-
-/// Playout cell choice (thesis 4.3.3; `mrv` is an extension).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutArg {
-    /// A random empty cell.
-    Random,
-    /// Prefer the row, column and box of the previous move.
-    Pseudo,
-    /// The most constrained cell (beyond the thesis).
-    Mrv,
-}
-
-/// Selection formula (thesis 4.3.5).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelectionArg {
-    /// UCB1 with UCTK.
-    Ucb1,
-    /// UCB1-Tuned.
-    UcbTuned,
-}
-
-/// Named settings of `puzzle solve sudoku`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Preset {
-    /// The Czech thesis's exact MCTS: random playouts, a random cell for expansion, UCB1 with
-    /// UCTK 0.2, no AMAF, 10 visits before expansion (solves none of top95).
-    Thesis,
-}
-
-/// Tree cell choice for expansion (thesis 4.3.4).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TreeCellArg {
-    /// A random empty cell (fixed per state).
-    Random,
-    /// A cell near the previous move.
-    Pseudo,
-    /// The most constrained cell.
-    Mrv,
-}
-
-/// Arguments of `puzzle solve sudoku`.
+/// Arguments of `puzzle solve sudoku`: a file, and the options of the job's request
+/// ([`job::SolveRequest`], where each is declared with its help and default).
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Defaults: MCTS with the most-constrained cell for the tree and the \
-playouts (`--tree-cell mrv --playout mrv`: top95 95/95, forum-hardest-1106 375/375), UCB1 0.2, \
-100,000 simulations per tree, 9 restarts, 1 thread.\n\
-Presets (`--preset NAME`; flags given beside a preset override it):\n  \
-thesis  the Czech thesis's exact settings: `--playout random --tree-cell random`, UCB1 0.2, no \
-AMAF, 10 visits before expansion"
-)]
 pub struct SolveArgs {
     /// Puzzle file: one puzzle per line (81 symbols, `.` or `0` empty), or grids of 9 lines.
     pub file: PathBuf,
-    /// Solver.
-    #[arg(long, value_enum, default_value_t = Algo::Mcts)]
-    pub algo: Algo,
-    /// Named settings: `thesis` = the Czech thesis's exact MCTS (random playout and tree cell).
-    #[arg(long, value_enum)]
-    pub preset: Option<Preset>,
-    /// MCTS playout cell choice [default: mrv; random with `--preset thesis`].
-    #[arg(long, value_enum)]
-    pub playout: Option<PlayoutArg>,
-    /// MCTS selection formula.
-    #[arg(long, value_enum, default_value_t = SelectionArg::Ucb1)]
-    pub selection: SelectionArg,
-    /// UCB1 exploration constant UCTK (the thesis tried 0.1, 0.2, 0.4; 0.2 was best).
-    #[arg(long, value_name = "K", default_value_t = 0.2, value_parser = parse_uctk)]
-    pub uctk: f64,
-    /// Turn on α-AMAF with this α (0.5 in the thesis); widens expansion to a whole unit.
-    #[arg(long, value_name = "ALPHA", value_parser = parse_alpha)]
-    pub amaf: Option<f64>,
-    /// Simulations per MCTS tree; the search restarts with a fresh tree after this many.
-    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_simulations)]
-    pub max_simulations: u64,
-    /// Restarts allowed after the first tree (total budget: N × (R + 1) simulations).
-    #[arg(long, value_name = "R", default_value_t = 9, value_parser = parse_restarts)]
-    pub restarts: u64,
-    /// Tree expansion cell choice (the thesis leaves it open) [default: mrv; random with
-    /// `--preset thesis`].
-    #[arg(long, value_enum)]
-    pub tree_cell: Option<TreeCellArg>,
-    /// Visits of a leaf before it is expanded (10 in the thesis).
-    #[arg(long, value_name = "V", default_value_t = 10)]
-    pub visits_before_expand: u32,
+    #[command(flatten)]
+    pub request: job::SolveRequest,
     #[command(flatten)]
     pub shard: crate::common::ShardArgs,
 }
 
-fn parse_uctk(s: &str) -> Result<f64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
-    if !v.is_finite() || !(0.0..=100.0).contains(&v) {
-        return Err(format!("UCTK must be between 0 and 100, not {s}"));
-    }
-    Ok(v)
-}
-
-fn parse_alpha(s: &str) -> Result<f64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
-    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(format!("α must be between 0 and 1, not {s}"));
-    }
-    Ok(v)
-}
-
 fn parse_simulations(s: &str) -> Result<u64, String> {
     let v = crate::common::parse_positive_u64(s)?;
-    if v > 10_000_000_000 {
+    if v > puzzle_jobs::sudoku::MAX_SIMULATIONS {
         return Err(format!(
             "{v} simulations per tree is too many (at most 10^10)"
         ));
@@ -146,40 +46,12 @@ fn parse_simulations(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
-fn parse_restarts(s: &str) -> Result<u64, String> {
-    let v: u64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number"))?;
-    if v > 1_000_000 {
-        return Err(format!("{v} restarts is too many (at most 10^6)"));
-    }
-    Ok(v)
-}
-
 /// `puzzle solve sudoku FILE`: solve every puzzle, printing each result (verified) as found.
 pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
-    let mut req = job::SolveRequest {
-        puzzles: read_text(&args.file)?,
-        source: args.file.display().to_string(),
-        algo: value_name(&args.algo),
-        preset: args.preset.as_ref().map(value_name),
-        playout: args.playout.as_ref().map(value_name),
-        selection: value_name(&args.selection),
-        uctk: args.uctk,
-        amaf: args.amaf,
-        max_simulations: args.max_simulations,
-        restarts: args.restarts,
-        tree_cell: args.tree_cell.as_ref().map(value_name),
-        visits_before_expand: args.visits_before_expand,
-        limits: common.limits(),
-        items: Default::default(),
-    };
-    args.shard.prepare(
-        common,
-        &mut req,
-        |r| &mut r.items,
-        puzzle_jobs::JobRequest::SudokuSolve,
-    )?;
+    let mut req = args.request;
+    req.puzzles = read_text(&args.file)?;
+    req.source = args.file.display().to_string();
+    finish_request(&mut req, common, Some(&args.shard))?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sudoku");
     let mut print = |event: SolveEvent| -> Result<()> {
@@ -417,12 +289,7 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
         limits: common.limits(),
         items: Default::default(),
     };
-    args.shard.prepare(
-        common,
-        &mut req,
-        |r| &mut r.items,
-        puzzle_jobs::JobRequest::SudokuExperiment,
-    )?;
+    args.shard.prepare(common, &mut req)?;
     let out = common.output();
     let bar = progress_bar(common, 0, "experiment");
     let output = args.output.as_deref();

@@ -186,6 +186,7 @@ fn run_thread<G: Game, P: PlayoutPolicy<G>>(
         let seed = Rng::stream_seed(config.seed, (restart * threads as u64) + thread as u64);
         let mut rng = Rng::new(seed);
         let mut tree = MctsTree::new(root.clone(), config);
+        tree.origin = (thread, out.iterations);
         out.trees += 1;
         let left = quota.map(|q| q - out.iterations);
         let this_run = match (left, config.restart_after) {

@@ -137,6 +137,12 @@ pub struct Found<'a, G: Game> {
     pub elapsed: Duration,
     /// It beats every earlier sequence of this tree.
     pub new_best: bool,
+    /// The thread whose tree found it (0 to `threads` − 1; 0 for a tree run directly), so
+    /// that an observer can order finds of several threads the same way in every run.
+    pub thread: usize,
+    /// Iterations of this thread before this tree (its earlier restarts), so that
+    /// `restart_offset + iteration` counts the thread's iterations.
+    pub restart_offset: u64,
 }
 
 /// A callback for [`Found`] sequences, shared by all threads (use a `Mutex` or channel inside).
@@ -188,6 +194,9 @@ pub struct MctsTree<G: Game> {
     pub best: Option<BestSequence<G::Action>>,
     /// Best-score-over-time trace.
     pub trace_points: Vec<TracePoint>,
+    /// The thread running this tree and its iterations before this tree ([`Found::thread`],
+    /// [`Found::restart_offset`]).
+    pub origin: (usize, u64),
 }
 
 impl<G: Game> MctsTree<G> {
@@ -218,6 +227,7 @@ impl<G: Game> MctsTree<G> {
             iterations: 0,
             best: None,
             trace_points: Vec::new(),
+            origin: (0, 0),
         }
     }
 
@@ -389,6 +399,8 @@ impl<G: Game> MctsTree<G> {
                         iteration: self.iterations,
                         elapsed,
                         new_best,
+                        thread: self.origin.0,
+                        restart_offset: self.origin.1,
                     });
                 }
             }

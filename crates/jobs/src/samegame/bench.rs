@@ -25,7 +25,7 @@ pub const BENCH_PLAYOUTS: [&str; 6] = [
 ];
 
 /// Speed measurements (`puzzle bench samegame`); every field's default is the CLI's.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BenchRequest {
     /// Which standard board (1–20) to measure on.
@@ -201,6 +201,39 @@ pub fn bench(
     Ok(rates)
 }
 
+impl crate::registry::Job for BenchRequest {
+    const NAME: &'static str = "samegame_bench";
+    const TITLE: &'static str = "SameGame playout and search speeds";
+    type Event = BenchEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        bench(self, stop, emit).map(|_| None)
+    }
+
+    fn example() -> Self {
+        BenchRequest {
+            seconds: 0.01,
+            ..BenchRequest::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,7 +242,7 @@ mod tests {
     fn every_policy_is_measured_then_spmcts() {
         let req = BenchRequest {
             board: 2,
-            seconds: 0.05,
+            seconds: 0.01,
             ..BenchRequest::default()
         };
         let mut events = Vec::new();

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The thesis's comparison (`puzzle experiment samegame`); every field's default is the CLI's.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ExperimentRequest {
     /// The boards' text (any format the solve job reads); `None`: the bundled set `set`.
@@ -513,6 +513,49 @@ pub fn experiment_report(
         markdown: md,
         plots,
     })
+}
+
+impl crate::registry::Job for ExperimentRequest {
+    const NAME: &'static str = "samegame_experiment";
+    const TITLE: &'static str = "The Czech thesis's SameGame comparison";
+    type Event = ExperimentEvent;
+
+    fn validate(&self) -> Result<()> {
+        self.limits.validate()
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        experiment_report(self, stop, emit).map(Some)
+    }
+
+    fn example() -> Self {
+        ExperimentRequest {
+            count: Some(1),
+            playouts: vec!["tabu".into()],
+            formulas: vec!["uctk0.1".into()],
+            limits: Limits {
+                iterations: Some(200),
+                ..Limits::default()
+            },
+            ..ExperimentRequest::default()
+        }
+    }
 }
 
 #[cfg(test)]

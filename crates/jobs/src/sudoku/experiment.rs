@@ -26,7 +26,7 @@ pub const GRID_PUZZLES: [&str; 3] = ["easy", "medium", "hard"];
 
 /// The thesis's test grid and the top95 budget table (`puzzle experiment sudoku`); the defaults
 /// are the CLI's short ones (the thesis's in brackets).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ExperimentRequest {
     /// Runs per configuration, 1 to 1000 (default 3) \[10\].
@@ -660,6 +660,49 @@ fn grid_plot(label: &str, limit: u64, runs: u64, curves: &[GridCurve]) -> Result
         title,
         svg,
     })
+}
+
+impl crate::registry::Job for ExperimentRequest {
+    const NAME: &'static str = "sudoku_experiment";
+    const TITLE: &'static str = "The Sudoku thesis's MCTS test grid";
+    type Event = ExperimentEvent;
+
+    fn validate(&self) -> Result<()> {
+        validate(self)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.limits
+    }
+
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        Some(&mut self.items)
+    }
+
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: Emit<'_, Self::Event>,
+    ) -> Result<Option<crate::plot::Report>> {
+        experiment_report(self, stop, emit).map(Some)
+    }
+
+    fn example() -> Self {
+        ExperimentRequest {
+            runs: 1,
+            easy_limit: 200,
+            medium_limit: 200,
+            hard_limit: 200,
+            puzzles: vec!["easy".into()],
+            top95: 1,
+            top95_budget: 200,
+            ..ExperimentRequest::default()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,405 @@
+//! The registry of jobs: every job declared once, as a typed request implementing [`Job`], and
+//! listed once in [`registry!`](crate::registry!)'s invocation below. Everything a front end
+//! needs to know about the jobs is derived from that list: the tagged [`JobRequest`] the
+//! server deserialises, the job names, the JSON Schema of every request (which the page builds
+//! its forms from), how records of a sharded run are grouped and printed, and the conformance
+//! test that runs every job.
+//!
+//! A request's fields are the job's options: their doc comments are the documentation, its
+//! `Default` is the strongest configuration, and [`Job::validate`] refuses what no run can
+//! take. Front ends never declare an option again.
+
+use crate::event::{EventKind, JobEvent};
+use crate::limits::Limits;
+use crate::plot::Report;
+use crate::shard::Items;
+use crate::{bait, engine, samegame, sokoban, sokogen, sudoku};
+use anyhow::Result;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The receiver of a job's events, typed (see [`crate::Emit`]).
+pub type TypedEmit<'a, E> = crate::Emit<'a, E>;
+
+/// One job: its request type is the single declaration of its options.
+///
+/// Implementations live beside the job's code; [`registry!`](crate::registry!) lists them.
+pub trait Job:
+    Serialize + DeserializeOwned + JsonSchema + Default + Clone + std::fmt::Debug + Send + Sync
+{
+    /// The job's name: its `{"job": …}` tag in [`JobRequest`] (`samegame_solve` …).
+    const NAME: &'static str;
+    /// What the job does, in a few words (the page's job menu, `--help`).
+    const TITLE: &'static str;
+    /// Whether a front end prints the job's `summary` records with `--json` (and `puzzle merge`
+    /// with them). The solvers of sets write their closing summary as text only, so that their
+    /// JSON Lines hold exactly one record per item.
+    const PRINTS_SUMMARY: bool = true;
+    /// The job's events.
+    type Event: JobEvent;
+
+    /// Refuse a request that no run can take, with a message naming the field.
+    fn validate(&self) -> Result<()>;
+
+    /// The budget settings.
+    fn limits(&self) -> &Limits;
+
+    /// The budget settings, for a front end to cap (the server caps time and threads).
+    fn limits_mut(&mut self) -> &mut Limits;
+
+    /// The sharding part of a job that runs many independent items (`None` for the others).
+    fn items_mut(&mut self) -> Option<&mut Items> {
+        None
+    }
+
+    /// Whether `records` (the records of one item, in order) hold the whole item; most jobs
+    /// write one record per item.
+    fn item_complete(records: &[serde_json::Value]) -> bool {
+        !records.is_empty()
+    }
+
+    /// Run the job under its budget and `stop`, handing each event to `emit` as it happens. An
+    /// experiment returns its report (Markdown and plots).
+    fn run(
+        &self,
+        stop: &Arc<AtomicBool>,
+        emit: TypedEmit<'_, Self::Event>,
+    ) -> Result<Option<Report>>;
+
+    /// A small request that runs in well under a second on one core: the conformance test
+    /// runs it, and the docs show it.
+    fn example() -> Self;
+}
+
+/// What a front end lists about a job: its name, title and the JSON Schema of its request.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobInfo {
+    /// The job's name (its `job` tag).
+    pub name: &'static str,
+    /// What it does.
+    pub title: &'static str,
+    /// The JSON Schema of its request (defaults included).
+    pub schema: serde_json::Value,
+}
+
+impl JobInfo {
+    /// The entry of job `J`.
+    pub fn of<J: Job>() -> JobInfo {
+        JobInfo {
+            name: J::NAME,
+            title: J::TITLE,
+            schema: schema_of::<J>(),
+        }
+    }
+}
+
+/// The JSON Schema of job `J`'s request (draft 2020-12), with every field's default.
+pub fn schema_of<J: Job>() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(J)).unwrap_or_default()
+}
+
+/// A job's events as the server sends them: the kind and the record as JSON.
+pub type JsonEmit<'a> = &'a mut (dyn FnMut(EventKind, serde_json::Value) -> Result<()> + Send);
+
+/// An operation over any job, for code that is the same for every job: [`JobRequest::visit`]
+/// calls it with the request's concrete type.
+pub trait JobVisitor {
+    /// What the operation returns.
+    type Output;
+    /// Do it on `job`.
+    fn visit<J: Job>(self, job: &J) -> Self::Output;
+}
+
+/// Declares the registry: the [`JobRequest`] enum (one variant per job, tagged by the job's
+/// name) and the functions generated from the one list.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident($request:ty),)*) => {
+        /// A job of any kind, `{"job": "<name>", …options}`: what the server deserialises and
+        /// a sharded run's header records.
+        #[derive(Clone, Debug, Serialize, Deserialize)]
+        #[serde(tag = "job", rename_all = "snake_case")]
+        pub enum JobRequest {
+            $($(#[$doc])* $variant($request),)*
+        }
+
+        impl JobRequest {
+            /// Apply `visitor` to the request's concrete job.
+            pub fn visit<V: JobVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(JobRequest::$variant(r) => visitor.visit(r),)*
+                }
+            }
+
+            /// The budget settings, for a front end to cap.
+            pub fn limits_mut(&mut self) -> &mut Limits {
+                match self {
+                    $(JobRequest::$variant(r) => r.limits_mut(),)*
+                }
+            }
+
+            /// The sharding part of a request that runs many items (`None` for the others).
+            pub fn items_mut(&mut self) -> Option<&mut Items> {
+                match self {
+                    $(JobRequest::$variant(r) => r.items_mut(),)*
+                }
+            }
+        }
+
+        $(
+            impl From<$request> for JobRequest {
+                fn from(request: $request) -> JobRequest {
+                    JobRequest::$variant(request)
+                }
+            }
+        )*
+
+        /// Every job in the registry, in menu order.
+        pub fn jobs() -> Vec<JobInfo> {
+            vec![$(JobInfo::of::<$request>(),)*]
+        }
+
+        /// Every job's default request, tagged (the conformance test and the page's menu).
+        pub fn default_requests() -> Vec<JobRequest> {
+            vec![$(JobRequest::$variant(<$request>::default()),)*]
+        }
+
+        /// Every job's example request, tagged (see [`Job::example`]).
+        pub fn example_requests() -> Vec<JobRequest> {
+            vec![$(JobRequest::$variant(<$request>::example()),)*]
+        }
+    };
+}
+
+registry! {
+    /// Solve Sokoban levels.
+    SokobanSolve(sokoban::SolveRequest),
+    /// Benchmark Sokoban solvers over level sets.
+    SokobanBench(sokoban::BenchRequest),
+    /// Generate Sokoban levels.
+    SokobanGenerate(sokogen::GenerateRequest),
+    /// The generation thesis's tables.
+    SokobanGenExperiment(sokogen::ExperimentRequest),
+    /// Solve Sudoku puzzles (MCTS or exact).
+    SudokuSolve(sudoku::SolveRequest),
+    /// Generate unique-solution Sudoku puzzles.
+    SudokuGenerate(sudoku::GenerateRequest),
+    /// Time the exact Sudoku solver over puzzles.
+    SudokuBench(sudoku::BenchRequest),
+    /// The Sudoku thesis's MCTS test grid and top95 table.
+    SudokuExperiment(sudoku::ExperimentRequest),
+    /// Solve SameGame boards.
+    SamegameSolve(samegame::SolveRequest),
+    /// The Czech thesis's SameGame comparison (§3.4).
+    SamegameExperiment(samegame::ExperimentRequest),
+    /// SameGame playout and SP-MCTS speeds.
+    SamegameBench(samegame::BenchRequest),
+    /// Play one game of Bait with an agent, tick by tick.
+    BaitPlay(bait::PlayRequest),
+    /// Every Bait agent on every level (the paper's comparison).
+    BaitExperiment(bait::ExperimentRequest),
+    /// The move times of every Bait agent on one level.
+    BaitBench(bait::BenchRequest),
+    /// MCTS iterations per second on the engine's toy game.
+    EngineBench(engine::BenchRequest),
+}
+
+struct Name;
+impl JobVisitor for Name {
+    type Output = &'static str;
+    fn visit<J: Job>(self, _: &J) -> &'static str {
+        J::NAME
+    }
+}
+
+struct Validate;
+impl JobVisitor for Validate {
+    type Output = Result<()>;
+    fn visit<J: Job>(self, job: &J) -> Result<()> {
+        job.validate()
+    }
+}
+
+struct Printed(EventKind);
+impl JobVisitor for Printed {
+    type Output = bool;
+    fn visit<J: Job>(self, _: &J) -> bool {
+        match self.0 {
+            EventKind::Progress => false,
+            EventKind::Summary => J::PRINTS_SUMMARY,
+            EventKind::Result => true,
+        }
+    }
+}
+
+struct ItemComplete<'a>(&'a [serde_json::Value]);
+impl JobVisitor for ItemComplete<'_> {
+    type Output = bool;
+    fn visit<J: Job>(self, _: &J) -> bool {
+        J::item_complete(self.0)
+    }
+}
+
+struct RunJson<'a, 'b> {
+    stop: &'a Arc<AtomicBool>,
+    emit: JsonEmit<'b>,
+}
+impl JobVisitor for RunJson<'_, '_> {
+    type Output = Result<Option<Report>>;
+    fn visit<J: Job>(self, job: &J) -> Result<Option<Report>> {
+        let emit = self.emit;
+        let mut forward = move |event: J::Event| {
+            let kind = event.kind();
+            emit(kind, serde_json::to_value(&event)?)
+        };
+        job.validate()?;
+        job.run(self.stop, &mut forward)
+    }
+}
+
+impl JobRequest {
+    /// The job's name (`sokoban_solve` …).
+    pub fn name(&self) -> &'static str {
+        self.visit(Name)
+    }
+
+    /// Refuse a request that no run can take (see [`Job::validate`]).
+    pub fn validate(&self) -> Result<()> {
+        self.visit(Validate)
+    }
+
+    /// Whether a front end prints records of `kind` with `--json` (and `puzzle merge` with
+    /// them): never progress; summaries where [`Job::PRINTS_SUMMARY`].
+    pub fn printed(&self, kind: EventKind) -> bool {
+        self.visit(Printed(kind))
+    }
+
+    /// Whether `records` hold a whole item of this job (see [`Job::item_complete`]).
+    pub fn item_complete(&self, records: &[serde_json::Value]) -> bool {
+        self.visit(ItemComplete(records))
+    }
+
+    /// Run the job, handing each event to `emit` as JSON. A job with a final text (an
+    /// experiment's Markdown report) sends it as a last `summary` event
+    /// `{"report": …, "plots": [{"name": …, "title": …, "svg": …}]}`.
+    pub fn run(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<()> {
+        if let Some(report) = self.run_report(stop, &mut *emit)? {
+            emit(
+                EventKind::Summary,
+                serde_json::json!({ "report": report.markdown, "plots": report.plots }),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Run the job, handing each event to `emit` as JSON; an experiment returns its report
+    /// (Markdown and plots) instead of sending it.
+    pub fn run_report(&self, stop: &Arc<AtomicBool>, emit: JsonEmit<'_>) -> Result<Option<Report>> {
+        self.visit(RunJson { stop, emit })
+    }
+}
+
+/// The conformance checks, over every registered job (see `tests` below; public so that a new
+/// front end can run them on its own build).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn every_name_is_the_json_tag_and_every_default_validates() {
+        let infos = jobs();
+        for (request, info) in default_requests().iter().zip(&infos) {
+            let name = request.name();
+            assert_eq!(name, info.name);
+            let json = serde_json::to_value(request).unwrap();
+            assert_eq!(json["job"], name, "{name}: the tag is the name");
+            let back: JobRequest = serde_json::from_value(serde_json::json!({ "job": name }))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(
+                serde_json::to_value(&back).unwrap(),
+                json,
+                "{name}: an empty request is the default"
+            );
+            request
+                .validate()
+                .unwrap_or_else(|e| panic!("{name}: the default request is refused: {e:#}"));
+        }
+        let mut names: Vec<_> = infos.iter().map(|i| i.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), infos.len(), "job names are unique");
+    }
+
+    /// The schema lists exactly the fields the request serialises, with their defaults.
+    #[test]
+    fn every_schema_matches_its_request() {
+        for (request, info) in default_requests().iter().zip(jobs()) {
+            let mut json = serde_json::to_value(request).unwrap();
+            let object = json.as_object_mut().unwrap();
+            object.shift_remove("job");
+            let properties = info.schema["properties"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{}: the schema has properties", info.name));
+            for (field, value) in object.iter() {
+                let property = properties
+                    .get(field)
+                    .unwrap_or_else(|| panic!("{}: `{field}` is not in the schema", info.name));
+                if let Some(default) = property.get("default") {
+                    assert_eq!(default, value, "{}: the default of `{field}`", info.name);
+                }
+            }
+            // Every default the schema states is a value the request accepts, and is the
+            // request's own default.
+            for (field, property) in properties {
+                let Some(default) = property.get("default") else {
+                    continue;
+                };
+                let one = serde_json::json!({ "job": info.name, field.clone(): default });
+                let parsed: JobRequest = serde_json::from_value(one).unwrap_or_else(|e| {
+                    panic!("{}: the schema's default of `{field}`: {e}", info.name)
+                });
+                assert_eq!(
+                    serde_json::to_value(&parsed).unwrap(),
+                    serde_json::to_value(request).unwrap(),
+                    "{}: the schema's default of `{field}` is the request's",
+                    info.name
+                );
+            }
+        }
+    }
+
+    /// Every job's example runs, ends, emits at least one record, and every record is JSON
+    /// that a script can read back; the records' solutions were replayed by the job itself.
+    #[test]
+    fn every_example_runs_and_emits_results() {
+        for request in example_requests() {
+            let name = request.name();
+            request
+                .validate()
+                .unwrap_or_else(|e| panic!("{name}: the example is refused: {e:#}"));
+            let text = serde_json::to_string(&request).unwrap();
+            let back: JobRequest = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                serde_json::to_string(&back).unwrap(),
+                text,
+                "{name}: round trip"
+            );
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut records = 0;
+            let mut emit = |kind: EventKind, value: serde_json::Value| -> Result<()> {
+                if kind != EventKind::Progress {
+                    records += 1;
+                }
+                assert!(value.is_object(), "{name}: a record is an object");
+                Ok(())
+            };
+            request
+                .run(&stop, &mut emit)
+                .unwrap_or_else(|e| panic!("{name}: the example failed: {e:#}"));
+            assert!(records > 0, "{name}: the example emitted no record");
+        }
+    }
+}
