@@ -5,43 +5,25 @@
 //! `k` is `slices[1 + 5k + i]` of an array of known length and a column's height
 //! `heights[c]` of another (the bounds tests fold away), and the flooded group stays in a
 //! local array.
+//!
+//! The sizes are in [`super::layout`]; the playout loop that runs on these paths is in
+//! [`super::playouts`].
 
-use super::{
-    delete_lane, first_group_cell_in, low_mask, take_top_run, Board, ChangedColumns, Move,
+use super::layout::{
+    at, delete_lane, first_group_cell_in, low_mask, take_top_run, COLUMNS, L, LOG, N, SLICE_WORDS,
 };
-use crate::playout::{most_frequent, two_most_frequent, BoardRule, LeastFrequent};
+use super::types::ChangedColumns;
+use super::Board;
 use puzzle_engine::Rng;
-
-/// Words per slice.
-pub(super) const N: usize = 4;
-/// Bits per column lane.
-const L: u32 = 16;
-/// `log2(L)`.
-const LOG: u32 = 4;
-/// Distance between two slices in `Board::slices`: the words and a zero separator.
-const STEP: usize = N + 1;
-
-/// The length of `Board::slices` on a small board: five slices and their separators.
-pub(super) const SLICE_WORDS: usize = STEP * 5 + 1;
-/// The length of `Board::heights` on a small board.
-pub(super) const COLUMNS: usize = N * 64 / L as usize;
-
-/// A board of `words` words per bitboard and lanes of `stride` bits takes the paths of this
-/// module.
-pub(super) fn fits(words: usize, stride: usize) -> bool {
-    words == N && stride == L as usize
-}
-
-/// Index in `Board::slices` of word `i` (below `N`) of slice `k`.
-#[inline(always)]
-pub(super) fn at(k: usize, i: usize) -> usize {
-    1 + STEP * k + (i & (N - 1))
-}
 
 /// The colour of bit `b` of word `w` of the slices `sl` ([`Board::colour_at_s`]), and its
 /// slice flips for [`plane`].
 #[inline(always)]
-fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> (u8, [u64; S]) {
+pub(super) fn colour_of<const S: usize>(
+    sl: &[u64; SLICE_WORDS],
+    w: usize,
+    b: u32,
+) -> (u8, [u64; S]) {
     let (mut colour, mut flip) = (0, [0u64; S]);
     for (k, f) in flip.iter_mut().enumerate() {
         let bit = (sl[at(k, w)] >> b) & 1;
@@ -54,7 +36,7 @@ fn colour_of<const S: usize>(sl: &[u64; SLICE_WORDS], w: usize, b: u32) -> (u8, 
 /// Word `i` (below `N`) of the stones of colour `flip` (slice `k` taken as it is where
 /// `flip[k]` is zero, complemented where it is all ones).
 #[inline(always)]
-fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> u64 {
+pub(super) fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> u64 {
     let mut w = !0;
     for (k, &f) in flip.iter().enumerate() {
         w &= sl[at(k, i)] ^ f;
@@ -64,7 +46,7 @@ fn plane<const S: usize>(sl: &[u64; SLICE_WORDS], flip: &[u64; S], i: usize) -> 
 
 /// The slice flips of colour `colour` for [`plane`].
 #[inline(always)]
-fn flips<const S: usize>(colour: u32) -> [u64; S] {
+pub(super) fn flips<const S: usize>(colour: u32) -> [u64; S] {
     let mut flip = [0u64; S];
     for (k, f) in flip.iter_mut().enumerate() {
         *f = ((colour >> k & 1) as u64).wrapping_sub(1);
@@ -75,7 +57,7 @@ fn flips<const S: usize>(colour: u32) -> [u64; S] {
 /// Word `i` (below `N`) of the group stones of the slices `sl`: occupied and equal to the
 /// cell above, left or right, or to the cell below ([`Board::update_marks_lanes`]).
 #[inline(always)]
-fn marks_word<const S: usize>(sl: &[u64; SLICE_WORDS], i: usize) -> u64 {
+pub(super) fn marks_word<const S: usize>(sl: &[u64; SLICE_WORDS], i: usize) -> u64 {
     let (mut occ, mut dv, mut dl, mut dr) = (0u64, 0u64, 0u64, 0u64);
     for k in 0..S {
         let j = at(k, i);
@@ -152,9 +134,9 @@ pub(super) fn flood_plane(m: impl Fn(usize) -> u64, start: usize, g: &mut [u64; 
 /// changed (bit `i` = word `i`): those of the columns `first − 1 ..= last + 1` of the
 /// group's first and last column, and every word after them when columns were emptied
 /// and deleted (their lanes moved left). Scalars only, so they stay in registers.
-struct Removed {
-    size: usize,
-    words: u32,
+pub(super) struct Removed {
+    pub(super) size: usize,
+    pub(super) words: u32,
 }
 
 /// Gravity after removing the group `g` (words `lo..=hi`) from the slices `sl` and the
@@ -192,7 +174,7 @@ fn fall<const S: usize>(
 /// `sl` and the heights `heights` of a board of `columns` columns: its stones fall, its
 /// emptied columns are deleted (`columns` counts them down) ([`Board::remove_group_lanes`]).
 #[inline(always)]
-fn remove<const S: usize>(
+pub(super) fn remove<const S: usize>(
     sl: &mut [u64; SLICE_WORDS],
     heights: &mut [u8; COLUMNS],
     columns: &mut usize,
@@ -338,180 +320,7 @@ impl Board {
             |k, i| sl[at(k, i)],
         )
     }
-
-    /// A playout of `rule` ([`crate::playout::Tabu`], [`crate::playout::TabuColour`] with its
-    /// tabu colour or [`crate::playout::DoubleTabu`]) of at most `limit` moves, the moves
-    /// pushed onto `trace`: the same moves and the same random numbers as the playout
-    /// through the chooser, in one loop with the slice count a constant. None (nothing
-    /// played) unless the board is small and keeps no groups.
-    pub(crate) fn tabu_playout(
-        &mut self,
-        rule: BoardRule,
-        rng: &mut Rng,
-        limit: usize,
-        trace: Option<&mut Vec<Move>>,
-    ) -> Option<usize> {
-        if !self.small || self.cache.on {
-            return None;
-        }
-        // One non-inlined instance per slice count and rule family.
-        Some(match rule {
-            BoardRule::DoubleTabu => {
-                with_slices!(self.rule_playout_small::<DOUBLE>(rule, rng, limit, trace))
-            }
-            BoardRule::Pseudo(_) | BoardRule::PseudoTabu(_) => {
-                with_slices!(self.rule_playout_small::<PSEUDO>(rule, rng, limit, trace))
-            }
-            #[cfg(target_arch = "x86_64")]
-            BoardRule::Tabu | BoardRule::TabuColour(_) if super::wide::available() => {
-                // SAFETY: `available` found AVX-512 F, BW, VBMI and VBMI2, BMI1 and POPCNT on
-                // this CPU, the features the function is compiled for.
-                unsafe { self.tabu_playout_wide(rule, rng, limit, trace) }
-            }
-            _ => with_slices!(self.rule_playout_small::<TABU>(rule, rng, limit, trace)),
-        })
-    }
-
-    /// [`Board::tabu_playout`] with `S` slices, of the rules of `MODE` ([`TABU`], [`DOUBLE`]
-    /// or [`PSEUDO`]): the stones, heights and group stones are copied into local arrays
-    /// for the playout and back after it, and the tabu colours are recomputed only when a
-    /// move removed stones of one of them (the most frequent colours stay the most
-    /// frequent, ties to the lowest, while other colours lose stones).
-    #[inline(never)]
-    pub(super) fn rule_playout_small<const S: usize, const MODE: u8>(
-        &mut self,
-        rule: BoardRule,
-        rng_out: &mut Rng,
-        limit: usize,
-        mut trace: Option<&mut Vec<Move>>,
-    ) -> usize {
-        let mut sl: [u64; SLICE_WORDS] = self.slices[..SLICE_WORDS].try_into().unwrap();
-        let mut heights: [u8; COLUMNS] = self.heights[..COLUMNS].try_into().unwrap();
-        let mut marks: [u64; N] = self.marks[..N].try_into().unwrap();
-        let mut columns = self.columns;
-        // The tabu colour, and the second one of the double tabu (0: none).
-        let tabu_colours = |board: &Board| match rule {
-            BoardRule::Tabu => (most_frequent(board), 0),
-            BoardRule::TabuColour(t) => (t, 0),
-            BoardRule::DoubleTabu => two_most_frequent(board),
-            BoardRule::PseudoTabu(_) => (most_frequent(board), 0),
-            BoardRule::Pseudo(_) => (0, 0),
-        };
-        let (mut tabu, mut second) = tabu_colours(self);
-        // Their slice flips for [`plane`].
-        let (mut tabu_flip, mut second_flip) = (flips::<S>(tabu as u32), flips::<S>(second as u32));
-        let (mut played, mut size, mut points) = (0, 0, 0);
-        // The generator's state stays in registers.
-        let mut rng_local = rng_out.clone();
-        let rng = &mut rng_local;
-        // No column: no random start, no move ([`Board::random_start`]).
-        while played < limit && columns != 0 {
-            // The first non-tabu group stone from a random start, else (double tabu) the
-            // first of the second tabu colour from another, else the first group stone
-            // from another; each start drawn even when no colour is to be looked for.
-            let p = random_cell(rng, columns, &heights);
-            let mut cell = None;
-            // Only live colours have group stones: leave out the tabu colours'.
-            if MODE == PSEUDO {
-                // [`crate::playout::PseudoRandomTabu`] ([`crate::playout::PseudoRandom`]
-                // without the tabu): of the first `k` group stones (of the colours not
-                // tabu) from the start, the first of the colour with the fewest stones.
-                let (k, with_tabu) = match rule {
-                    BoardRule::PseudoTabu(k) => (k.max(1), true),
-                    BoardRule::Pseudo(k) => (k.max(1), false),
-                    _ => (1, false),
-                };
-                let counts = &self.counts;
-                let least = |marks: &[u64; N], p: usize, tabu: bool| {
-                    let mut least = LeastFrequent::new(k);
-                    let filter = |i: usize| if tabu { !plane(&sl, &tabu_flip, i) } else { !0 };
-                    visit(marks, p, filter, |cell| {
-                        let colour = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32).0;
-                        least.offer(cell, counts[colour as usize])
-                    });
-                    least.cell()
-                };
-                cell = least(&marks, p, with_tabu);
-                if with_tabu && cell.is_none() {
-                    let p = random_cell(rng, columns, &heights);
-                    cell = least(&marks, p, false);
-                }
-            } else if MODE == DOUBLE {
-                if self.live & !(1u32 << tabu) & !(1u32 << second) != 0 {
-                    cell = scan(&marks, p, |i| {
-                        !(plane(&sl, &tabu_flip, i) | plane(&sl, &second_flip, i))
-                    });
-                }
-                if cell.is_none() {
-                    let p = random_cell(rng, columns, &heights);
-                    if self.live & (1u32 << second) != 0 {
-                        cell = scan(&marks, p, |i| plane(&sl, &second_flip, i));
-                    }
-                }
-            } else if self.live & !(1u32 << tabu) != 0 {
-                cell = scan(&marks, p, |i| !plane(&sl, &tabu_flip, i));
-            }
-            if MODE != PSEUDO && cell.is_none() {
-                cell = any_group_cell(rng, columns, &heights, &marks, self.live);
-            }
-            let Some(cell) = cell else {
-                break;
-            };
-            if let Some(trace) = trace.as_deref_mut() {
-                trace.push(self.move_of(cell as u16));
-            }
-            let (colour, flip) = colour_of::<S>(&sl, cell >> 6, (cell & 63) as u32);
-            debug_assert!(colour != 0, "removing an empty cell");
-            let r = remove::<S>(&mut sl, &mut heights, &mut columns, &flip, cell);
-            // The group stones of the changed words, at once (not when a scan reads them:
-            // that puts them on the chain of dependent steps of the next move, and costs
-            // a test a word read).
-            let mut words = r.words;
-            while words != 0 {
-                let i = words.trailing_zeros() as usize & (N - 1);
-                marks[i] = marks_word::<S>(&sl, i);
-                words &= words - 1;
-            }
-            #[cfg(debug_assertions)]
-            for (i, &m) in marks.iter().enumerate() {
-                debug_assert_eq!(m, marks_word::<S>(&sl, i), "group stones kept");
-            }
-            // [`Board::account`], the stones, points and moves summed up after the loop.
-            self.take_stones(colour, r.size);
-            size += r.size;
-            points += self.scoring.group_points(r.size);
-            if !matches!(rule, BoardRule::TabuColour(_)) && (colour == tabu || colour == second) {
-                (tabu, second) = tabu_colours(self);
-                tabu_flip = flips::<S>(tabu as u32);
-                second_flip = flips::<S>(second as u32);
-            }
-            debug_assert_eq!((tabu, second), tabu_colours(self), "tabu colours kept");
-            played += 1;
-        }
-        self.slices[..SLICE_WORDS].copy_from_slice(&sl);
-        self.heights[..COLUMNS].copy_from_slice(&heights);
-        self.marks[..N].copy_from_slice(&marks);
-        self.columns = columns;
-        self.stones -= size;
-        self.points += points;
-        self.moves += played as u32;
-        *rng_out = rng_local;
-        #[cfg(debug_assertions)]
-        {
-            let kept = self.marks.clone();
-            self.update_marks_lanes::<S, 16>(0, N);
-            debug_assert_eq!(kept, self.marks, "group stones kept out of date");
-        }
-        played
-    }
 }
-
-/// The in-board playout loops: [`BoardRule::Tabu`] and [`BoardRule::TabuColour`].
-pub(super) const TABU: u8 = 0;
-/// [`BoardRule::DoubleTabu`].
-const DOUBLE: u8 = 1;
-/// [`BoardRule::Pseudo`] and [`BoardRule::PseudoTabu`].
-const PSEUDO: u8 = 2;
 
 /// A random start on a small board ([`Board::random_start`] as an internal cell): a random
 /// column below `columns`, then a random stone of it.
@@ -543,7 +352,7 @@ pub(super) fn any_group_cell(
 /// `filter(word)` keeps, in scan order, until `visit(cell)` returns true; whether it did
 /// ([`Board::scan`]).
 #[inline(always)]
-fn visit(
+pub(super) fn visit(
     marks: &[u64; N],
     p: usize,
     filter: impl Fn(usize) -> u64,

@@ -1,4 +1,4 @@
-//! The tabu playout loop of [`super::small`] on a byte board in 512-bit vectors, for
+//! The tabu playout loop of [`super::playouts`] on a byte board in 512-bit vectors, for
 //! CPUs that have AVX-512 BW, VBMI and VBMI2 (found at run time; every other CPU, and
 //! `PUZZLE_NO_AVX512=1`, takes the bit-sliced loop).
 //!
@@ -19,8 +19,10 @@
 //! frequent colour is not played while another colour has a group) and, with a fixed colour,
 //! Schadd et al.'s TabuColorRandom (SP-MCTS).
 
-use super::small::{any_group_cell, at, flood_plane, random_cell, scan, COLUMNS, N, SLICE_WORDS};
-use super::{Board, Move};
+use super::layout::{at, COLUMNS, N, SLICE_WORDS};
+use super::small::{any_group_cell, flood_plane, random_cell, scan};
+use super::types::Move;
+use super::Board;
 use crate::playout::{most_frequent, BoardRule};
 use core::arch::x86_64::*;
 use puzzle_engine::Rng;
@@ -110,7 +112,7 @@ impl Board {
         let rng = &mut rng_local;
         while played < limit && columns != 0 {
             // The first non-tabu group stone from a random start, else the first group
-            // stone from another ([`super::small`]'s loop, [`Board::random_start`]).
+            // stone from another ([`super::playouts`]' loop, [`Board::random_start`]).
             let p = random_cell(rng, columns, &heights);
             let mut cell = None;
             if self.live & !(1u32 << tabu) != 0 {
@@ -221,7 +223,7 @@ fn delete_column(z: &mut [__m512i; N + 2], c: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::small::TABU;
+    use super::super::playouts::TABU;
     use super::*;
     use crate::Scoring;
 
