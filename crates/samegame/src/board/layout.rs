@@ -80,6 +80,7 @@ pub(super) fn extract64(words: &[u64], pos: usize) -> u64 {
 
 /// Delete bits `[pos, pos + len)` of `words`, moving every higher bit down by `len` (zeros
 /// come in at the top).
+#[inline]
 pub(super) fn delete_bits(words: &mut [u64], pos: usize, len: usize) {
     let i0 = pos >> 6;
     if i0 >= words.len() {
