@@ -48,7 +48,7 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum SolveCommand {
     /// Solve Sokoban levels (XSB) with A*, IDA*, BFS, greedy search or the genetic algorithm.
-    Sokoban(cmd::sokoban::SolveArgs),
+    Sokoban(Box<cmd::sokoban::SolveArgs>),
     /// Solve SameGame boards with SP-MCTS, NMCS, NRPA, DBS, A* or IDA*.
     Samegame(Box<cmd::samegame::SolveArgs>),
     /// Solve Sudoku puzzles (one per line) with MCTS or the exact solver.
@@ -110,7 +110,7 @@ fn main() -> ExitCode {
     let common = cli.common;
     common::init_tracing(common.trace);
     let result = match cli.command {
-        Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(a, &common),
+        Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(*a, &common),
         Command::Solve(SolveCommand::Samegame(a)) => cmd::samegame::solve(*a, &common),
         Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(*a, &common),
         Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(*a, &common),

@@ -7,15 +7,18 @@
 use crate::data::BAIT_LEVELS;
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::options::choice_name;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use puzzle_bait::agents::AgentKind;
 use puzzle_bait::astar::shortest_win;
 use puzzle_bait::{
     actions_to_string, builtin_level, default_max_nodes, parse_actions, play_game, play_game_timed,
     Action, AnyLevel, BaitState, GameConfig, Level, LevelVisitor, MoveTime, Outcome, Status,
 };
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -28,40 +31,73 @@ pub const MAX_BUDGET_MS: f64 = 600_000.0;
 /// The agents' names, in the order of the reports.
 pub const AGENTS: [&str; 6] = ["dfs", "dls", "astar", "astar-offline", "mcts", "mcts-plus"];
 
+/// The agents (see `docs/METHODS.md#bait`), in the order of the reports.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentName {
+    /// Depth-first search over the whole game, then its plan.
+    Dfs,
+    /// Depth-limited search each move.
+    Dls,
+    /// A* each move, paused and resumed within the move's budget.
+    #[default]
+    Astar,
+    /// A* to the win before the first move, then its plan.
+    AstarOffline,
+    /// UCT with random playouts.
+    Mcts,
+    /// UCT over a transposition graph with the heuristic's guidance.
+    MctsPlus,
+}
+
+impl AgentName {
+    /// The agent of the game crate.
+    pub fn kind(self) -> AgentKind {
+        match choice_name(&self).parse() {
+            Ok(kind) => kind,
+            // The names are the game crate's own: a unit test parses every one.
+            Err(e) => unreachable!("{e}"),
+        }
+    }
+}
+
 /// Play one game (`puzzle play bait`): a bundled level by number, or a level's text.
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct PlayRequest {
-    /// One of GVGAI's five levels (0 to 4); give this or `text`.
+    /// One of GVGAI's five levels (0 to 4); give this or a level's text.
+    #[arg(long, value_name = "N")]
+    #[schemars(range(max = 4))]
     pub level: Option<usize>,
     /// A level in GVGAI's text format (w wall, A avatar, 0 hole, 1 box, k key, g door,
     /// m mushroom, . floor); give this or `level`.
+    #[arg(skip)]
     pub text: Option<String>,
     /// Where `text` came from, named in parse errors and reported as the game's `level` (a
     /// file path; `input` by default).
+    #[arg(skip = String::from("input"))]
     pub source: String,
-    /// The agent: one of [`AGENTS`] (default `astar`).
-    pub agent: String,
-    /// CPU time per move in milliseconds (default 40, GVGAI's; more than 0, at most 600000).
+    /// The agent.
+    #[arg(long, value_enum, default_value_t = AgentName::Astar)]
+    pub agent: AgentName,
+    /// CPU time per move in milliseconds (GVGAI: 40).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
+    #[schemars(range(min = 0.001, max = 600_000.0))]
     pub budget_ms: f64,
     /// Seed (default 0) and node budget of every search (default 3,000,000 on levels of at
     /// most 256 cells, 750,000 up to 1,024 and 187,500 up to 4,096:
     /// [`puzzle_bait::default_max_nodes`]); the time limit, iterations and threads are not
     /// used (a game lasts at most 2000 ticks of `budget_ms`).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for PlayRequest {
     fn default() -> Self {
-        PlayRequest {
-            level: None,
-            text: None,
-            source: "input".into(),
-            agent: "astar".into(),
-            budget_ms: DEFAULT_BUDGET_MS,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -218,7 +254,7 @@ pub fn play(
     emit: Emit<'_, PlayEvent>,
 ) -> Result<GameRecord> {
     req.limits.validate()?;
-    let kind = agent(&req.agent)?;
+    let kind = req.agent.kind();
     check_budget_ms(req.budget_ms)?;
     let (level, level_json) = match (req.level, &req.text) {
         (Some(i), None) => {
@@ -304,36 +340,37 @@ impl LevelVisitor for PlayGame<'_, '_> {
 }
 
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct ExperimentRequest {
-    /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …;
-    /// 1 to 1000, default 5); the others play one.
+    /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …);
+    /// the others play one.
+    #[arg(long, default_value_t = 5)]
+    #[schemars(range(min = 1, max = 1000))]
     pub seeds: u64,
-    /// Agents (empty: all, in the order of [`AGENTS`]).
-    pub agents: Vec<String>,
-    /// Levels, 0 to 4 (empty: all five).
+    /// Agents, comma-separated (default: all, in the order of the reports).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub agents: Vec<AgentName>,
+    /// Levels 0 to 4, comma-separated (default: all five).
+    #[arg(long, value_delimiter = ',')]
     pub levels: Vec<usize>,
-    /// CPU time per move in milliseconds (default 40).
+    /// CPU time per move in milliseconds (GVGAI: 40).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
+    #[schemars(range(min = 0.001, max = 600_000.0))]
     pub budget_ms: f64,
     /// The first seed (default 0) and the node budget (default 3,000,000).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming (items: every agent × level × seed game, in that order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
 }
 
 impl Default for ExperimentRequest {
     fn default() -> Self {
-        ExperimentRequest {
-            seeds: 5,
-            agents: Vec::new(),
-            levels: Vec::new(),
-            budget_ms: DEFAULT_BUDGET_MS,
-            limits: Limits::default(),
-            items: Items::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -397,17 +434,11 @@ struct Cell {
     max_move_ms: f64,
 }
 
-fn agents_of(names: &[String], field: &str) -> Result<Vec<AgentKind>> {
+fn agents_of(names: &[AgentName]) -> Vec<AgentKind> {
     if names.is_empty() {
-        return Ok(AgentKind::ALL.to_vec());
+        return AgentKind::ALL.to_vec();
     }
-    names
-        .iter()
-        .map(|n| {
-            n.parse::<AgentKind>()
-                .map_err(|e| anyhow::anyhow!("{field}: {e}"))
-        })
-        .collect()
+    names.iter().map(|n| n.kind()).collect()
 }
 
 /// Run an [`ExperimentRequest`]: a `Game` event per game (and `Progress`); returns the Markdown
@@ -423,7 +454,7 @@ pub fn experiment_report(
         bail!("seeds must be 1 to 1000, not {}", req.seeds);
     }
     check_budget_ms(req.budget_ms)?;
-    let agents = agents_of(&req.agents, "agents")?;
+    let agents = agents_of(&req.agents);
     for &l in &req.levels {
         check_level_index("levels", l)?;
     }
@@ -670,25 +701,26 @@ fn markdown_report(
 }
 
 /// The move times of every agent on one level (`puzzle bench bait`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct BenchRequest {
-    /// The level (0 to 4, default 1).
+    /// The level (0 to 4).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[schemars(range(max = 4))]
     pub level: usize,
-    /// CPU time per move in milliseconds (default 40).
+    /// CPU time per move in milliseconds (GVGAI: 40).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
+    #[schemars(range(min = 0.001, max = 600_000.0))]
     pub budget_ms: f64,
     /// The seed (default 0) and the node budget (default 3,000,000).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for BenchRequest {
     fn default() -> Self {
-        BenchRequest {
-            level: 1,
-            budget_ms: DEFAULT_BUDGET_MS,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -803,9 +835,8 @@ impl crate::registry::Job for PlayRequest {
     const TITLE: &'static str = "Play one game of Bait with an agent";
     type Event = PlayEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()?;
-        agent(&self.agent)?;
         check_budget_ms(self.budget_ms)
     }
 
@@ -828,7 +859,7 @@ impl crate::registry::Job for PlayRequest {
     fn example() -> Self {
         PlayRequest {
             level: Some(0),
-            agent: "dfs".into(),
+            agent: AgentName::Dfs,
             ..PlayRequest::default()
         }
     }
@@ -839,9 +870,8 @@ impl crate::registry::Job for ExperimentRequest {
     const TITLE: &'static str = "Every Bait agent on every level";
     type Event = ExperimentEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()?;
-        self.agents.iter().try_for_each(|a| agent(a).map(drop))?;
         check_budget_ms(self.budget_ms)
     }
 
@@ -868,7 +898,7 @@ impl crate::registry::Job for ExperimentRequest {
     fn example() -> Self {
         ExperimentRequest {
             seeds: 1,
-            agents: vec!["dfs".into()],
+            agents: vec![AgentName::Dfs],
             levels: vec![0],
             ..ExperimentRequest::default()
         }
@@ -880,7 +910,7 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "Move times of the Bait agents";
     type Event = BenchEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()?;
         check_budget_ms(self.budget_ms)
     }
@@ -923,7 +953,7 @@ mod tests {
     fn a_won_game_replays_to_a_win_and_its_ticks_follow_the_game() {
         let req = PlayRequest {
             level: Some(0),
-            agent: "astar".into(),
+            agent: AgentName::Astar,
             budget_ms: 10.0,
             ..Default::default()
         };
@@ -970,7 +1000,7 @@ mod tests {
         let req = PlayRequest {
             text: Some("wwwwwww\nwA10kgw\nwwwwwww".into()),
             source: "tiny.txt".into(),
-            agent: "dfs".into(),
+            agent: AgentName::Dfs,
             budget_ms: 10.0,
             ..Default::default()
         };
@@ -996,7 +1026,7 @@ mod tests {
         let req = PlayRequest {
             text: Some(puzzle_bait::level::room(64, 64)),
             source: "room.txt".into(),
-            agent: "astar-offline".into(),
+            agent: AgentName::AstarOffline,
             ..Default::default()
         };
         let mut ticks = 0;
@@ -1054,7 +1084,7 @@ mod tests {
         // A wide game with a tiny node budget: the planner gives up, the game is not won.
         let req = PlayRequest {
             text: Some(puzzle_bait::level::room(40, 40)),
-            agent: "astar-offline".into(),
+            agent: AgentName::AstarOffline,
             limits: Limits {
                 max_nodes: Some(20),
                 ..Limits::default()
@@ -1086,13 +1116,8 @@ mod tests {
             },
             "level",
         );
-        refuse(
-            PlayRequest {
-                agent: "bfs".into(),
-                ..base()
-            },
-            "agent",
-        );
+        let e = serde_json::from_str::<PlayRequest>(r#"{"agent": "bfs"}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown variant `bfs`"), "{e}");
         refuse(
             PlayRequest {
                 budget_ms: 0.0,
@@ -1121,11 +1146,9 @@ mod tests {
             },
             "not both",
         );
-        let bad: ExperimentRequest = serde_json::from_str(r#"{"agents": ["dfs", "x"]}"#).unwrap();
-        let err = experiment_report(&bad, &no_stop(), &mut |_| Ok(()))
-            .map(drop)
-            .unwrap_err();
-        assert!(err.to_string().starts_with("agents:"), "{err}");
+        let err =
+            serde_json::from_str::<ExperimentRequest>(r#"{"agents": ["dfs", "x"]}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown variant `x`"), "{err}");
         let bad: ExperimentRequest = serde_json::from_str(r#"{"levels": [7]}"#).unwrap();
         let err = experiment_report(&bad, &no_stop(), &mut |_| Ok(()))
             .map(drop)
@@ -1147,7 +1170,7 @@ mod tests {
     #[test]
     fn the_experiment_report_counts_the_games_it_emitted() {
         let req = ExperimentRequest {
-            agents: vec!["astar-offline".into(), "dls".into()],
+            agents: vec![AgentName::AstarOffline, AgentName::Dls],
             levels: vec![0],
             seeds: 2,
             budget_ms: 5.0,
@@ -1210,7 +1233,7 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(true));
         let req = PlayRequest {
             level: Some(1),
-            agent: "mcts".into(),
+            agent: AgentName::Mcts,
             ..Default::default()
         };
         let g = play(&req, &stop, &mut |_| Ok(())).unwrap();
@@ -1243,6 +1266,10 @@ mod tests {
     #[test]
     fn the_agent_names_are_the_bait_crate_s() {
         assert_eq!(AgentKind::ALL.map(|k| k.name()), AGENTS);
+        assert_eq!(crate::options::choice_names::<AgentName>(), AGENTS);
+        for name in AgentName::value_variants() {
+            assert_eq!(name.kind().name(), choice_name(name));
+        }
     }
 
     #[test]

@@ -47,24 +47,24 @@ pub fn policies() -> Vec<(&'static str, SelectionPolicy)> {
 }
 
 /// MCTS iterations per second with each selection policy (`puzzle bench engine`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct BenchRequest {
-    /// Seconds per measurement (default 1; positive, at most a year).
+    /// Seconds per measurement.
+    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
+    #[schemars(range(min = 0.001, max = 31_536_000.0))]
     pub seconds: f64,
     /// `threads`: measure with this many threads only (default: one, then two); the seed
     /// (default 1) and the node budget (default 2^22). The time limit and iterations are not
     /// used (`seconds` is the budget).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for BenchRequest {
     fn default() -> Self {
-        BenchRequest {
-            seconds: 1.0,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -217,7 +217,7 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "MCTS iterations per second on a toy game";
     type Event = EngineEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 

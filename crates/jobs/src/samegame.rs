@@ -760,7 +760,7 @@ impl crate::registry::Job for SolveRequest {
     const PRINTS_SUMMARY: bool = false;
     type Event = SolveEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         solve_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 

@@ -5,13 +5,16 @@
 use crate::data::{sokoban_set, MICROBAN};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::options::choice_name;
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use puzzle_engine::Budget;
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
 use puzzle_sokoban::solver::{Phases, PortfolioConfig};
 use puzzle_sokoban::{parse_xsb, replay, solve as solve_level, solve_with, Algorithm, Level};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,51 +30,85 @@ pub const DEFAULT_MAX_NODES: usize = 8_000_000;
 /// core, docs/benchmarks/sokoban.md); the default thread count is the machine's cores capped
 /// at this.
 pub const PORTFOLIO_THREADS: usize = 2;
-/// The solver names, strongest first (`greedy` is the default).
-pub const ALGORITHMS: [&str; 5] = ["greedy", "astar", "idastar", "bfs", "ga"];
+/// The solvers, strongest first.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmName {
+    /// A portfolio of fast searches for any solution (greedy and weighted A* with macros and
+    /// FESS's features, forwards and backwards; see `docs/METHODS.md#sokoban`).
+    #[default]
+    Greedy,
+    /// A* over pushes: push-optimal.
+    Astar,
+    /// IDA* over pushes: push-optimal in little memory.
+    Idastar,
+    /// Breadth-first search over pushes: push-optimal, small levels.
+    Bfs,
+    /// The reactive-string genetic algorithm (the paper's).
+    Ga,
+}
 
-/// Solve the levels of one XSB text (`puzzle solve sokoban`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+impl AlgorithmName {
+    /// The solver crate's algorithm.
+    pub fn algorithm(self) -> Algorithm {
+        match Algorithm::from_name(&choice_name(&self)) {
+            Some(a) => a,
+            // The names are the solver crate's own: a unit test reads every one.
+            None => unreachable!("no Sokoban solver is called {}", choice_name(&self)),
+        }
+    }
+}
+
+/// Solve the levels of one XSB text (`puzzle solve sokoban`, job `sokoban_solve`). Every field
+/// but the text is an option of the command (the same name, `-` for `_`) with the same
+/// default: the `greedy` portfolio, 10 s per level, the machine's cores up to
+/// [`PORTFOLIO_THREADS`] (the portfolio runs two lists of searches side by side: on two
+/// threads, or taking turns on one core with `threads: 1`; the same searches either way).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct SolveRequest {
     /// The XSB text: one or more levels.
+    #[arg(skip)]
     pub xsb: String,
     /// Where the text came from, named in parse errors (a file path; `input` by default).
+    #[arg(skip = String::from("input"))]
     pub source: String,
-    /// Solve only this level (1-based); `None`: every level in order.
+    /// Solve only this level (1-based); default: every level in order.
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
     pub level: Option<usize>,
-    /// Solver: one of [`ALGORITHMS`].
-    pub algo: String,
+    /// Solver.
+    #[arg(long, value_enum, default_value_t = AlgorithmName::Greedy)]
+    pub algo: AlgorithmName,
     /// GA: individuals per generation (default 100).
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 2, max = 100_000))]
     pub population: Option<usize>,
-    /// GA: per-gene mutation probability (default 0.08).
+    /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
+    #[arg(long, value_name = "P")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub mutation: Option<f64>,
     /// Budget (default 10 s per level, 8,000,000 nodes, the machine's cores up to
     /// [`PORTFOLIO_THREADS`] threads; `threads: 1` for one).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming over the levels (items: the chosen levels in order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
     /// The `greedy` portfolio's lists of searches, for experiments with the portfolio
     /// (`None`: the built-in lists).
     #[serde(flatten)]
+    #[command(flatten)]
     pub portfolio: Portfolio,
 }
 
 impl Default for SolveRequest {
     fn default() -> Self {
-        SolveRequest {
-            xsb: String::new(),
-            source: "input".into(),
-            level: None,
-            algo: "greedy".into(),
-            population: None,
-            mutation: None,
-            limits: Limits::default(),
-            items: Items::default(),
-            portfolio: Portfolio::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -164,16 +201,29 @@ impl JobEvent for SolveEvent {
 /// The lists of searches of the `greedy` portfolio a request chooses, for experiments with the
 /// portfolio: each `search:share,…` ([`Phases`], e.g. `gm-c4:50,w2-c4:50`); `None` runs the
 /// built-in list. Level records of `greedy` carry the lists that were set.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema, clap::Args,
+)]
 #[serde(default)]
 pub struct Portfolio {
-    /// The first list (`--portfolio-first`); `None`: the built-in list.
+    /// For experiments with the portfolio (`algo: greedy`): run LIST as its first list of
+    /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
+    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
+    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
+    /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
+    /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
+    /// with K % for the helper; `r-` before a name searches backwards. The last search must go
+    /// forwards without macros. Level records carry the list.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
+    #[arg(long, value_name = "LIST")]
     pub portfolio_first: Option<Phases>,
-    /// The second list (`--portfolio-second`); `None`: the built-in list.
+    /// For experiments with the portfolio (`algo: greedy`): run LIST as its second list of
+    /// searches (the one beside the first, on a second thread or taking turns on one core),
+    /// written like `portfolio_first`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
+    #[arg(long, value_name = "LIST")]
     pub portfolio_second: Option<Phases>,
 }
 
@@ -208,16 +258,6 @@ impl Portfolio {
         }
         Ok(())
     }
-}
-
-/// The algorithm called `name`, or an error listing the choices.
-pub fn algorithm(name: &str) -> Result<Algorithm> {
-    Algorithm::from_name(name).with_context(|| {
-        format!(
-            "unknown Sokoban algorithm '{name}' (choose from {})",
-            ALGORITHMS.join(", ")
-        )
-    })
 }
 
 fn ga_config(population: Option<usize>, mutation: Option<f64>) -> Result<GaConfig> {
@@ -339,7 +379,7 @@ pub fn solve(
     emit: Emit<'_, SolveEvent>,
 ) -> Result<SolveSummary> {
     req.limits.validate()?;
-    let algo = algorithm(&req.algo)?;
+    let algo = req.algo.algorithm();
     let ga = ga_config(req.population, req.mutation)?;
     req.portfolio.validate(&[algo])?;
     let levels = parse_levels(&req.xsb, &req.source)?;
@@ -496,7 +536,7 @@ pub struct BenchRequest {
     /// The sets (default: microban and boxoban-hard).
     pub sets: Vec<LevelSet>,
     /// The solvers (default: greedy).
-    pub algos: Vec<String>,
+    pub algos: Vec<AlgorithmName>,
     /// Only the first N levels of each set (after `skip`).
     pub first: Option<usize>,
     /// Leave out the first K levels of each set.
@@ -526,7 +566,7 @@ impl Default for BenchRequest {
                     xsb: None,
                 })
                 .to_vec(),
-            algos: vec!["greedy".into()],
+            algos: vec![AlgorithmName::Greedy],
             first: None,
             skip: 0,
             levels: None,
@@ -575,11 +615,7 @@ pub fn bench(
     emit: Emit<'_, SolveEvent>,
 ) -> Result<Vec<SetSummary>> {
     req.limits.validate()?;
-    let algos: Vec<Algorithm> = req
-        .algos
-        .iter()
-        .map(|a| algorithm(a))
-        .collect::<Result<_>>()?;
+    let algos: Vec<Algorithm> = req.algos.iter().map(|a| a.algorithm()).collect();
     req.portfolio.validate(&algos)?;
     let limit = req.limits.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
     let started = Instant::now();
@@ -807,9 +843,10 @@ impl crate::registry::Job for SolveRequest {
     const PRINTS_SUMMARY: bool = false;
     type Event = SolveEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()?;
-        self.portfolio.validate(&[algorithm(&self.algo)?])?;
+        crate::options::check_ranges(self)?;
+        self.portfolio.validate(&[self.algo.algorithm()])?;
         ga_config(self.population, self.mutation).map(drop)
     }
 
@@ -850,13 +887,9 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "Sokoban solvers over level sets";
     type Event = SolveEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()?;
-        let algos: Vec<Algorithm> = self
-            .algos
-            .iter()
-            .map(|a| algorithm(a))
-            .collect::<Result<_>>()?;
+        let algos: Vec<Algorithm> = self.algos.iter().map(|a| a.algorithm()).collect();
         self.portfolio.validate(&algos)
     }
 
@@ -936,15 +969,11 @@ mod tests {
 
     #[test]
     fn bad_requests_are_refused_with_their_reason() {
-        let (r, _) = collect(&SolveRequest {
-            xsb: MICROBAN.into(),
-            algo: "magic".into(),
-            ..SolveRequest::default()
-        });
-        assert!(r
-            .unwrap_err()
-            .to_string()
-            .contains("unknown Sokoban algorithm 'magic'"));
+        let e = serde_json::from_str::<SolveRequest>(r#"{"algo": "magic"}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown variant `magic`"), "{e}");
+        for algo in AlgorithmName::value_variants() {
+            assert_eq!(algo.algorithm().name(), choice_name(algo));
+        }
         let (r, _) = collect(&SolveRequest {
             xsb: "#####\n#@x.#\n#####\n".into(),
             source: "pasted".into(),
@@ -1009,7 +1038,7 @@ mod tests {
             .to_string();
         assert!(e.contains("portfolio list 'gm-c4:100'"), "{e}");
         let (r, _) = collect(&SolveRequest {
-            algo: "astar".into(),
+            algo: AlgorithmName::Astar,
             ..req
         });
         let e = r.unwrap_err().to_string();

@@ -689,30 +689,30 @@ fn generate_run(
 }
 
 /// The thesis's experiment tables (`puzzle experiment sokoban-gen`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct ExperimentRequest {
-    /// Tables to run, e.g. `3.1` (empty: all eight).
+    /// Tables to run, comma-separated, e.g. `3.1,3.5` (default: all eight).
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
     pub tables: Vec<String>,
     /// Seeds per column: first..first+seeds (the thesis: 10).
+    #[arg(long, default_value_t = 10)]
+    #[schemars(range(min = 1, max = 1000))]
     pub seeds: u64,
     /// Per-run time (default 0.5 s; the thesis: 30 s), iterations per run (none by default:
     /// give them for reproducible tables), first seed (default 1), node budget.
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming (items: every table × column × seed run, in that order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
 }
 
 impl Default for ExperimentRequest {
     fn default() -> Self {
-        ExperimentRequest {
-            tables: Vec::new(),
-            seeds: 10,
-            limits: Limits::default(),
-            items: Items::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -1047,7 +1047,7 @@ impl crate::registry::Job for GenerateRequest {
     const TITLE: &'static str = "Generate Sokoban levels with MCTS";
     type Event = GenEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         params(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
@@ -1097,7 +1097,7 @@ impl crate::registry::Job for ExperimentRequest {
     const TITLE: &'static str = "The generation thesis's tables";
     type Event = ExperimentEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 

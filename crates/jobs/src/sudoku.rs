@@ -7,12 +7,13 @@
 mod experiment;
 
 pub use experiment::{
-    experiment_report, BudgetRow, ExperimentEvent, ExperimentRequest, GridRow, GRID_PUZZLES,
+    experiment_report, BudgetRow, ExperimentEvent, ExperimentRequest, GridPuzzleName, GridRow,
 };
 
 use crate::data::{SUDOKU_EASY, SUDOKU_HARDEST11};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
+use crate::options::choice_name;
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
@@ -83,6 +84,19 @@ pub enum PresetName {
 pub const DEFAULT_CELL: CellName = CellName::Mrv;
 /// Benchmark modes: stop at the first solution, or prove uniqueness (up to 2 solutions).
 pub const BENCH_MODES: [&str; 2] = ["first", "unique"];
+
+/// What the exact-solver benchmark solves for.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum BenchModeName {
+    /// Stop at the first solution.
+    #[default]
+    First,
+    /// Up to two solutions (proves uniqueness).
+    Unique,
+}
 /// The most simulations per tree (or simulation limit) a request may ask for.
 pub const MAX_SIMULATIONS: u64 = 10_000_000_000;
 /// The most restarts a solve may ask for.
@@ -261,19 +275,6 @@ impl JobEvent for SolveEvent {
 }
 
 /// Check that `value` (the field `field`) is one of `choices`.
-fn choose<'a>(field: &str, value: &str, choices: &[&'a str]) -> Result<&'a str> {
-    choices
-        .iter()
-        .copied()
-        .find(|c| *c == value)
-        .with_context(|| {
-            format!(
-                "unknown {field} '{value}' (choose from {})",
-                choices.join(", ")
-            )
-        })
-}
-
 /// Check a simulation count named `field`: 1 to [`MAX_SIMULATIONS`].
 fn check_simulations(field: &str, v: u64) -> Result<()> {
     if !(1..=MAX_SIMULATIONS).contains(&v) {
@@ -538,25 +539,26 @@ pub fn solve(
 }
 
 /// Generate minimal unique-solution puzzles (`puzzle generate sudoku`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct GenerateRequest {
-    /// How many puzzles: 1 to 10^6 (default 1).
+    /// How many puzzles.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub count: u64,
-    /// Box size n, 2 to 4 (the grid is n²×n²; 3, the default, is the classic 9×9).
+    /// Box size n (the grid is n²×n²; 3 is the classic 9×9).
+    #[arg(long, value_name = "n", default_value_t = 3)]
+    #[schemars(range(min = 2, max = 4))]
     pub box_size: usize,
     /// Only the seed is used (default 1): puzzle i uses the stream seed (seed, i).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for GenerateRequest {
     fn default() -> Self {
-        GenerateRequest {
-            count: 1,
-            box_size: 3,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -666,33 +668,32 @@ pub fn generate(
 
 /// Time the exact solver over a puzzle text (`puzzle bench sudoku`): puzzles per second, best
 /// of `repeat` passes.
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct BenchRequest {
     /// The puzzles (one per line).
+    #[arg(skip)]
     pub puzzles: String,
     /// Where the text came from: named in parse errors and the record's `file`.
+    #[arg(skip = String::from("input"))]
     pub source: String,
-    /// One of [`BENCH_MODES`]: `first` (stop at the first solution, the default) or `unique`
-    /// (up to 2 solutions).
-    pub mode: String,
-    /// Passes over the whole text, 1 to 1000 (default 3; the best pass counts).
+    /// What to solve for.
+    #[arg(long, value_enum, default_value_t = BenchModeName::First)]
+    pub mode: BenchModeName,
+    /// Passes over the whole text (the best pass counts).
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    #[schemars(range(min = 1, max = 1000))]
     pub repeat: u64,
     /// Validated but unused: the benchmark runs whole passes (a stop ends it after the
     /// current pass).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for BenchRequest {
     fn default() -> Self {
-        BenchRequest {
-            puzzles: String::new(),
-            source: "input".into(),
-            mode: "first".into(),
-            repeat: 3,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -755,7 +756,7 @@ pub fn bench(
     emit: Emit<'_, BenchEvent>,
 ) -> Result<BenchRecord> {
     req.limits.validate()?;
-    let mode = choose("mode", &req.mode, &BENCH_MODES)?;
+    let mode = choice_name(&req.mode);
     if !(1..=1000).contains(&req.repeat) {
         bail!("repeat must be 1 to 1000 passes, not {}", req.repeat);
     }
@@ -874,7 +875,7 @@ impl crate::registry::Job for SolveRequest {
     const PRINTS_SUMMARY: bool = false;
     type Event = SolveEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         mcts_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
@@ -915,7 +916,7 @@ impl crate::registry::Job for GenerateRequest {
     const TITLE: &'static str = "Generate Sudoku puzzles with a unique solution";
     type Event = GenerateEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 
@@ -948,7 +949,7 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "Time the exact Sudoku solver";
     type Event = BenchEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 
@@ -1331,7 +1332,7 @@ mod tests {
         let req = BenchRequest {
             puzzles: SUDOKU_HARDEST11.into(),
             source: "hardest11".into(),
-            mode: "unique".into(),
+            mode: BenchModeName::Unique,
             repeat: 2,
             ..BenchRequest::default()
         };
@@ -1354,16 +1355,15 @@ mod tests {
         // The exact solver's guesses on hardest11 are the signature's work.
         let work = signature().unwrap()[0].work;
         assert_eq!(record.guesses_per_puzzle, work as f64 / 11.0);
-        for (mode, repeat, field) in [("all", 1, "mode"), ("first", 0, "repeat")] {
-            let bad = BenchRequest {
-                puzzles: SUDOKU_TOP95.into(),
-                mode: mode.into(),
-                repeat,
-                ..BenchRequest::default()
-            };
-            let err = bench(&bad, &stop, &mut |_| Ok(())).unwrap_err();
-            assert!(err.to_string().contains(field), "{err}");
-        }
+        let bad = BenchRequest {
+            puzzles: SUDOKU_TOP95.into(),
+            repeat: 0,
+            ..BenchRequest::default()
+        };
+        let err = bench(&bad, &stop, &mut |_| Ok(())).unwrap_err();
+        assert!(err.to_string().contains("repeat"), "{err}");
+        let err = serde_json::from_str::<BenchRequest>(r#"{"mode": "all"}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown variant `all`"), "{err}");
     }
 
     #[test]

@@ -2,47 +2,23 @@
 //! argument parsing and printing over [`puzzle_jobs::bait`] (GVGAI's Bait played by the agents of
 //! `puzzle-bait` under a per-move CPU budget).
 
-use crate::common::{interrupt_flag, read_text, save_report, write_atomic, CommonArgs};
+use crate::common::{
+    finish_request, interrupt_flag, read_text, save_report, write_atomic, CommonArgs,
+};
 use anyhow::{bail, Result};
-use puzzle_bait::agents::AgentKind;
 use puzzle_jobs::bait::{self as job, BenchEvent, ExperimentEvent, PlayEvent, TickRecord};
 use std::path::PathBuf;
 
-fn parse_level_index(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(v) if v <= 4 => Ok(v),
-        _ => Err(format!("'{s}' is not a level number 0 to 4")),
-    }
-}
-
-fn parse_budget_ms(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of milliseconds"))?;
-    if !v.is_finite() || v <= 0.0 || v > job::MAX_BUDGET_MS {
-        return Err(format!(
-            "the budget must be more than 0 and at most 600000 ms, not {s}"
-        ));
-    }
-    Ok(v)
-}
-
-/// `puzzle play bait (--level 0..4 | FILE) [--agent ...] [--budget-ms MS]`.
+/// `puzzle play bait (--level 0..4 | FILE) [--agent ...] [--budget-ms MS]`: the options of
+/// the job's request ([`job::PlayRequest`]), a level file, and what to print.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// One of GVGAI's five levels (0 to 4).
-    #[arg(long, value_name = "N", value_parser = parse_level_index, conflicts_with = "file")]
-    pub level: Option<usize>,
     /// A level file in GVGAI's text format (w wall, A avatar, 0 hole, 1 box, k key, g door,
     /// m mushroom, . floor).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", conflicts_with = "level")]
     pub file: Option<PathBuf>,
-    /// The agent: dfs, dls, astar, astar-offline, mcts, mcts-plus.
-    #[arg(long, default_value = "astar", value_parser = |s: &str| s.parse::<AgentKind>())]
-    pub agent: AgentKind,
-    /// CPU time per move in milliseconds (GVGAI: 40).
-    #[arg(long, value_name = "MS", default_value = "40", value_parser = parse_budget_ms)]
-    pub budget_ms: f64,
+    #[command(flatten)]
+    pub request: job::PlayRequest,
     /// Print the board after every tick.
     #[arg(long)]
     pub show: bool,
@@ -58,31 +34,18 @@ fn board_text(t: &TickRecord) -> String {
 
 /// Play one game and print it (verified by replay inside the job).
 pub fn play(args: PlayArgs, common: &CommonArgs) -> Result<()> {
-    let (req, label) = match (&args.level, &args.file) {
-        (Some(i), None) => (
-            job::PlayRequest {
-                level: Some(*i),
-                ..Default::default()
-            },
-            format!("level {i}"),
-        ),
-        (None, Some(f)) => (
-            job::PlayRequest {
-                text: Some(read_text(f)?),
-                source: f.display().to_string(),
-                ..Default::default()
-            },
-            f.display().to_string(),
-        ),
+    let mut req = args.request;
+    let label = match (req.level, &args.file) {
+        (Some(i), None) => format!("level {i}"),
+        (None, Some(f)) => {
+            req.text = Some(read_text(f)?);
+            req.source = f.display().to_string();
+            f.display().to_string()
+        }
         (None, None) => bail!("give a level: --level 0..4 or a level FILE"),
         (Some(_), Some(_)) => bail!("give either --level or a FILE, not both"),
     };
-    let req = job::PlayRequest {
-        agent: args.agent.name().to_string(),
-        budget_ms: args.budget_ms,
-        limits: common.limits(),
-        ..req
-    };
+    finish_request(&mut req, common, None)?;
     let out = common.output();
     let show = args.show && !common.json;
     let mut print = |event: PlayEvent| -> Result<()> {
@@ -126,21 +89,12 @@ pub fn play(args: PlayArgs, common: &CommonArgs) -> Result<()> {
     job::play(&req, &interrupt_flag(), &mut print).map(drop)
 }
 
-/// `puzzle experiment bait`: every agent on every level.
+/// `puzzle experiment bait`: every agent on every level (the options of
+/// [`job::ExperimentRequest`]) and where the report goes.
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
-    /// Games per level for the agents that use random numbers (seeds 0, 1, ...).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub seeds: u64,
-    /// Agents (comma-separated); default all.
-    #[arg(long, value_delimiter = ',', value_parser = |s: &str| s.trim().parse::<AgentKind>())]
-    pub agents: Vec<AgentKind>,
-    /// Levels (comma-separated, 0 to 4); default all.
-    #[arg(long, value_delimiter = ',', value_parser = parse_level_index)]
-    pub levels: Vec<usize>,
-    /// CPU time per move in milliseconds.
-    #[arg(long, value_name = "MS", default_value = "40", value_parser = parse_budget_ms)]
-    pub budget_ms: f64,
+    #[command(flatten)]
+    pub request: job::ExperimentRequest,
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -150,15 +104,8 @@ pub struct ExperimentArgs {
 
 /// Play every agent on every level and write the Markdown table.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let mut req = job::ExperimentRequest {
-        seeds: args.seeds,
-        agents: args.agents.iter().map(|a| a.name().to_string()).collect(),
-        levels: args.levels.clone(),
-        budget_ms: args.budget_ms,
-        limits: common.limits(),
-        items: Default::default(),
-    };
-    args.shard.prepare(common, &mut req)?;
+    let mut req = args.request;
+    finish_request(&mut req, common, Some(&args.shard))?;
     let out = common.output();
     let mut print = |event: ExperimentEvent| -> Result<()> {
         if let ExperimentEvent::Game(g) = event {
@@ -182,28 +129,16 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
     save_report(common, args.output.as_deref(), &report)
 }
 
-/// `puzzle bench bait`: time per move of every agent on one level.
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// The level (0 to 4).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_level_index)]
-    pub level: usize,
-    /// CPU time per move in milliseconds.
-    #[arg(long, value_name = "MS", default_value = "40", value_parser = parse_budget_ms)]
-    pub budget_ms: f64,
-}
+/// `puzzle bench bait`: time per move of every agent on one level ([`job::BenchRequest`]).
+pub type BenchArgs = job::BenchRequest;
 
 /// Play every agent once on a level and report the move times.
-pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::BenchRequest {
-        level: args.level,
-        budget_ms: args.budget_ms,
-        limits: common.limits(),
-    };
+pub fn bench(mut req: BenchArgs, common: &CommonArgs) -> Result<()> {
+    finish_request(&mut req, common, None)?;
     let out = common.output();
     out.text(&format!(
         "level {}, {} ms per move\nagent          win score ticks  max-ms(cpu) max-ms(wall) setup-ms work",
-        args.level, args.budget_ms
+        req.level, req.budget_ms
     ))?;
     let mut print = |event: BenchEvent| -> Result<()> {
         if let BenchEvent::Agent(o) = event {

@@ -2,25 +2,17 @@
 //! deterministic signature over every game, as Stockfish's `bench`): argument parsing and
 //! printing over [`puzzle_jobs::engine`].
 
-use crate::common::{interrupt_flag, progress_bar, CommonArgs};
+use crate::common::{finish_request, interrupt_flag, progress_bar, CommonArgs};
 use anyhow::Result;
 use puzzle_jobs::engine::{self as job, EngineEvent};
 use serde::Serialize;
 
-/// Arguments of `puzzle bench engine`.
-#[derive(clap::Args, Debug)]
-pub struct BenchEngineArgs {
-    /// Seconds per measurement (default 1).
-    #[arg(long, value_name = "SECS", default_value_t = 1.0, value_parser = crate::common::parse_seconds)]
-    pub seconds: f64,
-}
+/// Arguments of `puzzle bench engine`: the job's request ([`job::BenchRequest`]).
+pub type BenchEngineArgs = job::BenchRequest;
 
 /// Run MCTS with each selection policy on one and two threads and report iterations/s.
-pub fn bench_engine(args: BenchEngineArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::BenchRequest {
-        seconds: args.seconds,
-        limits: common.limits(),
-    };
+pub fn bench_engine(mut req: BenchEngineArgs, common: &CommonArgs) -> Result<()> {
+    finish_request(&mut req, common, None)?;
     let out = common.output();
     let bar = progress_bar(common, 0, "bench engine");
     let mut print = |event: EngineEvent| -> Result<()> {

@@ -108,23 +108,15 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
     result.map(drop)
 }
 
-/// Arguments of `puzzle experiment samegame`.
+/// Arguments of `puzzle experiment samegame`: the options of [`ExperimentRequest`], a boards
+/// file and where the report goes.
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
     /// Boards (default: the bundled 20 standard boards).
     #[arg(long, value_name = "FILE")]
     pub boards: Option<PathBuf>,
-    /// Only the first N boards.
-    #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
-    pub count: Option<usize>,
-    /// Playout policies compared (comma-separated).
-    #[arg(long, default_value = "tabu,pseudo-tabu,double-tabu")]
-    pub playouts: String,
-    /// Selection formulas compared: ucb-tuned, uctk<C> (UCB1), spmcts.
-    // The doc comment is the `--help` text: `<C>` is a placeholder, not HTML.
-    #[allow(rustdoc::invalid_html_tags)]
-    #[arg(long, default_value = "ucb-tuned,uctk0.1,uctk0.2,uctk0.4")]
-    pub formulas: String,
+    #[command(flatten)]
+    pub request: ExperimentRequest,
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -134,20 +126,12 @@ pub struct ExperimentArgs {
 
 /// `puzzle experiment samegame`.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let (boards, source) = match &args.boards {
-        Some(path) => (Some(read_text(path)?), path.display().to_string()),
-        None => (None, "input".to_string()),
-    };
-    let mut req = ExperimentRequest {
-        boards,
-        source,
-        count: args.count,
-        playouts: args.playouts.split(',').map(String::from).collect(),
-        formulas: args.formulas.split(',').map(String::from).collect(),
-        limits: common.limits(),
-        ..ExperimentRequest::default()
-    };
-    args.shard.prepare(common, &mut req)?;
+    let mut req = args.request;
+    if let Some(path) = &args.boards {
+        req.boards = Some(read_text(path)?);
+        req.source = path.display().to_string();
+    }
+    finish_request(&mut req, common, Some(&args.shard))?;
     let out = common.output();
     let bar = progress_bar(common, 0, "runs");
     let mut print = |event: ExperimentEvent| -> Result<()> {
@@ -166,24 +150,12 @@ pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
     save_report(common, args.out.as_deref(), &result?)
 }
 
-/// Arguments of `puzzle bench samegame`.
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// Which standard board (1–20) to measure on.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
-    pub board: u32,
-    /// Seconds per measurement.
-    #[arg(long, default_value_t = 2.0, value_parser = crate::common::parse_seconds)]
-    pub seconds: f64,
-}
+/// Arguments of `puzzle bench samegame`: the job's request ([`job::BenchRequest`]).
+pub type BenchArgs = job::BenchRequest;
 
 /// `puzzle bench samegame`.
-pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
-    let req = job::BenchRequest {
-        board: args.board,
-        seconds: args.seconds,
-        limits: common.limits(),
-    };
+pub fn bench(mut req: BenchArgs, common: &CommonArgs) -> Result<()> {
+    finish_request(&mut req, common, None)?;
     let out = common.output();
     let mut print = |event: BenchEvent| -> Result<()> {
         match event {

@@ -1,73 +1,23 @@
 //! `puzzle solve sokoban` and `puzzle bench sokoban` / `puzzle experiment sokoban` (see
 //! `docs/METHODS.md#sokoban`): argument parsing and printing over [`puzzle_jobs::sokoban`].
 
-use crate::common::{interrupt_flag, progress_bar, read_text, CommonArgs, ShardArgs};
+use crate::common::{
+    finish_request, interrupt_flag, progress_bar, read_text, CommonArgs, ShardArgs,
+};
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
-use puzzle_sokoban::solver::Phases;
 use std::path::PathBuf;
 
-/// Arguments of `puzzle solve sokoban`.
+/// Arguments of `puzzle solve sokoban`: a file, and the options of the job's request
+/// ([`job::SolveRequest`], where each is declared with its help and default).
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
-cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
-or taking turns on one core with `--threads 1`; the same searches either way)."
-)]
 pub struct SolveArgs {
     /// An XSB file with one or more levels.
     pub file: PathBuf,
-    /// Solve only this level (1-based); default: every level in order.
-    #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
-    pub level: Option<usize>,
-    /// Solver: `greedy` (default: a portfolio of fast searches for any solution),
-    /// `astar`/`idastar`/`bfs` (push-optimal), `ga` (the paper's genetic reactive-string
-    /// solver).
-    #[arg(long, default_value = "greedy", value_parser = job::ALGORITHMS)]
-    pub algo: String,
-    /// GA: individuals per generation (default 100).
-    #[arg(long, value_name = "N", value_parser = parse_population)]
-    pub population: Option<usize>,
-    /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
-    pub mutation: Option<f64>,
-    /// For experiments with the portfolio (`--algo greedy`): run LIST as its first list of
-    /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
-    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
-    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
-    /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
-    /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
-    /// with K % for the helper; `r-` before a name searches backwards. The last search must go
-    /// forwards without macros. Level records carry the list.
-    #[arg(long, value_name = "LIST")]
-    pub portfolio_first: Option<Phases>,
-    /// For experiments with the portfolio (`--algo greedy`): run LIST as its second list of
-    /// searches (the one beside the first, on a second thread or taking turns on one core),
-    /// written like `--portfolio-first`.
-    #[arg(long, value_name = "LIST")]
-    pub portfolio_second: Option<Phases>,
+    #[command(flatten)]
+    pub request: job::SolveRequest,
     #[command(flatten)]
     pub shard: ShardArgs,
-}
-
-fn parse_population(s: &str) -> Result<usize, String> {
-    let n = crate::common::parse_positive_usize(s)?;
-    if !(2..=100_000).contains(&n) {
-        return Err(format!(
-            "the population must be between 2 and 100000, not {n}"
-        ));
-    }
-    Ok(n)
-}
-
-fn parse_probability(s: &str) -> Result<f64, String> {
-    let p: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a probability"))?;
-    if !(0.0..=1.0).contains(&p) {
-        return Err(format!("a probability lies in [0, 1], not {s}"));
-    }
-    Ok(p)
 }
 
 fn print_note(r: &LevelResult) {
@@ -78,21 +28,10 @@ fn print_note(r: &LevelResult) {
 
 /// `puzzle solve sokoban FILE [--level N] [--algo ...] [--time-limit SECS] [--json]`.
 pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
-    let mut req = job::SolveRequest {
-        xsb: read_text(&args.file)?,
-        source: args.file.display().to_string(),
-        level: args.level,
-        algo: args.algo,
-        population: args.population,
-        mutation: args.mutation,
-        limits: common.limits(),
-        items: Default::default(),
-        portfolio: job::Portfolio {
-            portfolio_first: args.portfolio_first,
-            portfolio_second: args.portfolio_second,
-        },
-    };
-    args.shard.prepare(common, &mut req)?;
+    let mut req = args.request;
+    req.xsb = read_text(&args.file)?;
+    req.source = args.file.display().to_string();
+    finish_request(&mut req, common, Some(&args.shard))?;
     let out = common.output();
     let bar = progress_bar(common, 0, "sokoban");
     let mut print = |event: SolveEvent| -> Result<()> {
@@ -157,8 +96,8 @@ pub struct BenchArgs {
     #[arg(long = "set", value_name = "SET")]
     pub sets: Vec<String>,
     /// Solvers to compare (comma-separated or repeated). Default: greedy.
-    #[arg(long, value_delimiter = ',', value_parser = job::ALGORITHMS)]
-    pub algo: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub algo: Vec<job::AlgorithmName>,
     /// Only the first N levels of each set (after `--skip`).
     #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
     pub first: Option<usize>,
@@ -173,21 +112,8 @@ pub struct BenchArgs {
     /// Also print one line per level (always with --shard or --resume: a merge needs them).
     #[arg(long)]
     pub per_level: bool,
-    /// For experiments with the portfolio (`--algo greedy`): run LIST as its first list of
-    /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
-    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
-    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
-    /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
-    /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
-    /// with K % for the helper; `r-` before a name searches backwards. The last search must go
-    /// forwards without macros. Level records carry the list.
-    #[arg(long, value_name = "LIST")]
-    pub portfolio_first: Option<Phases>,
-    /// For experiments with the portfolio (`--algo greedy`): run LIST as its second list of
-    /// searches (the one beside the first, on a second thread or taking turns on one core),
-    /// written like `--portfolio-first`.
-    #[arg(long, value_name = "LIST")]
-    pub portfolio_second: Option<Phases>,
+    #[command(flatten)]
+    pub portfolio: job::Portfolio,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
@@ -261,12 +187,9 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
         levels: args.levels.map(|l| l.0),
         limits: common.limits(),
         items: Default::default(),
-        portfolio: job::Portfolio {
-            portfolio_first: args.portfolio_first,
-            portfolio_second: args.portfolio_second,
-        },
+        portfolio: args.portfolio,
     };
-    args.shard.prepare(common, &mut req)?;
+    finish_request(&mut req, common, Some(&args.shard))?;
     let per_level = args.per_level || args.shard.active();
     let limit = req.limits.time_or(job::DEFAULT_TIME_LIMIT).as_secs_f64();
     let out = common.output();

@@ -131,12 +131,8 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
 /// (2,2); `--time-limit` per run, default 0.5 s; the thesis used 30 s).
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
-    /// Tables to run, e.g. `3.1,3.5` (default: all eight).
-    #[arg(long, value_delimiter = ',', value_name = "IDS")]
-    pub tables: Vec<String>,
-    /// Seeds per column: 1..=N (the thesis: 10).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    pub seeds: u64,
+    #[command(flatten)]
+    pub request: ExperimentRequest,
     /// Write the Markdown report here (default: standard output).
     #[arg(long, short, visible_alias = "output", value_name = "FILE.md")]
     pub out: Option<PathBuf>,
@@ -146,13 +142,8 @@ pub struct ExperimentArgs {
 
 /// `puzzle experiment sokoban-gen`.
 pub fn experiment(args: ExperimentArgs, common: &CommonArgs) -> Result<()> {
-    let mut req = ExperimentRequest {
-        tables: args.tables,
-        seeds: args.seeds,
-        limits: common.limits(),
-        items: Default::default(),
-    };
-    args.shard.prepare(common, &mut req)?;
+    let mut req = args.request;
+    finish_request(&mut req, common, Some(&args.shard))?;
     let out = common.output();
     let bar = progress_bar(common, 0, "columns");
     let mut print = |event: ExperimentEvent| -> Result<()> {

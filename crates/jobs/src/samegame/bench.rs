@@ -25,26 +25,27 @@ pub const BENCH_PLAYOUTS: [&str; 6] = [
 ];
 
 /// Speed measurements (`puzzle bench samegame`); every field's default is the CLI's.
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct BenchRequest {
     /// Which standard board (1–20) to measure on.
+    #[arg(long, default_value_t = 1)]
+    #[schemars(range(min = 1, max = 20))]
     pub board: u32,
-    /// Seconds per measurement (positive, at most a year).
+    /// Seconds per measurement.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    #[schemars(range(min = 0.001, max = 31_536_000.0))]
     pub seconds: f64,
     /// `seed` (default 1) and `threads` (SP-MCTS's root-parallel trees, default 1); the
     /// other limits are not used.
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
 }
 
 impl Default for BenchRequest {
     fn default() -> Self {
-        BenchRequest {
-            board: 1,
-            seconds: 2.0,
-            limits: Limits::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -206,7 +207,7 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "SameGame playout and search speeds";
     type Event = BenchEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 

@@ -21,46 +21,53 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The thesis's comparison (`puzzle experiment samegame`); every field's default is the CLI's.
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct ExperimentRequest {
     /// The boards' text (any format the solve job reads); `None`: the bundled set `set`.
+    #[arg(skip)]
     pub boards: Option<String>,
     /// Where `boards` came from, named in parse errors (a file path; `input` by default).
+    #[arg(skip = String::from("input"))]
     pub source: String,
-    /// The bundled set used without `boards` (see [`crate::data::SAMEGAME_SETS`]).
+    /// The bundled set used without a boards file (`standard20`, the 20 standard boards).
+    #[arg(long, default_value = "standard20")]
     pub set: String,
     /// Only the first N boards.
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
     pub count: Option<usize>,
-    /// The playout policies compared.
+    /// The playout policies compared (comma-separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "tabu,pseudo-tabu,double-tabu"
+    )]
     pub playouts: Vec<String>,
-    /// The selection formulas compared: `ucb-tuned`, `uctk<C>` (UCB1), `spmcts`.
+    /// The selection formulas compared (comma-separated): `ucb-tuned`, `uctk<C>` (UCB1),
+    /// `spmcts`.
+    // The doc comment is the `--help` text: `<C>` is a placeholder, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "ucb-tuned,uctk0.1,uctk0.2,uctk0.4"
+    )]
     pub formulas: Vec<String>,
     /// Budget per run (default 2,000 simulations when no time limit is given; 4,000,000
     /// nodes; seed 1); `threads` runs in parallel (one tree each).
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming (items: every playout × formula × board run, in that order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
 }
 
 impl Default for ExperimentRequest {
     fn default() -> Self {
-        ExperimentRequest {
-            boards: None,
-            source: "input".into(),
-            set: "standard20".into(),
-            count: None,
-            playouts: ["tabu", "pseudo-tabu", "double-tabu"]
-                .map(String::from)
-                .to_vec(),
-            formulas: ["ucb-tuned", "uctk0.1", "uctk0.2", "uctk0.4"]
-                .map(String::from)
-                .to_vec(),
-            limits: Limits::default(),
-            items: Items::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -520,7 +527,7 @@ impl crate::registry::Job for ExperimentRequest {
     const TITLE: &'static str = "The Czech thesis's SameGame comparison";
     type Event = ExperimentEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         self.limits.validate()
     }
 

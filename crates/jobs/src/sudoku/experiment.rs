@@ -9,9 +9,11 @@ use crate::limits::Limits;
 use crate::plot::{line_chart, success_curve, Dash, LineChart, Plot, Report, Series};
 use crate::shard::{Items, Plan, Shard};
 use anyhow::{bail, Result};
+use clap::ValueEnum;
 use puzzle_engine::Rng;
 use puzzle_sudoku::mcts::{solve_mcts, CellChoice, MctsSudokuConfig, PlayoutKind, Selection};
 use puzzle_sudoku::{parse_puzzle, parse_puzzles};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,56 +22,74 @@ use std::time::{Duration, Instant};
 
 use super::check_simulations;
 
-/// The test grid's puzzles (the thesis's easy, medium and hard; see
-/// [`crate::data::SUDOKU_EASY`]).
-pub const GRID_PUZZLES: [&str; 3] = ["easy", "medium", "hard"];
+/// One of the three test puzzles of the thesis's grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum GridPuzzleName {
+    /// The easy puzzle ([`crate::data::SUDOKU_EASY`]).
+    Easy,
+    /// The medium puzzle ([`crate::data::SUDOKU_MEDIUM`]).
+    Medium,
+    /// The hard puzzle ([`crate::data::SUDOKU_HARD`]).
+    Hard,
+}
 
-/// The thesis's test grid and the top95 budget table (`puzzle experiment sudoku`); the defaults
-/// are the CLI's short ones (the thesis's in brackets).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+/// The thesis's test grid and the top95 budget table (`puzzle experiment sudoku`, job
+/// `sudoku_experiment`); the defaults are short ones (the thesis's in brackets). Every
+/// configuration is the thesis's (`preset: thesis`: random tree cell, UCB1 0.2, no AMAF, 10
+/// visits before expansion) with the playout, selection and AMAF of its row set explicitly:
+/// `sudoku_solve`'s defaults (the most-constrained cell) do not apply. The top95 table adds the
+/// MRV rows beside the thesis's.
+// The field docs are the `--help` text, where `[10]` gives the thesis's value, not a link.
+#[allow(rustdoc::broken_intra_doc_links)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
 pub struct ExperimentRequest {
-    /// Runs per configuration, 1 to 1000 (default 3) \[10\].
+    /// Runs per configuration [10].
+    #[arg(long, default_value_t = 3)]
+    #[schemars(range(min = 1, max = 1000))]
     pub runs: u64,
-    /// Simulation limit for the easy puzzle (default 10,000) \[10000\].
+    /// Simulation limit for the easy puzzle [10000].
+    #[arg(long, default_value_t = 10_000)]
+    #[schemars(range(min = 1, max = 10_000_000_000u64))]
     pub easy_limit: u64,
-    /// Simulation limit for the medium puzzle (default 50,000) \[200000\].
+    /// Simulation limit for the medium puzzle [200000].
+    #[arg(long, default_value_t = 50_000)]
+    #[schemars(range(min = 1, max = 10_000_000_000u64))]
     pub medium_limit: u64,
-    /// Simulation limit for the hard puzzle (default 100,000) \[700000\].
+    /// Simulation limit for the hard puzzle [700000].
+    #[arg(long, default_value_t = 100_000)]
+    #[schemars(range(min = 1, max = 10_000_000_000u64))]
     pub hard_limit: u64,
     /// Also run α-AMAF on the hard puzzle (the thesis left it out there).
+    #[arg(long)]
     pub amaf_on_hard: bool,
-    /// Puzzles of top95 for the success-against-budget table, 0 to 95 (default all 95).
+    /// Puzzles of top95 for the success-against-budget table.
+    #[arg(long, default_value_t = 95)]
+    #[schemars(range(min = 0, max = 95))]
     pub top95: u64,
-    /// Largest simulation budget of the top95 table (default 100,000; restarts every 10% of
-    /// it).
+    /// Largest simulation budget of the top95 table (restarts every 10% of it).
+    #[arg(long, default_value_t = 100_000)]
+    #[schemars(range(min = 1, max = 10_000_000_000u64))]
     pub top95_budget: u64,
-    /// Which of the grid's puzzles to run ([`GRID_PUZZLES`]; default all three).
-    pub puzzles: Vec<String>,
+    /// Which of the grid's puzzles to run (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzleName::Easy, GridPuzzleName::Medium, GridPuzzleName::Hard])]
+    pub puzzles: Vec<GridPuzzleName>,
     /// Seed (default 1; run r uses the stream seed (seed, r)) and a time limit per run; the
     /// other settings are not used.
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming (items: every grid run — puzzle × configuration × run — then
     /// every top95 run — configuration × puzzle —, in that order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
 }
 
 impl Default for ExperimentRequest {
     fn default() -> Self {
-        ExperimentRequest {
-            runs: 3,
-            easy_limit: 10_000,
-            medium_limit: 50_000,
-            hard_limit: 100_000,
-            amaf_on_hard: false,
-            top95: 95,
-            top95_budget: 100_000,
-            puzzles: GRID_PUZZLES.map(String::from).to_vec(),
-            limits: Limits::default(),
-            items: Items::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -318,14 +338,6 @@ fn validate(req: &ExperimentRequest) -> Result<()> {
         bail!("top95 must be 0 to 95 puzzles, not {}", req.top95);
     }
     check_simulations("top95_budget", req.top95_budget)?;
-    for p in &req.puzzles {
-        if !GRID_PUZZLES.contains(&p.as_str()) {
-            bail!(
-                "unknown puzzle '{p}' in puzzles (choose from {})",
-                GRID_PUZZLES.join(", ")
-            );
-        }
-    }
     Ok(())
 }
 
@@ -362,7 +374,11 @@ pub fn experiment_report(
             (req.medium_limit, true),
             (req.hard_limit, req.amaf_on_hard),
         ])
-        .filter(|((label, _), _)| req.puzzles.iter().any(|p| p == label))
+        .filter(|((label, _), _)| {
+            req.puzzles
+                .iter()
+                .any(|p| crate::options::choice_name(p) == *label)
+        })
         .map(|((label, text), (limit, with_amaf))| (label, text, limit, with_amaf))
         .collect();
     let total: u64 = puzzles
@@ -667,7 +683,7 @@ impl crate::registry::Job for ExperimentRequest {
     const TITLE: &'static str = "The Sudoku thesis's MCTS test grid";
     type Event = ExperimentEvent;
 
-    fn validate(&self) -> Result<()> {
+    fn check(&self) -> Result<()> {
         validate(self)
     }
 
@@ -697,7 +713,7 @@ impl crate::registry::Job for ExperimentRequest {
             easy_limit: 200,
             medium_limit: 200,
             hard_limit: 200,
-            puzzles: vec!["easy".into()],
+            puzzles: vec![GridPuzzleName::Easy],
             top95: 1,
             top95_budget: 200,
             ..ExperimentRequest::default()
@@ -726,7 +742,7 @@ mod tests {
             easy_limit: 300,
             top95: 2,
             top95_budget: 200,
-            puzzles: vec!["easy".into()],
+            puzzles: vec![GridPuzzleName::Easy],
             ..ExperimentRequest::default()
         };
         let (events, md) = run(&req).unwrap();
@@ -777,15 +793,17 @@ mod tests {
     }
 
     #[test]
+    fn the_grid_puzzles_are_the_bundled_ones() {
+        let names: Vec<&str> = SUDOKU_GRID_PUZZLES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(crate::options::choice_names::<GridPuzzleName>(), names);
+        let e =
+            serde_json::from_str::<ExperimentRequest>(r#"{"puzzles": ["hardest"]}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown variant `hardest`"), "{e}");
+    }
+
+    #[test]
     fn bad_experiment_requests_are_refused_naming_the_field() {
         let cases: Vec<(ExperimentRequest, &str)> = vec![
-            (
-                ExperimentRequest {
-                    puzzles: vec!["hardest".into()],
-                    ..ExperimentRequest::default()
-                },
-                "puzzles",
-            ),
             (
                 ExperimentRequest {
                     runs: 0,
