@@ -856,6 +856,10 @@ impl crate::registry::Job for PlayRequest {
         play(self, stop, emit).map(|_| None)
     }
 
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
+    }
+
     fn example() -> Self {
         PlayRequest {
             level: Some(0),

@@ -199,19 +199,6 @@ pub fn signature() -> Result<Vec<Signature>> {
     Ok(lines)
 }
 
-/// The `puzzle bench` signature lines of the games in the job layer, in the CLI's order:
-/// the engine, Sokoban solving, Sokoban generation, Bait. (SameGame and Sudoku, which come
-/// between generation and Bait in `puzzle bench`, are added here once they move to this crate.)
-pub fn signature_all() -> Result<Vec<Signature>> {
-    let mut all = signature()?;
-    all.extend(crate::sokoban::signature()?);
-    all.extend(crate::sokogen::signature()?);
-    all.extend(crate::samegame::signature()?);
-    all.extend(crate::sudoku::signature()?);
-    all.extend(crate::bait::signature()?);
-    Ok(all)
-}
-
 impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "engine_bench";
     const TITLE: &'static str = "MCTS iterations per second on a toy game";
@@ -235,6 +222,10 @@ impl crate::registry::Job for BenchRequest {
         emit: Emit<'_, Self::Event>,
     ) -> Result<Option<crate::plot::Report>> {
         bench(self, stop, emit).map(|_| None)
+    }
+
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
     }
 
     fn example() -> Self {

@@ -81,6 +81,12 @@ pub trait Job:
     /// A small request that runs in well under a second on one core: the conformance test
     /// runs it, and the docs show it.
     fn example() -> Self;
+
+    /// This job's lines of the deterministic `puzzle bench` signature (fixed-seed runs whose
+    /// work and results change whenever search behaviour does); most jobs add none.
+    fn signature() -> Result<Vec<crate::Signature>> {
+        Ok(Vec::new())
+    }
 }
 
 /// What a front end lists about a job: its name, title and the JSON Schema of its request.
@@ -170,6 +176,14 @@ macro_rules! registry {
             vec![$(JobInfo::of::<$request>(),)*]
         }
 
+        /// The `puzzle bench` signature: every job's [`Job::signature`] lines, in registry
+        /// order.
+        pub fn signature_all() -> Result<Vec<crate::Signature>> {
+            let mut all = Vec::new();
+            $(all.extend(<$request as Job>::signature()?);)*
+            Ok(all)
+        }
+
         /// Every job's default request, tagged (the conformance test and the page's menu).
         pub fn default_requests() -> Vec<JobRequest> {
             vec![$(JobRequest::$variant(<$request>::default()),)*]
@@ -183,6 +197,8 @@ macro_rules! registry {
 }
 
 registry! {
+    /// MCTS iterations per second on the engine's toy game.
+    EngineBench(engine::BenchRequest),
     /// Solve Sokoban levels.
     SokobanSolve(sokoban::SolveRequest),
     /// Benchmark Sokoban solvers over level sets.
@@ -191,6 +207,12 @@ registry! {
     SokobanGenerate(sokogen::GenerateRequest),
     /// The generation thesis's tables.
     SokobanGenExperiment(sokogen::ExperimentRequest),
+    /// Solve SameGame boards.
+    SamegameSolve(samegame::SolveRequest),
+    /// The Czech thesis's SameGame comparison (§3.4).
+    SamegameExperiment(samegame::ExperimentRequest),
+    /// SameGame playout and SP-MCTS speeds.
+    SamegameBench(samegame::BenchRequest),
     /// Solve Sudoku puzzles (MCTS or exact).
     SudokuSolve(sudoku::SolveRequest),
     /// Generate unique-solution Sudoku puzzles.
@@ -199,20 +221,12 @@ registry! {
     SudokuBench(sudoku::BenchRequest),
     /// The Sudoku thesis's MCTS test grid and top95 table.
     SudokuExperiment(sudoku::ExperimentRequest),
-    /// Solve SameGame boards.
-    SamegameSolve(samegame::SolveRequest),
-    /// The Czech thesis's SameGame comparison (§3.4).
-    SamegameExperiment(samegame::ExperimentRequest),
-    /// SameGame playout and SP-MCTS speeds.
-    SamegameBench(samegame::BenchRequest),
     /// Play one game of Bait with an agent, tick by tick.
     BaitPlay(bait::PlayRequest),
     /// Every Bait agent on every level (the paper's comparison).
     BaitExperiment(bait::ExperimentRequest),
     /// The move times of every Bait agent on one level.
     BaitBench(bait::BenchRequest),
-    /// MCTS iterations per second on the engine's toy game.
-    EngineBench(engine::BenchRequest),
 }
 
 struct Name;

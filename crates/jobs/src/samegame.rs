@@ -784,6 +784,10 @@ impl crate::registry::Job for SolveRequest {
         solve(self, stop, emit).map(|_| None)
     }
 
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
+    }
+
     fn example() -> Self {
         SolveRequest {
             random: Some("6x6x3".into()),

@@ -870,6 +870,10 @@ impl crate::registry::Job for SolveRequest {
         solve(self, stop, emit).map(|_| None)
     }
 
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
+    }
+
     fn example() -> Self {
         SolveRequest {
             xsb: "#####\n#@$.#\n#####\n".into(),

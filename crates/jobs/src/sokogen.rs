@@ -1078,6 +1078,10 @@ impl crate::registry::Job for GenerateRequest {
         generate(self, stop, emit).map(|_| None)
     }
 
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
+    }
+
     fn example() -> Self {
         GenerateRequest {
             width: 5,

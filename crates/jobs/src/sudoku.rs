@@ -899,6 +899,10 @@ impl crate::registry::Job for SolveRequest {
         solve(self, stop, emit).map(|_| None)
     }
 
+    fn signature() -> Result<Vec<Signature>> {
+        signature()
+    }
+
     fn example() -> Self {
         SolveRequest {
             puzzles: "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n".into(),

@@ -48,7 +48,7 @@ pub fn bench_engine(mut req: BenchEngineArgs, common: &CommonArgs) -> Result<()>
 pub fn signature_all(common: &CommonArgs) -> Result<()> {
     let out = common.output();
     let mut total = 0u64;
-    let all = job::signature_all()?;
+    let all = puzzle_jobs::registry::signature_all()?;
     for s in &all {
         total += s.work;
         out.json(s)?;
