@@ -143,7 +143,11 @@ fn bad_input_gives_clear_errors() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "a value out of range is bad usage");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a value out of range is bad usage"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("mutation must be 0 to 1"));
     let out = puzzle()
         .args(["solve", "sokoban", "/nonexistent/file.xsb"])
