@@ -66,6 +66,11 @@ impl AgentName {
 /// Play one game (`puzzle play bait`): a bundled level by number, or a level's text.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(
+    &["time_limit", "iterations", "threads"],
+    "x-hidden",
+    serde_json::json!(true),
+))]
 pub struct PlayRequest {
     /// One of GVGAI's five levels (0 to 4); give this or a level's text.
     #[arg(long, value_name = "N")]
@@ -81,10 +86,12 @@ pub struct PlayRequest {
     pub source: String,
     /// The agent.
     #[arg(long, value_enum, default_value_t = AgentName::Astar)]
+    #[schemars(title = "Agent")]
     pub agent: AgentName,
     /// CPU time per move in milliseconds (GVGAI: 40).
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
     #[schemars(range(min = 0.001, max = 600_000.0))]
+    #[schemars(title = "Budget per move (ms)")]
     pub budget_ms: f64,
     /// Seed (default 0) and node budget of every search (default 3,000,000 on levels of at
     /// most 256 cells, 750,000 up to 1,024 and 187,500 up to 4,096:
@@ -342,21 +349,30 @@ impl LevelVisitor for PlayGame<'_, '_> {
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(
+    &["time_limit", "iterations", "threads"],
+    "x-hidden",
+    serde_json::json!(true),
+))]
 pub struct ExperimentRequest {
     /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …);
     /// the others play one.
     #[arg(long, default_value_t = 5)]
     #[schemars(range(min = 1, max = 1000))]
+    #[schemars(title = "Games per level (random agents)")]
     pub seeds: u64,
     /// Agents, comma-separated (default: all, in the order of the reports).
     #[arg(long, value_enum, value_delimiter = ',')]
+    #[schemars(title = "Agents")]
     pub agents: Vec<AgentName>,
     /// Levels 0 to 4, comma-separated (default: all five).
     #[arg(long, value_delimiter = ',')]
+    #[schemars(title = "Levels")]
     pub levels: Vec<usize>,
     /// CPU time per move in milliseconds (GVGAI: 40).
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
     #[schemars(range(min = 0.001, max = 600_000.0))]
+    #[schemars(title = "Budget per move (ms)")]
     pub budget_ms: f64,
     /// The first seed (default 0) and the node budget (default 3,000,000).
     #[serde(flatten)]
@@ -876,7 +892,15 @@ impl crate::registry::Job for ExperimentRequest {
 
     fn check(&self) -> Result<()> {
         self.limits.validate()?;
-        check_budget_ms(self.budget_ms)
+        check_budget_ms(self.budget_ms)?;
+        for &l in &self.levels {
+            check_level_index("levels", l)?;
+        }
+        let base_seed = self.limits.seed_or(0);
+        if base_seed.checked_add(self.seeds).is_none() {
+            bail!("seed: {base_seed} plus {} seeds is too large", self.seeds);
+        }
+        Ok(())
     }
 
     fn limits(&self) -> &Limits {

@@ -1111,7 +1111,17 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()
+        self.limits.validate()?;
+        let all = tables();
+        for id in &self.tables {
+            if !all.iter().any(|t| t.id == id.as_str()) {
+                bail!(
+                    "unknown table '{id}' (choose from {})",
+                    all.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
+                );
+            }
+        }
+        Ok(())
     }
 
     fn limits(&self) -> &Limits {

@@ -32,10 +32,12 @@ pub struct ExperimentRequest {
     pub source: String,
     /// The bundled set used without a boards file (`standard20`, the 20 standard boards).
     #[arg(long, default_value = "standard20")]
+    #[schemars(title = "Board set")]
     pub set: String,
     /// Only the first N boards.
     #[arg(long, value_name = "N")]
     #[schemars(range(min = 1))]
+    #[schemars(title = "Boards (first N)")]
     pub count: Option<usize>,
     /// The playout policies compared (comma-separated).
     #[arg(
@@ -43,6 +45,7 @@ pub struct ExperimentRequest {
         value_delimiter = ',',
         default_value = "tabu,pseudo-tabu,double-tabu"
     )]
+    #[schemars(title = "Playout policies")]
     pub playouts: Vec<String>,
     /// The selection formulas compared (comma-separated): `ucb-tuned`, `uctk<C>` (UCB1),
     /// `spmcts`.
@@ -53,6 +56,7 @@ pub struct ExperimentRequest {
         value_delimiter = ',',
         default_value = "ucb-tuned,uctk0.1,uctk0.2,uctk0.4"
     )]
+    #[schemars(title = "Selection formulas")]
     pub formulas: Vec<String>,
     /// Budget per run (default 2,000 simulations when no time limit is given; 4,000,000
     /// nodes; seed 1); `threads` runs in parallel (one tree each).
@@ -528,7 +532,22 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()
+        self.limits.validate()?;
+        if self.playouts.is_empty() {
+            bail!("playouts: give at least one playout policy");
+        }
+        if self.formulas.is_empty() {
+            bail!("formulas: give at least one selection formula");
+        }
+        for p in &self.playouts {
+            p.trim()
+                .parse::<AnyChooser>()
+                .map_err(|e| anyhow::anyhow!("playouts: {e}"))?;
+        }
+        for f in &self.formulas {
+            parse_formula(f.trim())?;
+        }
+        Ok(())
     }
 
     fn limits(&self) -> &Limits {
