@@ -12,15 +12,20 @@ use std::time::Duration;
 #[serde(default)]
 pub struct Limits {
     /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
+    #[schemars(title = "Seed")]
     pub seed: Option<u64>,
     /// Time limit in seconds (per item where a job solves many).
+    #[schemars(title = "Time limit (s)")]
     pub time_limit: Option<f64>,
     /// Iteration (simulation) budget.
+    #[schemars(title = "Iterations")]
     pub iterations: Option<u64>,
     /// Worker threads (default 1, or the machine's cores where more threads help: each job
     /// documents its default).
+    #[schemars(title = "Threads")]
     pub threads: Option<usize>,
     /// The most search nodes held at once.
+    #[schemars(title = "Max nodes")]
     pub max_nodes: Option<usize>,
 }
 

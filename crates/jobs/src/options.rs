@@ -6,6 +6,17 @@
 //! default ([`defaults`] makes the request's `Default` from those), and its
 //! `#[schemars(range(…))]` its range, which [`check_ranges`] enforces for every front end.
 //! Choices are enums deriving `clap::ValueEnum`, named in JSON as on the command line.
+//!
+//! The page builds its forms from the schema alone, so a few schemars attributes that change
+//! nothing else serve it: `#[schemars(title = "…")]`, a field's (or a choice's) short label
+//! where the doc comment's first sentence is too long for one; `extend("x-when" = {"algo":
+//! ["spmcts"], "uctk": [null], "tabu_colours": {"minimum": 2}})`, when a field applies (every
+//! named field's value is one of the listed values, `null` for unset, or within the bounds;
+//! for a list, one of its values), so that a form shows and sends it only then;
+//! `extend("x-choices" = [{"const": …, "title": …}])`, named values a form offers for a field
+//! written as text (others are accepted too); `extend("x-hidden" = true)`, a field forms leave
+//! out (sharding, or a budget setting the job does not read). [`flattened`] sets them on
+//! flattened fields, which cannot carry attributes of their own.
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, FromArgMatches, Parser, ValueEnum};
@@ -84,6 +95,32 @@ pub fn check_ranges<T: Serialize + JsonSchema>(request: &T) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A schemars transform for a request's flattened fields, which cannot carry an attribute of
+/// their own (their struct is shared): set `key` to `value` on every one of `fields`, e.g.
+/// `#[schemars(transform = crate::options::flattened(&["portfolio_first"], "x-when",
+/// serde_json::json!({"algo": ["greedy"]})))]` (see the module's documentation).
+pub fn flattened(
+    fields: &'static [&'static str],
+    key: &'static str,
+    value: serde_json::Value,
+) -> impl FnMut(&mut schemars::Schema) {
+    move |schema: &mut schemars::Schema| {
+        if let Some(properties) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            for field in fields {
+                if let Some(property) = properties
+                    .get_mut(*field)
+                    .and_then(serde_json::Value::as_object_mut)
+                {
+                    property.insert(key.into(), value.clone());
+                }
+            }
+        }
+    }
 }
 
 /// Serde for a field whose type is written as text (`FromStr` + `Display`), e.g. a playout

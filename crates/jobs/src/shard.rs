@@ -88,7 +88,7 @@ impl<'de> Deserialize<'de> for Shard {
 pub struct Items {
     /// Run only this shard's items (`"2/4"`); `None`: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("x-hidden" = true))]
     pub shard: Option<Shard>,
     /// Records of items already done, by item number: emitted again (with this run's `shard`
     /// field) instead of running the item. Front ends fill it from files (`--resume`, `puzzle
