@@ -38,17 +38,23 @@ pub const AGENTS: [&str; 6] = ["dfs", "dls", "astar", "astar-offline", "mcts", "
 #[serde(rename_all = "kebab-case")]
 pub enum AgentName {
     /// Depth-first search over the whole game, then its plan.
+    #[schemars(title = "dfs: depth-first search, then its plan")]
     Dfs,
     /// Depth-limited search each move.
+    #[schemars(title = "dls: depth-limited search each move")]
     Dls,
     /// A* each move, paused and resumed within the move's budget.
     #[default]
+    #[schemars(title = "astar: A* each move")]
     Astar,
     /// A* to the win before the first move, then its plan.
+    #[schemars(title = "astar-offline: A* to the win, then its plan")]
     AstarOffline,
     /// UCT with random playouts.
+    #[schemars(title = "mcts: UCT with random playouts")]
     Mcts,
     /// UCT over a transposition graph with the heuristic's guidance.
+    #[schemars(title = "mcts-plus: UCT over a transposition graph")]
     MctsPlus,
 }
 
@@ -856,13 +862,7 @@ impl crate::registry::Job for PlayRequest {
         check_budget_ms(self.budget_ms)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
+    crate::registry::job_fields!(limits);
 
     fn run(
         &self,
@@ -903,17 +903,7 @@ impl crate::registry::Job for ExperimentRequest {
         Ok(())
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,
@@ -943,13 +933,7 @@ impl crate::registry::Job for BenchRequest {
         check_budget_ms(self.budget_ms)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
+    crate::registry::job_fields!(limits);
 
     fn run(
         &self,

@@ -1,5 +1,5 @@
 //! The registry of jobs: every job declared once, as a typed request implementing [`Job`], and
-//! listed once in [`registry!`](crate::registry!)'s invocation below. Everything a front end
+//! listed once in `registry!`'s invocation below. Everything a front end
 //! needs to know about the jobs is derived from that list: the tagged [`JobRequest`] the
 //! server deserialises, the job names, the JSON Schema of every request (which the page builds
 //! its forms from), how records of a sharded run are grouped and printed, and the conformance
@@ -26,7 +26,7 @@ pub type TypedEmit<'a, E> = crate::Emit<'a, E>;
 
 /// One job: its request type is the single declaration of its options.
 ///
-/// Implementations live beside the job's code; [`registry!`](crate::registry!) lists them.
+/// Implementations live beside the job's code; `registry!` lists them.
 pub trait Job:
     Serialize + DeserializeOwned + JsonSchema + Default + Clone + std::fmt::Debug + Send + Sync
 {
@@ -88,6 +88,29 @@ pub trait Job:
         Ok(Vec::new())
     }
 }
+
+/// The accessors of [`Job`] for a request whose budget is its `limits` field and, for a job
+/// over many items, whose sharding part is its `items` field: `job_fields!(limits)` or
+/// `job_fields!(limits, items)` inside the `impl Job`.
+macro_rules! job_fields {
+    (limits) => {
+        fn limits(&self) -> &$crate::Limits {
+            &self.limits
+        }
+
+        fn limits_mut(&mut self) -> &mut $crate::Limits {
+            &mut self.limits
+        }
+    };
+    (limits, items) => {
+        $crate::registry::job_fields!(limits);
+
+        fn items_mut(&mut self) -> Option<&mut $crate::Items> {
+            Some(&mut self.items)
+        }
+    };
+}
+pub(crate) use job_fields;
 
 /// What a front end lists about a job: its name, title and the JSON Schema of its request.
 #[derive(Clone, Debug, Serialize)]

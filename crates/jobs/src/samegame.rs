@@ -52,19 +52,26 @@ pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 #[serde(rename_all = "kebab-case")]
 pub enum AlgorithmName {
     /// Single-player MCTS (Schadd et al. 2008).
+    #[schemars(title = "SP-MCTS, single-player MCTS (Schadd et al. 2008)")]
     Spmcts,
     /// Nested Monte Carlo Search (Cazenave 2009).
+    #[schemars(title = "NMCS, nested Monte Carlo search (Cazenave 2009)")]
     Nmcs,
     /// Nested Rollout Policy Adaptation (Rosin 2011), with the selective policy by default.
     #[default]
+    #[schemars(title = "NRPA, nested rollout policy adaptation (Rosin 2011)")]
     Nrpa,
     /// Depth-budgeted search (beam of depth-limited lookaheads).
+    #[schemars(title = "DBS, depth-budgeted search")]
     Dbs,
     /// A* maximising the score with the colour bound (small boards).
+    #[schemars(title = "A* with the colour bound (small boards)")]
     Astar,
     /// IDA* with the same bound.
+    #[schemars(title = "IDA* with the colour bound")]
     Idastar,
     /// The best of random playouts.
+    #[schemars(title = "Random playouts, the best kept")]
     Random,
 }
 
@@ -87,8 +94,10 @@ impl AlgorithmName {
 pub enum ScoringName {
     /// (n−2)² per group, +1000 for clearing the board.
     #[default]
+    #[schemars(title = "Standard: (n − 2)², +1000 for clearing")]
     Standard,
     /// The Hungarian paper's (n−1)² per group, no bonus.
+    #[schemars(title = "Hungarian: (n − 1)², no bonus")]
     Hungarian,
 }
 
@@ -100,10 +109,13 @@ pub enum ScoringName {
 pub enum PenaltyName {
     /// No end penalty (Cazenave, CodinGame).
     #[default]
+    #[schemars(title = "None (Cazenave, CodinGame)")]
     None,
     /// (m−2)² for the m stones left (js-games.de).
+    #[schemars(title = "Total: −(m − 2)² for m stones left (js-games.de)")]
     Total,
     /// Σ(m_c−2)² over the colours left (Schadd).
+    #[schemars(title = "Per colour: −Σ(m_c − 2)² (Schadd)")]
     PerColour,
 }
 
@@ -114,9 +126,11 @@ pub enum PenaltyName {
 #[serde(rename_all = "kebab-case")]
 pub enum TabuScheduleName {
     /// Run i takes the (i mod K)-th most frequent colour.
+    #[schemars(title = "Round robin")]
     RoundRobin,
     /// One run per colour, then every run takes the colour whose runs scored best.
     #[default]
+    #[schemars(title = "Best first")]
     BestFirst,
 }
 
@@ -145,6 +159,7 @@ pub struct SolveRequest {
     pub random: Option<String>,
     /// The search.
     #[arg(long, value_enum, default_value_t = AlgorithmName::Nrpa)]
+    #[schemars(title = "Algorithm")]
     pub algo: AlgorithmName,
     /// Playout policy: random, tabu, tabu-colour, pseudo[-K], pseudo-tabu[-K], double-tabu,
     /// roulette, eps<E>-<policy>.
@@ -153,88 +168,123 @@ pub struct SolveRequest {
     #[arg(long, default_value = "tabu", value_parser = parse_playout)]
     #[serde(with = "crate::options::as_text")]
     #[schemars(with = "String")]
+    #[schemars(
+        title = "Playout policy",
+        extend("x-when" = {"algo": ["spmcts", "nmcs", "dbs", "random"]}),
+        // Named policies for a form's menu (any policy the text names is accepted).
+        extend("x-choices" = [
+            {"const": "tabu", "title": "Random Tabu (Czech thesis)"},
+            {"const": "tabu-colour", "title": "TabuColorRandom (Schadd)"},
+            {"const": "random", "title": "Random"},
+            {"const": "pseudo", "title": "Pseudo Random, k = 3 (Czech thesis)"},
+            {"const": "pseudo-tabu", "title": "Pseudo Random Tabu, k = 3 (Czech thesis)"},
+            {"const": "double-tabu", "title": "Random Double Tabu (Czech thesis)"},
+            {"const": "roulette", "title": "Roulette wheel, (n − 1)² (Hungarian paper)"},
+            {"const": "eps0.1-tabu", "title": "ε-greedy 0.1 around Random Tabu (Hungarian paper)"}
+        ])
+    )]
     pub playout: AnyChooser,
     /// Points per group.
     #[arg(long, value_enum, default_value_t = ScoringName::Standard)]
+    #[schemars(title = "Scoring")]
     pub scoring: ScoringName,
     /// End penalty for stones left.
     #[arg(long, value_enum, default_value_t = PenaltyName::None)]
+    #[schemars(title = "End penalty (stones left)")]
     pub penalty: PenaltyName,
     /// SP-MCTS exploration constant C (rewards are normalized to about [0, 1]).
     #[arg(long)]
     #[schemars(range(min = 0.0))]
+    #[schemars(title = "C (exploration)", extend("x-when" = {"algo": ["spmcts"], "uctk": [null]}))]
     pub c: Option<f64>,
     /// SP-MCTS variance constant D.
     #[arg(long)]
     #[schemars(range(min = 0.0))]
+    #[schemars(title = "D (variance)", extend("x-when" = {"algo": ["spmcts"], "uctk": [null]}))]
     pub d: Option<f64>,
     /// SP-MCTS weight W of the best result below a node.
     #[arg(long)]
     #[schemars(range(min = 0.0))]
+    #[schemars(title = "W (best result)", extend("x-when" = {"algo": ["spmcts"], "uctk": [null]}))]
     pub w: Option<f64>,
     /// UCB1 with this UCTK instead of the SP-MCTS formula (the Czech thesis's best: 0.1–0.2).
     #[arg(long)]
     #[schemars(range(min = 0.0))]
+    #[schemars(title = "UCTK (UCB1 instead of the SP-MCTS formula)", extend("x-when" = {"algo": ["spmcts"]}))]
     pub uctk: Option<f64>,
     /// Playouts through a leaf before it is expanded.
     #[arg(long, default_value_t = 20)]
     #[schemars(range(min = 0, max = 1_000_000))]
+    #[schemars(title = "Playouts before expansion", extend("x-when" = {"algo": ["spmcts"]}))]
     pub visits_before_expand: u32,
     /// Expand one child per playout (Coulom) instead of all children at once.
     #[arg(long)]
+    #[schemars(title = "Expand one child per playout", extend("x-when" = {"algo": ["spmcts"]}))]
     pub one_child: bool,
     /// Random restarts: a fresh tree after this many playouts per thread (default 20000).
     #[arg(long, value_name = "N", conflicts_with = "no_restarts")]
     #[schemars(range(min = 1))]
+    #[schemars(title = "Restart after (playouts per thread)", extend("x-when" = {"algo": ["spmcts"], "no_restarts": [false]}))]
     pub restart_after: Option<u64>,
     /// One tree per thread for the whole run (no random restarts).
     #[arg(long)]
+    #[schemars(title = "No random restarts", extend("x-when" = {"algo": ["spmcts"]}))]
     pub no_restarts: bool,
     /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
     #[arg(long)]
+    #[schemars(title = "No solved-subtree marking", extend("x-when" = {"algo": ["spmcts"]}))]
     pub no_solved_marking: bool,
     /// SP-MCTS per-move mode: search, commit the next move of the best game so far, search
     /// again from there (the budget shared out over the moves).
     #[arg(long)]
+    #[schemars(title = "Per-move mode (commit a move, search again)", extend("x-when" = {"algo": ["spmcts"]}))]
     pub per_move: bool,
     /// NRPA with the selective policy (Cazenave 2016): the tabu colour is not played while a
     /// group of another colour exists. On by default; `--no-selective` gives plain NRPA
     /// (Rosin 2011).
     #[arg(long = "no-selective", action = clap::ArgAction::SetFalse)]
+    #[schemars(title = "Selective policy (tabu colour)", extend("x-when" = {"algo": ["nrpa"]}))]
     pub selective: bool,
     /// Stabilized NRPA (Cazenave, Sevestre & Toulemont 2021): P playouts per level-1 step
     /// before each policy adaptation (1 = plain NRPA).
     #[arg(long, value_name = "P", default_value_t = 1)]
     #[schemars(range(min = 1, max = 1000))]
+    #[schemars(title = "Stabilized NRPA (playouts per step)", extend("x-when" = {"algo": ["nrpa"]}))]
     pub stabilized: u32,
     /// NRPA's top level as B lineages, each its own policy, cut by successive halving: the
     /// better half is kept at 1/B, then 1/(B/2), … of the iterations (1 = plain NRPA; B = 8
     /// makes a run 2.5 plain runs long).
     #[arg(long, value_name = "B", default_value_t = 1)]
     #[schemars(range(min = 1, max = 64))]
+    #[schemars(title = "Top-level lineages (halved)", extend("x-when" = {"algo": ["nrpa"]}))]
     pub lineages: u32,
     /// Selective NRPA: restarts take the tabu colour from the K most frequent colours (1 =
     /// always the most frequent, as Cazenave); with several threads each thread starts at a
     /// different one.
     #[arg(long, value_name = "K", default_value_t = 3)]
     #[schemars(range(min = 1, max = 20))]
+    #[schemars(title = "Tabu colours (K most frequent)", extend("x-when" = {"algo": ["nrpa"], "selective": [true]}))]
     pub tabu_colours: u32,
     /// With tabu_colours K > 1: how runs choose among the K colours.
     #[arg(long, value_enum, default_value_t = TabuScheduleName::BestFirst)]
+    #[schemars(title = "Tabu schedule", extend("x-when" = {"algo": ["nrpa"], "selective": [true], "tabu_colours": {"minimum": 2}}))]
     pub tabu_schedule: TabuScheduleName,
     /// Selective NRPA with several tabu colours: keep PCT % of the budget for endgame
     /// searches, one NRPA run each from the positions after 1/2, 2/3 and 5/6 of the best
     /// game's moves (0 = none).
     #[arg(long, value_name = "PCT", default_value_t = 0)]
     #[schemars(range(min = 0, max = 90))]
+    #[schemars(title = "Endgame searches (% of the budget)", extend("x-when" = {"algo": ["nrpa"], "selective": [true], "tabu_colours": {"minimum": 2}}))]
     pub endgame_percent: u32,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long)]
     #[schemars(range(min = 1, max = 5))]
+    #[schemars(title = "Nesting level", extend("x-when" = {"algo": ["nmcs", "nrpa"]}))]
     pub level: Option<u32>,
     /// DBS depth.
     #[arg(long, default_value_t = 2)]
     #[schemars(range(min = 1, max = 6))]
+    #[schemars(extend("x-when" = {"algo": ["dbs"]}))]
     pub depth: u32,
     /// Budget per board (default 10 s, or only the iterations when an iteration budget is
     /// given; 4,000,000 nodes, A* 300,000; one thread with an iteration budget, else the
@@ -764,17 +814,7 @@ impl crate::registry::Job for SolveRequest {
         solve_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,

@@ -39,6 +39,7 @@ pub enum AlgorithmName {
     /// A portfolio of fast searches for any solution (greedy and weighted A* with macros and
     /// FESS's features, forwards and backwards; see `docs/METHODS.md#sokoban`).
     #[default]
+    #[schemars(title = "Greedy portfolio: fast searches for any solution")]
     Greedy,
     /// A* over pushes: push-optimal.
     Astar,
@@ -68,6 +69,11 @@ impl AlgorithmName {
 /// threads, or taking turns on one core with `threads: 1`; the same searches either way).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(
+    &["portfolio_first", "portfolio_second"],
+    "x-when",
+    serde_json::json!({"algo": ["greedy"]}),
+))]
 pub struct SolveRequest {
     /// The XSB text: one or more levels.
     #[arg(skip)]
@@ -85,10 +91,12 @@ pub struct SolveRequest {
     /// GA: individuals per generation (default 100).
     #[arg(long, value_name = "N")]
     #[schemars(range(min = 2, max = 100_000))]
+    #[schemars(title = "GA population", extend("x-when" = {"algo": ["ga"]}))]
     pub population: Option<usize>,
     /// GA: per-gene mutation probability (the paper: 0.05–0.1; default 0.08).
     #[arg(long, value_name = "P")]
     #[schemars(range(min = 0.0, max = 1.0))]
+    #[schemars(title = "GA mutation probability", extend("x-when" = {"algo": ["ga"]}))]
     pub mutation: Option<f64>,
     /// Budget (default 10 s per level, 8,000,000 nodes, the machine's cores up to
     /// [`PORTFOLIO_THREADS`] threads; `threads: 1` for one).
@@ -215,14 +223,14 @@ pub struct Portfolio {
     /// with K % for the helper; `r-` before a name searches backwards. The last search must go
     /// forwards without macros. Level records carry the list.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", title = "Portfolio: first list")]
     #[arg(long, value_name = "LIST")]
     pub portfolio_first: Option<Phases>,
     /// For experiments with the portfolio (`algo: greedy`): run LIST as its second list of
     /// searches (the one beside the first, on a second thread or taking turns on one core),
     /// written like `portfolio_first`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", title = "Portfolio: second list")]
     #[arg(long, value_name = "LIST")]
     pub portfolio_second: Option<Phases>,
 }
@@ -532,6 +540,11 @@ impl LevelSet {
 /// Benchmark solvers over level sets (`puzzle bench sokoban`, `puzzle experiment sokoban`).
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(
+    &["portfolio_first", "portfolio_second"],
+    "x-when",
+    serde_json::json!({"algos": ["greedy"]}),
+))]
 pub struct BenchRequest {
     /// The sets (default: microban and boxoban-hard).
     pub sets: Vec<LevelSet>,
@@ -850,17 +863,7 @@ impl crate::registry::Job for SolveRequest {
         ga_config(self.population, self.mutation).map(drop)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,
@@ -897,17 +900,7 @@ impl crate::registry::Job for BenchRequest {
         self.portfolio.validate(&algos)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,

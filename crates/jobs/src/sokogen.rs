@@ -38,8 +38,10 @@ pub const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 pub enum MoveAgentName {
     /// The player pushes a box or walks to a cell beside one (the thesis's optimization).
     #[default]
+    #[schemars(title = "push: push a box or walk beside one")]
     Push,
     /// Four-direction steps (Kartal et al.).
+    #[schemars(title = "naive: four-direction steps (Kartal et al.)")]
     Naive,
 }
 
@@ -69,54 +71,76 @@ pub struct GenerateRequest {
     /// Board width (interior, without the wall border added on output).
     #[arg(long, default_value_t = 7)]
     #[schemars(range(min = 3, max = 31))]
+    #[schemars(title = "Width (interior cells)")]
     pub width: u32,
     /// Board height (interior).
     #[arg(long, default_value_t = 7)]
     #[schemars(range(min = 3, max = 31))]
+    #[schemars(title = "Height (interior cells)")]
     pub height: u32,
     /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
     #[arg(long, value_name = "X,Y", value_parser = parse_start)]
+    #[schemars(title = "Start cell (X,Y)")]
     pub start: Option<(usize, usize)>,
     /// Also keep every level scoring at least this (besides each new best).
     #[arg(long, value_name = "SCORE")]
+    #[schemars(title = "Score threshold")]
     pub threshold: Option<f64>,
     /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
     #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
     #[schemars(range(min = 0.0, max = 0.99))]
+    #[schemars(title = "Bootstrap δ (0 = off)")]
     pub bootstrap_delta: f64,
     /// Levels differing from a kept, at least as good level in at most this many cells are
     /// dropped as near-duplicates.
     #[arg(long, default_value_t = 2, value_name = "CELLS")]
+    #[schemars(title = "Near-duplicates (cells)")]
     pub near_duplicates: u32,
     /// Move-Agent form.
     #[arg(long, value_enum, default_value_t = MoveAgentName::Push)]
+    #[schemars(title = "Move agent")]
     pub move_agent: MoveAgentName,
     /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`.
     #[arg(long, default_value = "third", value_name = "H", value_parser = box_limit_text)]
+    #[schemars(
+        title = "Box limit",
+        extend("x-choices" = [
+            {"const": "third", "title": "A third of the cells, ⌈nm/3⌉"},
+            {"const": "half", "title": "Half of the cells, ⌈nm/2⌉"},
+            {"const": "none", "title": "No limit"}
+        ])
+    )]
     pub box_limit: String,
     /// Tree depth Freeze-Level needs (0 = off; the thesis's final configuration: 10).
     #[arg(long, default_value_t = 10, value_name = "D")]
+    #[schemars(title = "Depth limit (0 = off)")]
     pub depth_limit: u16,
     /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off).
     #[arg(long)]
+    #[schemars(title = "Keep impossible 2×2 boxes")]
     pub keep_impossible: bool,
     /// Create all children at a node's first expansion instead of one per expansion (bloom off).
     #[arg(long)]
+    #[schemars(title = "No bloom (all children at the first expansion)")]
     pub no_bloom: bool,
     /// Use Congestion-V1 instead of Congestion-V2 in the score.
     #[arg(long)]
+    #[schemars(title = "Congestion V1 (instead of V2)")]
     pub congestion_v1: bool,
     /// Selection formula (Table 3.8's constants).
     #[arg(long, value_enum, default_value_t = SelectionName::Ucb1)]
+    #[schemars(title = "Selection formula")]
     pub selection: SelectionName,
     /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
     #[arg(long, default_value_t = 1.0, value_name = "XI")]
+    #[schemars(title = "Exploration factor ξ", extend("x-when" = {"selection": ["ucb1"]}))]
     pub xi: f64,
     /// Low-memory setting for long runs on big boards: the search trees' memory in MiB (caps
     /// the node budget at what fits, at [`puzzle_engine::mcts::node_bytes`] a node: 32 bytes
     /// with UCB1, 48 with the formulas that read the rewards' spread; a full tree stops
     /// growing and the search goes on sampling from its leaves).
     #[arg(long = "max-memory", value_name = "MIB")]
+    #[schemars(title = "Tree memory (MiB)")]
     pub max_memory_mb: Option<f64>,
     /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
@@ -691,13 +715,16 @@ fn generate_run(
 /// The thesis's experiment tables (`puzzle experiment sokoban-gen`).
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(&["threads"], "x-hidden", serde_json::json!(true)))]
 pub struct ExperimentRequest {
     /// Tables to run, comma-separated, e.g. `3.1,3.5` (default: all eight).
     #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    #[schemars(title = "Tables")]
     pub tables: Vec<String>,
     /// Seeds per column: first..first+seeds (the thesis: 10).
     #[arg(long, default_value_t = 10)]
     #[schemars(range(min = 1, max = 1000))]
+    #[schemars(title = "Seeds per column")]
     pub seeds: u64,
     /// Per-run time (default 0.5 s; the thesis: 30 s), iterations per run (none by default:
     /// give them for reproducible tables), first seed (default 1), node budget.
@@ -1060,17 +1087,7 @@ impl crate::registry::Job for GenerateRequest {
         params(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn item_complete(records: &[serde_json::Value]) -> bool {
         // A seed's levels are whole once its summary is written.
@@ -1124,17 +1141,7 @@ impl crate::registry::Job for ExperimentRequest {
         Ok(())
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,

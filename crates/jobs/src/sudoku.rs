@@ -38,8 +38,10 @@ use std::time::{Duration, Instant};
 pub enum AlgorithmName {
     /// The thesis's MCTS solver (chapter 4), with the most-constrained cell by default.
     #[default]
+    #[schemars(title = "MCTS (the thesis's solver)")]
     Mcts,
     /// Constraint propagation and search; proves uniqueness.
+    #[schemars(title = "Exact: propagation and search (proves uniqueness)")]
     Exact,
 }
 
@@ -76,6 +78,7 @@ pub enum PresetName {
     /// The Czech thesis's exact MCTS: random playouts, a random cell for expansion, UCB1 with
     /// UCTK 0.2, no AMAF, 10 visits before expansion (solves none of top95,
     /// `docs/benchmarks/sudoku.md` 2.3).
+    #[schemars(title = "The thesis's settings (random cells)")]
     Thesis,
 }
 
@@ -110,6 +113,12 @@ pub const MAX_GENERATE: u64 = 1_000_000;
 /// simulations per tree, 9 restarts, one thread. `preset: thesis` gives the thesis's settings.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
+// The exact solver reads no budget setting.
+#[schemars(transform = crate::options::flattened(
+    &["seed", "time_limit", "iterations", "threads", "max_nodes"],
+    "x-when",
+    serde_json::json!({"algo": ["mcts"]}),
+))]
 pub struct SolveRequest {
     /// The puzzles: one per line (81 symbols, `.` or `0` empty), or grids of 9 lines.
     #[arg(skip)]
@@ -124,35 +133,44 @@ pub struct SolveRequest {
     /// playout and tree cell choice a request leaves out; the other defaults are already the
     /// thesis's.
     #[arg(long, value_enum)]
+    #[schemars(title = "Preset", extend("x-when" = {"algo": ["mcts"]}))]
     pub preset: Option<PresetName>,
     /// MCTS playout cell choice [default: mrv; random with the thesis preset].
     #[arg(long, value_enum)]
+    #[schemars(title = "Playout cell choice", extend("x-when" = {"algo": ["mcts"]}))]
     pub playout: Option<CellName>,
     /// MCTS selection formula.
     #[arg(long, value_enum, default_value_t = SelectionName::Ucb1)]
+    #[schemars(title = "Selection formula", extend("x-when" = {"algo": ["mcts"]}))]
     pub selection: SelectionName,
     /// UCB1 exploration constant UCTK (the thesis tried 0.1, 0.2, 0.4; 0.2 was best).
     #[arg(long, value_name = "K", default_value_t = 0.2)]
     #[schemars(range(min = 0.0, max = 100.0))]
+    #[schemars(title = "UCTK", extend("x-when" = {"algo": ["mcts"], "selection": ["ucb1"]}))]
     pub uctk: f64,
     /// Turn on α-AMAF with this α (0.5 in the thesis); widens expansion to a whole unit.
     #[arg(long, value_name = "ALPHA")]
     #[schemars(range(min = 0.0, max = 1.0))]
+    #[schemars(title = "α-AMAF with α (empty: off)", extend("x-when" = {"algo": ["mcts"]}))]
     pub amaf: Option<f64>,
     /// Simulations per MCTS tree; the search restarts with a fresh tree after this many.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
+    #[schemars(title = "Simulations per tree", extend("x-when" = {"algo": ["mcts"]}))]
     pub max_simulations: u64,
     /// Restarts allowed after the first tree (total budget: N × (R + 1) simulations).
     #[arg(long, value_name = "R", default_value_t = 9)]
     #[schemars(range(max = 1_000_000))]
+    #[schemars(title = "Restarts", extend("x-when" = {"algo": ["mcts"]}))]
     pub restarts: u64,
     /// Tree expansion cell choice (the thesis leaves it open) [default: mrv; random with the
     /// thesis preset].
     #[arg(long, value_enum)]
+    #[schemars(title = "Tree cell choice", extend("x-when" = {"algo": ["mcts"], "amaf": [null]}))]
     pub tree_cell: Option<CellName>,
     /// Visits of a leaf before it is expanded (10 in the thesis).
     #[arg(long, value_name = "V", default_value_t = 10)]
+    #[schemars(title = "Visits before expansion", extend("x-when" = {"algo": ["mcts"]}))]
     pub visits_before_expand: u32,
     /// Budget per puzzle: `iterations` caps the simulations, `time_limit` the time (default
     /// none: the simulations bound the run), `max_nodes` the tree (default the engine's),
@@ -879,17 +897,7 @@ impl crate::registry::Job for SolveRequest {
         mcts_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,
@@ -924,13 +932,7 @@ impl crate::registry::Job for GenerateRequest {
         self.limits.validate()
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
+    crate::registry::job_fields!(limits);
 
     fn run(
         &self,
@@ -957,13 +959,7 @@ impl crate::registry::Job for BenchRequest {
         self.limits.validate()
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
+    crate::registry::job_fields!(limits);
 
     fn run(
         &self,

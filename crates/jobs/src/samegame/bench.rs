@@ -211,13 +211,7 @@ impl crate::registry::Job for BenchRequest {
         self.limits.validate()
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
+    crate::registry::job_fields!(limits);
 
     fn run(
         &self,

@@ -550,17 +550,7 @@ impl crate::registry::Job for ExperimentRequest {
         Ok(())
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,

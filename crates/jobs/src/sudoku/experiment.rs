@@ -27,10 +27,13 @@ use super::check_simulations;
 #[serde(rename_all = "kebab-case")]
 pub enum GridPuzzleName {
     /// The easy puzzle ([`crate::data::SUDOKU_EASY`]).
+    #[schemars(title = "Easy")]
     Easy,
     /// The medium puzzle ([`crate::data::SUDOKU_MEDIUM`]).
+    #[schemars(title = "Medium")]
     Medium,
     /// The hard puzzle ([`crate::data::SUDOKU_HARD`]).
+    #[schemars(title = "Hard")]
     Hard,
 }
 
@@ -44,36 +47,49 @@ pub enum GridPuzzleName {
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
+#[schemars(transform = crate::options::flattened(
+    &["iterations", "threads", "max_nodes"],
+    "x-hidden",
+    serde_json::json!(true),
+))]
 pub struct ExperimentRequest {
     /// Runs per configuration [10].
     #[arg(long, default_value_t = 3)]
     #[schemars(range(min = 1, max = 1000))]
+    #[schemars(title = "Runs per configuration")]
     pub runs: u64,
     /// Simulation limit for the easy puzzle [10000].
     #[arg(long, default_value_t = 10_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
+    #[schemars(title = "Easy puzzle: simulations")]
     pub easy_limit: u64,
     /// Simulation limit for the medium puzzle [200000].
     #[arg(long, default_value_t = 50_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
+    #[schemars(title = "Medium puzzle: simulations")]
     pub medium_limit: u64,
     /// Simulation limit for the hard puzzle [700000].
     #[arg(long, default_value_t = 100_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
+    #[schemars(title = "Hard puzzle: simulations")]
     pub hard_limit: u64,
     /// Also run α-AMAF on the hard puzzle (the thesis left it out there).
     #[arg(long)]
+    #[schemars(title = "Also α-AMAF on the hard puzzle")]
     pub amaf_on_hard: bool,
     /// Puzzles of top95 for the success-against-budget table.
     #[arg(long, default_value_t = 95)]
     #[schemars(range(min = 0, max = 95))]
+    #[schemars(title = "top95 puzzles")]
     pub top95: u64,
     /// Largest simulation budget of the top95 table (restarts every 10% of it).
     #[arg(long, default_value_t = 100_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
+    #[schemars(title = "top95 largest budget (simulations)")]
     pub top95_budget: u64,
     /// Which of the grid's puzzles to run (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [GridPuzzleName::Easy, GridPuzzleName::Medium, GridPuzzleName::Hard])]
+    #[schemars(title = "Grid puzzles")]
     pub puzzles: Vec<GridPuzzleName>,
     /// Seed (default 1; run r uses the stream seed (seed, r)) and a time limit per run; the
     /// other settings are not used.
@@ -687,17 +703,7 @@ impl crate::registry::Job for ExperimentRequest {
         validate(self)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn limits_mut(&mut self) -> &mut Limits {
-        &mut self.limits
-    }
-
-    fn items_mut(&mut self) -> Option<&mut Items> {
-        Some(&mut self.items)
-    }
+    crate::registry::job_fields!(limits, items);
 
     fn run(
         &self,
