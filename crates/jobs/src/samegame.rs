@@ -176,8 +176,8 @@ pub struct SolveRequest {
             {"const": "tabu", "title": "Random Tabu (Czech thesis)"},
             {"const": "tabu-colour", "title": "TabuColorRandom (Schadd)"},
             {"const": "random", "title": "Random"},
-            {"const": "pseudo", "title": "Pseudo Random, k = 3 (Czech thesis)"},
-            {"const": "pseudo-tabu", "title": "Pseudo Random Tabu, k = 3 (Czech thesis)"},
+            {"const": "pseudo-3", "title": "Pseudo Random, k = 3 (Czech thesis)"},
+            {"const": "pseudo-tabu-3", "title": "Pseudo Random Tabu, k = 3 (Czech thesis)"},
             {"const": "double-tabu", "title": "Random Double Tabu (Czech thesis)"},
             {"const": "roulette", "title": "Roulette wheel, (n − 1)² (Hungarian paper)"},
             {"const": "eps0.1-tabu", "title": "ε-greedy 0.1 around Random Tabu (Hungarian paper)"}

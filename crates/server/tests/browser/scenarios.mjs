@@ -135,6 +135,31 @@ async function sameGameCellCentre(page, [col, row], width, height) {
   return { x: box.x + ((col + 0.5) * box.width) / width, y: box.y + ((row + 0.5) * box.height) / height };
 }
 
+/** The JSON Schema of job `name`'s request, as `GET /api/jobs` serves it to the page. */
+async function jobSchema(name) {
+  const { jobs } = await (await apiCall('jobs')).json();
+  const job = jobs.find((j) => j.name === name);
+  if (!job) throw new Error(`GET /api/jobs lists no ${name}`);
+  return job.schema;
+}
+
+/** The values a schema property takes, through its `$ref` (the choices of an enum). */
+function schemaChoices(schema, property) {
+  const ref = property.$ref ?? property.anyOf?.find((p) => p.$ref)?.$ref;
+  const node = ref ? schema.$defs[ref.split('/').pop()] : property;
+  return node.oneOf ? node.oneOf.map((choice) => choice.const) : node.enum;
+}
+
+/** The events of a server-sent event stream's text: [{event, data}]. */
+function sseEvents(text) {
+  return text.split(/\r?\n\r?\n/).map((block) => ({
+    event: /^event: ?(.*)$/m.exec(block)?.[1],
+    data: /^data: ?(.*)$/m.exec(block)?.[1],
+  })).filter((e) => e.event && e.data !== undefined).map((e) => {
+    try { return { event: e.event, data: JSON.parse(e.data) }; } catch { return { event: e.event, data: e.data }; }
+  });
+}
+
 /** Opens the test-set page and waits until the bundled sets are listed. */
 async function openTestSets(page) {
   await page.goto(`${options.base}#/testsets`);
@@ -319,6 +344,59 @@ const scenarios = [
     },
   },
   {
+    name: 'SameGame: the solve form is built from the job schema and sends what was changed',
+    limitMs: 30_000,
+    async run(page) {
+      const schema = await jobSchema('samegame_solve');
+      const algos = schemaChoices(schema, schema.properties.algo);
+      await openSameGame(page);
+      // The algorithm menu holds exactly the schema's choices, its default chosen.
+      const algo = page.getByLabel('Algorithm', { exact: true });
+      await eventually(async () => (await algo.locator('option').count()) === algos.length, 'the algorithm menu should be filled');
+      const offered = await algo.locator('option').evaluateAll((options) => options.map((o) => o.value));
+      if (JSON.stringify(offered) !== JSON.stringify(algos)) throw new Error(`the menu offers ${offered}, the schema ${algos}`);
+      if ((await algo.inputValue()) !== schema.properties.algo.default) {
+        throw new Error(`the schema's default ${schema.properties.algo.default} should be chosen, not ${await algo.inputValue()}`);
+      }
+      // x-when: the playout policy applies to SP-MCTS (not the default NRPA), the nesting level to NRPA.
+      const playout = page.getByLabel('Playout policy', { exact: true });
+      const level = page.getByLabel('Nesting level', { exact: true });
+      if (!schema.properties.playout['x-when']?.algo?.includes('spmcts')) throw new Error('the schema should say when the playout applies');
+      if (await playout.isVisible()) throw new Error('the playout policy should be hidden for NRPA');
+      if (!(await level.isVisible())) throw new Error('the nesting level should show for NRPA');
+      await algo.selectOption('spmcts');
+      await playout.waitFor({ state: 'visible' });
+      await level.waitFor({ state: 'hidden' });
+      // UCTK set means UCB1: the SP-MCTS constants C, D, W step aside.
+      const c = page.getByLabel('C (exploration)', { exact: true });
+      await c.waitFor({ state: 'visible' });
+      await page.getByLabel(/^UCTK/).fill('0.15');
+      await c.waitFor({ state: 'hidden' });
+      await page.getByLabel(/^UCTK/).fill('');
+      await c.waitFor({ state: 'visible' });
+      // A solve sends only what was changed, and the result's record shows it.
+      await playout.selectOption('random');
+      await page.getByLabel('Time limit (s)', { exact: true }).fill('1');
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/jobs') && r.method() === 'POST');
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/jobs') && r.request().method() === 'POST');
+      await page.getByRole('button', { name: 'Solve' }).click();
+      const body = (await posted).postDataJSON();
+      const { text, source, ...options } = body;
+      const expected = { job: 'samegame_solve', algo: 'spmcts', playout: 'random', time_limit: 1 };
+      const canonical = (object) => JSON.stringify(Object.entries(object).sort(([a], [b]) => a.localeCompare(b)));
+      if (!text || canonical(options) !== canonical(expected)) {
+        throw new Error(`the request should carry the board and ${JSON.stringify(expected)}, carries ${JSON.stringify(options)}`);
+      }
+      const events = sseEvents(await (await answered).text());
+      const record = events.find((e) => e.event === 'result')?.data;
+      if (!record) throw new Error(`no result in the stream: ${events.map((e) => e.event).join(', ')}`);
+      if (record.algo !== 'spmcts' || record.playout !== 'random') {
+        throw new Error(`the record should show spmcts with random playouts, shows ${record.algo} / ${record.playout}`);
+      }
+      await page.getByRole('status').filter({ hasText: new RegExp(`^Best score ${record.score} in \\d+ moves.*: spmcts,`) }).waitFor();
+    },
+  },
+  {
     name: 'a test-set run of the first 10 Microban levels ends with 10 solved rows',
     limitMs: 45_000,
     async run(page) {
@@ -442,7 +520,7 @@ const scenarios = [
     limitMs: 20_000,
     async run(page) {
       await openSudokuWith(page, SUDOKU_EASY);
-      await page.getByLabel('Method').selectOption('exact');
+      await page.getByLabel('Solver', { exact: true }).selectOption('exact');
       await page.getByRole('button', { name: 'Solve', exact: true }).click();
       await page.getByRole('status').filter({ hasText: /the solution is unique/ }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Solved!' }).waitFor();
@@ -476,7 +554,7 @@ const scenarios = [
       await page.getByLabel('Experiment', { exact: true }).selectOption('sokoban-gen');
       await page.getByLabel('Tables', { exact: true }).fill('3.1');
       await page.getByLabel('Seeds per column').fill('1');
-      await page.getByLabel('Time per run (s)').fill('0.2');
+      await page.getByLabel('Time limit (s)', { exact: true }).fill('0.2');
       await page.getByText('puzzle experiment sokoban-gen --tables 3.1 --seeds 1 --time-limit 0.2').waitFor();
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       const plot = page.getByRole('img', { name: /^Table 3\.1 — Move-Agent/ });

@@ -7,8 +7,11 @@ import { api, streamJob } from '../api.js';
 import { drawBoard, LEGEND, tileSwatch } from '../board/bait.js';
 import { el, field, moveCaretTo, isTextEntry } from '../ui.js';
 import { createReplay } from '../replay.js';
+import { buildForm, jobInfo } from '../forms.js';
 
 const PASTED = 'pasted';
+/** The `bait_play` fields the page fills itself: the level on screen. */
+const PAGE_FIELDS = ['level', 'text', 'source'];
 const KEY_ACTIONS = {
   ArrowLeft: 'L', ArrowUp: 'U', ArrowRight: 'R', ArrowDown: 'D', a: 'L', w: 'U', d: 'R', s: 'D', ' ': 'N',
 };
@@ -27,9 +30,8 @@ const STATUS_TEXT = {
 /** The page's only mutable state; it outlives a visit to another page. */
 const state = {
   levels: [],            // [{id, name, text, width, height}] from the server
-  agents: [],            // [{name, description}]
-  defaultAgent: 'astar',
-  budgetMs: 40,
+  watchJob: null,        // {name, title, schema} of `bait_play` (GET /api/jobs)
+  watchValues: {},       // the watch form's values, kept for the next visit
   level: null,           // {id (0-4, or null when pasted), name, text}
   levelError: null,      // Error (with line/column when the server gave them)
   history: [],           // undo stack: [{actions, state}] as the server gave them
@@ -64,14 +66,11 @@ export function mount(main, params = new URLSearchParams()) {
 
 async function startPage(params) {
   try {
-    if (state.levels.length === 0) {
-      const [levels, agents] = await Promise.all([api('bait/levels'), api('bait/agents')]);
-      state.levels = levels;
-      state.agents = agents.agents;
-      state.defaultAgent = agents.default_agent;
-      state.budgetMs = agents.default_budget_ms;
+    if (state.levels.length === 0 || !state.watchJob) {
+      [state.levels, state.watchJob] = await Promise.all([api('bait/levels'), jobInfo('bait_play')]);
       renderOptions();
     }
+    buildWatchForm();
     const wanted = Number(params.get('level'));
     if (params.has('level') && state.levels[wanted]) await chooseLevel(wanted);
     else if (!state.level) await chooseLevel(0);
@@ -140,9 +139,9 @@ function buildPage() {
   );
 
   // Watch an agent
-  ui.agentSelect = el('select', { id: 'bait-agent', 'aria-describedby': 'bait-agent-about', onchange: render });
+  // The agent and its settings arrive with the job's schema (buildWatchForm).
+  ui.watchFields = el('div', { class: 'bait-watch-fields' }, el('p', { class: 'note' }, 'Loading the agents…'));
   ui.agentAbout = el('p', { id: 'bait-agent-about', class: 'help' });
-  ui.budgetInput = el('input', { id: 'bait-budget', type: 'number', min: 1, max: 600000, step: 1, value: String(state.budgetMs) });
   ui.watchButton = el('button', { type: 'button', onclick: startWatch }, 'Watch');
   ui.stopButton = el('button', { type: 'button', onclick: stopWatch }, 'Stop');
   ui.watchStatus = el('p', { class: 'note', 'aria-live': 'polite' });
@@ -163,7 +162,7 @@ function buildPage() {
 
   const watchSection = el('section', { class: 'panel watch', 'aria-labelledby': 'bait-watch-heading' },
     el('h2', { id: 'bait-watch-heading' }, 'Watch an agent'),
-    el('div', { class: 'row' }, field('Agent', ui.agentSelect), field('Per-move budget (ms)', ui.budgetInput)),
+    ui.watchFields,
     ui.agentAbout,
     el('div', { class: 'buttons' }, ui.watchButton, ui.stopButton),
     ui.watchStatus, ui.watchError,
@@ -215,14 +214,24 @@ function render() {
   renderWatch();
 }
 
+/** The agent and its settings, built from `bait_play`'s schema. */
+function buildWatchForm() {
+  const ui = state.ui;
+  if (!ui || !state.watchJob || ui.watchForm) return;
+  ui.watchForm = buildForm(state.watchJob, {
+    idPrefix: 'bait-', exclude: PAGE_FIELDS, values: state.watchValues,
+    onChange: (form) => {
+      try { state.watchValues = form.values(); } catch { /* shown when the watch starts */ }
+      render();
+    },
+  });
+  ui.watchForm.control('agent')?.setAttribute('aria-describedby', 'bait-agent-about');
+  ui.watchFields.replaceChildren(ui.watchForm.element);
+}
+
 function renderOptions() {
   const ui = state.ui;
   if (!ui) return;
-  if (ui.agentSelect.options.length !== state.agents.length) {
-    ui.agentSelect.replaceChildren(...state.agents.map((agent) => el('option', { value: agent.name }, agent.name)));
-    ui.agentSelect.value = state.watch.agent || state.defaultAgent;
-    ui.budgetInput.value = String(state.budgetMs);
-  }
   renderLevelOptions();
 }
 
@@ -245,9 +254,9 @@ function renderWatch() {
   const watch = state.watch;
   const playback = state.playback;
   const frame = watch.frames[playback.position] ?? null;
-  const agent = state.agents.find((a) => a.name === ui.agentSelect.value);
-  ui.agentAbout.textContent = agent ? agent.description : '';
-  ui.watchButton.disabled = watch.running || !state.level;
+  const agent = ui.watchForm?.field('agent')?.choices.find((choice) => choice.value === ui.watchForm.value('agent'));
+  ui.agentAbout.textContent = agent ? agent.help : '';
+  ui.watchButton.disabled = watch.running || !state.level || !ui.watchForm;
   ui.stopButton.disabled = !watch.running;
   ui.watchStatus.textContent = watchStatusText();
   ui.watchError.textContent = watch.error ? watch.error.message : '';
@@ -427,15 +436,21 @@ function clearWatch() {
 async function startWatch() {
   const ui = state.ui;
   const watch = state.watch;
-  if (!state.level || watch.running) return;
-  const budget = Number(ui.budgetInput.value);
+  if (!state.level || watch.running || !ui?.watchForm) return;
+  let settings;
+  try {
+    settings = ui.watchForm.request();
+  } catch (error) {
+    watch.error = error;
+    render();
+    return;
+  }
   clearWatch();
   const controller = new AbortController();
   const level = state.level;
-  Object.assign(watch, { running: true, controller, level, agent: ui.agentSelect.value });
-  const request = {
-    job: 'bait_play', ...levelBody(level), source: level.name, agent: watch.agent, budget_ms: budget,
-  };
+  Object.assign(watch, { running: true, controller, level, agent: ui.watchForm.value('agent') });
+  // The level on screen, and only the settings changed from the job's defaults.
+  const request = { job: 'bait_play', ...levelBody(level), source: level.name, ...settings };
   render();
   try {
     const end = await streamJob(request, (name, data) => onWatchEvent(level, name, data), controller.signal);

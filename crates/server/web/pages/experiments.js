@@ -1,33 +1,30 @@
 // The experiments page: one of the four `puzzle experiment …` runs (sokoban-gen, sudoku,
-// samegame, bait) as a job with its main settings (the CLI's names, small defaults for a quick
-// look), Run and Stop, live progress and rows from the `progress`/`result` events, and at the
+// samegame, bait) as a job with its settings (a form built from the job's schema by forms.js,
+// starting from small values for a quick look), Run and Stop, live progress and rows from the `progress`/`result` events, and at the
 // end the Markdown report and every plot of the `summary` event, each downloadable. The SVG
 // plots are shown as images (data URLs), never put into the page's DOM.
 
 import { streamJob } from '../api.js';
 import { replaceRoute } from '../route.js';
 import { el, field } from '../ui.js';
+import { buildForm, jobInfo } from '../forms.js';
 import { renderMarkdown } from '../markdown.js';
 
 const fixed = (digits) => (value) => (value === null || value === undefined ? '—' : Number(value).toFixed(digits));
 const whole = (value) => (value === null || value === undefined ? '—' : Math.round(Number(value)).toLocaleString('en'));
 
 /**
- * Per experiment: the job, its settings (request name, CLI flag, label, control kind, quick
- * default; an empty value is left to the server's default, the CLI's) and the live table's
- * columns from a `result` record.
+ * Per experiment: the job, the settings it starts from (`quick`: small values for a quick look,
+ * where the job's defaults are the thesis's long runs; typed as in the request), the job's
+ * fields the page leaves out, and the live table's columns from a `result` record. The
+ * settings themselves (labels, help, defaults, ranges, choices) come from the job's schema.
  */
 const EXPERIMENTS = {
   'sokoban-gen': {
     job: 'sokoban_gen_experiment',
     label: 'Sokoban generation',
     description: 'The generation thesis’s Tables 3.1–3.8: each column a generator configuration, run once per seed on a 5×5 board, beside the thesis’s figures.',
-    fields: [
-      { name: 'tables', flag: '--tables', label: 'Tables', kind: 'list', value: '3.1', help: 'Comma-separated, 3.1 to 3.8; empty: all eight.' },
-      { name: 'seeds', flag: '--seeds', label: 'Seeds per column', kind: 'int', value: '2', min: 1, max: 1000, help: 'The thesis: 10.' },
-      { name: 'time_limit', flag: '--time-limit', label: 'Time per run (s)', kind: 'number', value: '0.5', min: 0.01, help: 'The thesis: 30 s.' },
-      { name: 'seed', flag: '--seed', label: 'First seed', kind: 'int', value: '1', min: 0 },
-    ],
+    quick: { tables: ['3.1'], seeds: 2 },
     columns: [
       { label: 'Table', value: (r) => r.table },
       { label: 'Column', value: (r) => r.column },
@@ -43,17 +40,7 @@ const EXPERIMENTS = {
     job: 'sudoku_experiment',
     label: 'Sudoku MCTS',
     description: 'The Czech thesis’s MCTS test grid (playouts × selection × α-AMAF on an easy, a medium and a hard puzzle) and the success rate on magictour top95 against the simulation budget.',
-    fields: [
-      { name: 'puzzles', flag: '--puzzles', label: 'Grid puzzles', kind: 'list', value: 'easy', help: 'Comma-separated: easy, medium, hard; empty: all three.' },
-      { name: 'runs', flag: '--runs', label: 'Runs per configuration', kind: 'int', value: '1', min: 1, max: 1000, help: 'The thesis: 10.' },
-      { name: 'easy_limit', flag: '--easy-limit', label: 'Easy puzzle: simulations', kind: 'int', value: '10000', min: 1 },
-      { name: 'medium_limit', flag: '--medium-limit', label: 'Medium puzzle: simulations', kind: 'int', value: '50000', min: 1 },
-      { name: 'hard_limit', flag: '--hard-limit', label: 'Hard puzzle: simulations', kind: 'int', value: '100000', min: 1 },
-      { name: 'top95', flag: '--top95', label: 'top95 puzzles', kind: 'int', value: '5', min: 0, max: 95, help: '0 to 95 (0: no top95 table).' },
-      { name: 'top95_budget', flag: '--top95-budget', label: 'top95 largest budget (simulations)', kind: 'int', value: '10000', min: 1 },
-      { name: 'seed', flag: '--seed', label: 'Seed', kind: 'int', value: '1', min: 0 },
-      { name: 'amaf_on_hard', flag: '--amaf-on-hard', label: 'Also α-AMAF on the hard puzzle', kind: 'check', value: false },
-    ],
+    quick: { puzzles: ['easy'], runs: 1, top95: 5, top95_budget: 10000 },
     columns: [
       { label: 'Table', value: (r) => r.table },
       { label: 'Puzzle', value: (r) => r.puzzle ?? `${r.puzzles} of top95` },
@@ -68,15 +55,8 @@ const EXPERIMENTS = {
     job: 'samegame_experiment',
     label: 'SameGame playouts × formulas',
     description: 'The Czech thesis’s comparison (§3.4): SP-MCTS with each playout policy and selection formula on the standard boards, totals beside the thesis’s.',
-    fields: [
-      { name: 'count', flag: '--count', label: 'Boards (first N)', kind: 'int', value: '3', min: 1, max: 20, help: 'Of the 20 standard boards; empty: all.' },
-      { name: 'playouts', flag: '--playouts', label: 'Playouts', kind: 'list', value: 'tabu,pseudo-tabu,double-tabu', help: 'Comma-separated playout policies.' },
-      { name: 'formulas', flag: '--formulas', label: 'Selection formulas', kind: 'list', value: 'ucb-tuned,uctk0.1,uctk0.2,uctk0.4', help: 'ucb-tuned, uctk<C> (UCB1), spmcts.' },
-      { name: 'iterations', flag: '--iterations', label: 'Simulations per run', kind: 'int', value: '', min: 1, help: 'Empty with no time: 2,000.' },
-      { name: 'time_limit', flag: '--time-limit', label: 'Time per run (s, optional)', kind: 'number', value: '', min: 0.01 },
-      { name: 'threads', flag: '--threads', label: 'Threads', kind: 'select', value: '1', choices: ['1', '2'] },
-      { name: 'seed', flag: '--seed', label: 'Seed', kind: 'int', value: '1', min: 0 },
-    ],
+    quick: { count: 3 },
+    leftOut: ['boards', 'source'],
     columns: [
       { label: 'Playout', value: (r) => r.playout },
       { label: 'Formula', value: (r) => r.formula },
@@ -88,13 +68,7 @@ const EXPERIMENTS = {
     job: 'bait_experiment',
     label: 'Bait agents × levels',
     description: 'Every chosen agent on every chosen level of GVGAI’s Bait, with a CPU budget per move (the paper’s comparison).',
-    fields: [
-      { name: 'agents', flag: '--agents', label: 'Agents', kind: 'list', value: 'astar,astar-offline,dfs', help: 'dfs, dls, astar, astar-offline, mcts, mcts-plus; empty: all (dls and the MCTS agents take minutes).' },
-      { name: 'levels', flag: '--levels', label: 'Levels', kind: 'numbers', value: '0,1,2', help: 'Comma-separated, 0 to 4; empty: all five.' },
-      { name: 'seeds', flag: '--seeds', label: 'Games per level (random agents)', kind: 'int', value: '1', min: 1, max: 1000 },
-      { name: 'budget_ms', flag: '--budget-ms', label: 'Budget per move (ms)', kind: 'number', value: '40', min: 1 },
-      { name: 'seed', flag: '--seed', label: 'First seed', kind: 'int', value: '0', min: 0 },
-    ],
+    quick: { agents: ['astar', 'astar-offline', 'dfs'], levels: [0, 1, 2], seeds: 1 },
     runRows: true,
     columns: [
       { label: 'Level', value: (r) => String(r.level), num: true },
@@ -111,8 +85,8 @@ const EXPERIMENTS = {
 /** The page's only mutable state; a running job keeps going while another page is shown. */
 const state = {
   experiment: 'sokoban-gen',
-  values: Object.fromEntries(Object.entries(EXPERIMENTS).map(([id, experiment]) => [
-    id, Object.fromEntries(experiment.fields.map((option) => [option.name, option.value]))])),
+  jobs: {},         // {name, title, schema} per experiment id (GET /api/jobs)
+  values: Object.fromEntries(Object.entries(EXPERIMENTS).map(([id, experiment]) => [id, { ...experiment.quick }])),
   running: false,
   controller: null,
   run: null,        // {experiment, command, startedAt, finishedAt} of the current or last run
@@ -140,7 +114,7 @@ function buildPage() {
   ui.experimentSelect = el('select', { id: 'exp-experiment', onchange: chooseExperiment, 'aria-describedby': 'exp-description' },
     Object.entries(EXPERIMENTS).map(([id, experiment]) => el('option', { value: id }, `${id} — ${experiment.label}`)));
   ui.description = el('p', { class: 'help', id: 'exp-description' });
-  ui.fields = el('div', { class: 'option-grid' });
+  ui.fields = el('div', { class: 'exp-fields' });
   ui.settings = el('fieldset', { class: 'exp-settings' }, el('legend', {}, 'Settings'), ui.fields);
   ui.command = el('code', { class: 'exp-command', id: 'exp-command' });
   ui.runButton = el('button', { type: 'submit' }, 'Run');
@@ -148,7 +122,6 @@ function buildPage() {
   ui.form = el('form', {
     class: 'exp-form', 'aria-labelledby': 'exp-form-heading',
     onsubmit: (event) => { event.preventDefault(); start(); },
-    oninput: readForm, onchange: readForm,
   },
   el('h2', { id: 'exp-form-heading' }, 'Run an experiment'),
   field('Experiment', ui.experimentSelect),
@@ -182,44 +155,31 @@ function buildPage() {
           el('h2', { id: 'exp-report-heading' }, 'Report'), ui.reportNote, ui.reportLinks, ui.report))));
 }
 
-function controlId(option) {
-  return `exp-${state.experiment}-${option.name.replace(/_/g, '-')}`;
-}
-
-/** The settings of the chosen experiment, from state.values. */
-function renderFields() {
+/** The settings of the chosen experiment: a form built from its job's schema. */
+async function renderFields() {
   const ui = state.ui;
-  const experiment = EXPERIMENTS[state.experiment];
-  const values = state.values[state.experiment];
-  ui.experimentSelect.value = state.experiment;
+  const id = state.experiment;
+  const experiment = EXPERIMENTS[id];
+  ui.experimentSelect.value = id;
   ui.description.textContent = experiment.description;
-  ui.controls = {};
-  ui.fields.replaceChildren(...experiment.fields.map((option) => {
-    const id = controlId(option);
-    const value = values[option.name];
-    const help = option.help ? el('small', { class: 'help', id: `${id}-help` }, option.help) : null;
-    let control;
-    if (option.kind === 'check') {
-      control = el('input', { id, type: 'checkbox', checked: Boolean(value) });
-      ui.controls[option.name] = control;
-      return el('div', { class: 'check' }, control, el('label', { for: id }, option.label));
+  if (!state.jobs[id]) {
+    ui.form = null;
+    ui.fields.replaceChildren(el('p', { class: 'note' }, 'Loading the settings…'));
+    try {
+      state.jobs[id] = await jobInfo(experiment.job);
+    } catch (error) {
+      state.error = error;
+      render();
+      return;
     }
-    if (option.kind === 'select') {
-      control = el('select', { id }, option.choices.map((choice) => el('option', { value: choice, selected: choice === value }, choice)));
-    } else {
-      const numeric = option.kind === 'int' || option.kind === 'number';
-      control = el('input', {
-        id, type: numeric ? 'number' : 'text', value: String(value), min: option.min, max: option.max,
-        step: option.kind === 'int' ? 1 : numeric ? 'any' : undefined, 'aria-describedby': help ? help.id : undefined,
-        spellcheck: numeric ? undefined : 'false',
-      });
-    }
-    ui.controls[option.name] = control;
-    const wrapper = field(option.label, control);
-    if (help) wrapper.append(help);
-    if (option.kind === 'text' || option.kind === 'list' || option.kind === 'numbers') wrapper.classList.add('wide');
-    return wrapper;
-  }));
+    if (state.ui !== ui || state.experiment !== id) return;
+  }
+  ui.form = buildForm(state.jobs[id], {
+    idPrefix: `exp-${id}-`, exclude: experiment.leftOut ?? [], values: state.values[id],
+    onChange: readForm,
+  });
+  ui.fields.replaceChildren(ui.form.element);
+  render();
 }
 
 function chooseExperiment() {
@@ -229,47 +189,35 @@ function chooseExperiment() {
   render();
 }
 
-function readForm(event) {
-  if (event?.target === state.ui.experimentSelect) return;
-  const values = state.values[state.experiment];
-  for (const option of EXPERIMENTS[state.experiment].fields) {
-    const control = state.ui.controls[option.name];
-    values[option.name] = option.kind === 'check' ? control.checked : control.value.trim();
-  }
+function readForm() {
+  const form = state.ui?.form;
+  if (!form) return;
+  try { state.values[state.experiment] = form.values(); } catch { /* shown at Run */ }
   renderCommand();
 }
 
-function splitList(text) {
-  return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+/** The flag of a request field: the CLI spells it with `-` for `_`. */
+function flagOf(name) {
+  return `--${name.replace(/_/g, '-')}`;
 }
 
-/** The job request from the form; empty fields are left to the server's defaults. */
+/** The job request from the form: only what differs from the job's defaults. */
 function jobRequest(id) {
-  const experiment = EXPERIMENTS[id];
-  const values = state.values[id];
-  const request = { job: experiment.job };
-  for (const option of experiment.fields) {
-    const value = values[option.name];
-    if (option.kind === 'check') { request[option.name] = Boolean(value); continue; }
-    if (value === '') continue;
-    if (option.kind === 'list') request[option.name] = splitList(value);
-    else if (option.kind === 'numbers') request[option.name] = splitList(value).map(Number);
-    else if (option.kind === 'int' || option.kind === 'number' || option.kind === 'select') request[option.name] = Number(value);
-    else request[option.name] = value;
-  }
-  return request;
+  return { job: EXPERIMENTS[id].job, ...state.ui.form.request() };
 }
 
-/** The command line that runs the same experiment. */
-function commandLine(id) {
+/** The command line that runs the same experiment (the request's fields as flags). */
+function commandLine(id, request) {
   const parts = ['puzzle', 'experiment', id];
-  const values = state.values[id];
-  for (const option of EXPERIMENTS[id].fields) {
-    const value = values[option.name];
-    if (option.kind === 'check') { if (value) parts.push(option.flag); continue; }
-    if (value === '') continue;
-    const text = option.kind === 'list' || option.kind === 'numbers' ? splitList(value).join(',') : value;
-    parts.push(option.flag, /^[\w.,<>+-]+$/.test(text) ? text : `'${text}'`);
+  for (const [name, value] of Object.entries(request)) {
+    if (name === 'job') continue;
+    if (value === true || value === false) {
+      // A switch is named for its non-default side (`--amaf-on-hard`, `--no-…`).
+      parts.push(value ? flagOf(name) : flagOf(`no_${name}`));
+      continue;
+    }
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    parts.push(flagOf(name), /^[\w.,<>+-]+$/.test(text) ? text : `'${text}'`);
   }
   return parts.join(' ');
 }
@@ -278,18 +226,26 @@ function commandLine(id) {
 // Running the job
 
 async function start() {
-  if (state.running) return;
+  if (state.running || !state.ui?.form) return;
   readForm();
   const id = state.experiment;
+  let request;
+  try {
+    request = jobRequest(id);
+  } catch (error) {
+    state.error = error;
+    render();
+    return;
+  }
   const controller = new AbortController();
   Object.assign(state, {
     running: true, controller, rows: [], progress: null, summary: null, end: null, error: null,
-    run: { experiment: id, command: commandLine(id), startedAt: performance.now(), finishedAt: null },
+    run: { experiment: id, command: commandLine(id, request), startedAt: performance.now(), finishedAt: null },
   });
   state.ticker = setInterval(render, 500);
   render();
   try {
-    state.end = await streamJob(jobRequest(id), onEvent, controller.signal);
+    state.end = await streamJob(request, onEvent, controller.signal);
   } catch (error) {
     state.error = error;
   } finally {
@@ -326,7 +282,7 @@ function stop() {
 function render() {
   const ui = state.ui;
   if (!ui) return;
-  ui.runButton.disabled = state.running;
+  ui.runButton.disabled = state.running || !ui.form;
   ui.stopButton.disabled = !state.running;
   ui.settings.disabled = state.running;
   ui.experimentSelect.disabled = state.running;
@@ -338,7 +294,15 @@ function render() {
 }
 
 function renderCommand() {
-  if (state.ui) state.ui.command.textContent = commandLine(state.experiment);
+  const form = state.ui?.form;
+  if (!form) return;
+  let command;
+  try {
+    command = commandLine(state.experiment, jobRequest(state.experiment));
+  } catch (error) {
+    command = error.message;
+  }
+  state.ui.command.textContent = command;
 }
 
 function elapsedSeconds() {

@@ -1,40 +1,22 @@
-// The Sokoban generator page: the `sokoban_generate` job's options as a form, Start/Stop, live
+// The Sokoban generator page: the `sokoban_generate` job's options as a form (built from the
+// job's schema by forms.js), Start/Stop, live
 // charts of the best score and of iterations per second, a card per kept level (Play opens it
 // on the Sokoban page) and a download of all kept levels as XSB.
 
 import { streamJob } from '../api.js';
 import { navigate } from '../route.js';
 import { drawBoard, stateFromXsb } from '../board/sokoban.js';
-import { el, field, downloadText } from '../ui.js';
+import { el, downloadText } from '../ui.js';
+import { buildForm, jobInfo } from '../forms.js';
 import { svgNode, svgText, niceCeiling } from '../svg.js';
 
-/** Each option of the job: request name, label, control kind and default (CLI defaults). */
-const OPTIONS = [
-  { name: 'width', label: 'Width (interior cells)', kind: 'int', value: '7', min: 3, max: 31 },
-  { name: 'height', label: 'Height (interior cells)', kind: 'int', value: '7', min: 3, max: 31 },
-  { name: 'start_x', label: 'Start x (optional, default centre)', kind: 'int', value: '', min: 0, max: 30 },
-  { name: 'start_y', label: 'Start y (optional, default centre)', kind: 'int', value: '', min: 0, max: 30 },
-  { name: 'time_limit', label: 'Time limit (s)', kind: 'number', value: '10', min: 0.1, step: 'any' },
-  { name: 'threads', label: 'Threads', kind: 'select', value: '1', choices: ['1', '2'] },
-  { name: 'seed', label: 'Seed', kind: 'int', value: '1', min: 0 },
-  { name: 'move_agent', label: 'Move agent', kind: 'select', value: 'push', choices: ['push', 'naive'] },
-  { name: 'box_limit', label: 'Box limit (third, half, none or a number)', kind: 'text', value: 'third', list: ['third', 'half', 'none'] },
-  { name: 'depth_limit', label: 'Depth limit (0 = off)', kind: 'int', value: '10', min: 0 },
-  { name: 'keep_impossible', label: 'Keep impossible 2×2 boxes', kind: 'check', value: false },
-  { name: 'no_bloom', label: 'No bloom (all children at first expansion)', kind: 'check', value: false },
-  { name: 'congestion_v1', label: 'Congestion V1 (instead of V2)', kind: 'check', value: false },
-  { name: 'bootstrap_delta', label: 'Bootstrap delta (0 = off)', kind: 'number', value: '0.2', min: 0, max: 1, step: 'any' },
-  { name: 'selection', label: 'Selection formula', kind: 'select', value: 'ucb1', choices: ['ucb1', 'ucb1-tuned', 'ucb-v', 'sp-mcts'] },
-  { name: 'xi', label: 'Exploration factor xi (ξ)', kind: 'number', value: '1.0', min: 0, step: 'any' },
-  { name: 'threshold', label: 'Score threshold (optional)', kind: 'number', value: '', step: 'any' },
-  { name: 'near_duplicates', label: 'Near-duplicates (cells)', kind: 'int', value: '2', min: 0 },
-  { name: 'iterations', label: 'Iterations (optional)', kind: 'int', value: '', min: 1 },
-  { name: 'max_nodes', label: 'Max nodes', kind: 'int', value: '8000000', min: 1000 },
-];
+/** Options the page leaves out: it shows one generation (`seeds` asks for one per seed). */
+const LEFT_OUT = ['seeds'];
 
 /** The page's only mutable state; a running job keeps going while another page is shown. */
 const state = {
-  formValues: Object.fromEntries(OPTIONS.map((option) => [option.name, option.value])),
+  job: null,          // {name, title, schema} of `sokoban_generate` (GET /api/jobs)
+  formValues: {},     // the form's values, kept for the next visit
   running: false,
   controller: null,
   run: null,          // {width, height} of the current or last run
@@ -51,22 +33,44 @@ export function mount(main) {
   state.root = buildPage();
   main.append(state.root);
   render();
+  loadForm();
   return () => { state.root = null; state.ui = null; };
 }
 
+/** The options, built from `sokoban_generate`'s schema. */
+async function loadForm() {
+  try {
+    state.job ??= await jobInfo('sokoban_generate');
+  } catch (error) {
+    state.error = error;
+    render();
+    return;
+  }
+  const ui = state.ui;
+  if (!ui || ui.form) return;
+  ui.form = buildForm(state.job, {
+    idPrefix: 'gen-', exclude: LEFT_OUT, values: state.formValues,
+    onChange: (form) => {
+      try { state.formValues = form.values(); } catch { /* shown at Start */ }
+    },
+  });
+  ui.fields.replaceChildren(ui.form.element);
+  render();
+}
+
 function buildPage() {
-  const ui = { controls: {} };
+  const ui = {};
   state.ui = ui;
-  const fields = OPTIONS.map((option) => buildControl(option, ui.controls));
+  ui.fields = el('div', { class: 'generate-fields' }, el('p', { class: 'note' }, 'Loading the options…'));
   ui.startButton = el('button', { type: 'submit' }, 'Start');
   ui.stopButton = el('button', { type: 'button', onclick: stop }, 'Stop');
-  ui.form = el('form', {
+  const formElement = el('form', {
     class: 'generate-form', 'aria-labelledby': 'generate-options-heading',
     onsubmit: (event) => { event.preventDefault(); start(); },
-    oninput: readForm, onchange: readForm,
   },
   el('h2', { id: 'generate-options-heading' }, 'Options'),
-  el('div', { class: 'option-grid' }, fields),
+  el('p', { class: 'help' }, 'Empty fields take the defaults of ', el('code', {}, 'puzzle generate sokoban'), '; hover over a field for its help.'),
+  ui.fields,
   el('div', { class: 'buttons' }, ui.startButton, ui.stopButton));
   ui.error = el('p', { class: 'error', role: 'alert' });
   ui.message = el('p', { class: 'note', role: 'status' });
@@ -79,7 +83,7 @@ function buildPage() {
   return el('div', { class: 'page generate-page' },
     el('h1', {}, 'Sokoban generator'),
     el('div', { class: 'columns' },
-      el('div', { class: 'column-side' }, el('section', { class: 'panel' }, ui.form, ui.error, ui.message)),
+      el('div', { class: 'column-side' }, el('section', { class: 'panel' }, formElement, ui.error, ui.message)),
       el('div', { class: 'column-main' },
         el('section', { class: 'panel', 'aria-labelledby': 'progress-heading' },
           el('h2', { id: 'progress-heading' }, 'Progress'), ui.stats,
@@ -89,64 +93,16 @@ function buildPage() {
           el('div', { class: 'buttons' }, ui.downloadButton), ui.cards))));
 }
 
-function buildControl(option, controls) {
-  const id = `gen-${option.name.replace(/_/g, '-')}`;
-  const value = state.formValues[option.name];
-  let control;
-  if (option.kind === 'select') {
-    control = el('select', { id, name: option.name },
-      option.choices.map((choice) => el('option', { value: choice, selected: choice === value }, choice)));
-  } else if (option.kind === 'check') {
-    control = el('input', { id, name: option.name, type: 'checkbox', checked: Boolean(value) });
-    controls[option.name] = control;
-    return el('div', { class: 'check' }, control, el('label', { for: id }, option.label));
-  } else {
-    const numeric = option.kind === 'int' || option.kind === 'number';
-    control = el('input', {
-      id, name: option.name, type: numeric ? 'number' : 'text', value: String(value),
-      min: option.min, max: option.max, step: option.kind === 'int' ? 1 : option.step,
-      list: option.list ? `${id}-choices` : undefined,
-    });
-    if (option.list) {
-      controls[option.name] = control;
-      return el('div', { class: 'field' }, el('label', { for: id }, option.label), control,
-        el('datalist', { id: `${id}-choices` }, option.list.map((choice) => el('option', { value: choice }))));
-    }
-  }
-  controls[option.name] = control;
-  return field(option.label, control);
-}
-
-function readForm() {
-  for (const option of OPTIONS) {
-    const control = state.ui.controls[option.name];
-    state.formValues[option.name] = option.kind === 'check' ? control.checked : control.value.trim();
-  }
-}
-
-/** The job request from the form; empty optional fields are left to the server's defaults. */
+/** The job request: only the options changed from the schema's defaults. */
 function jobRequest() {
-  const values = state.formValues;
-  const request = { job: 'sokoban_generate' };
-  for (const option of OPTIONS) {
-    const value = values[option.name];
-    if (option.name === 'start_x' || option.name === 'start_y') continue;
-    if (option.kind === 'check') request[option.name] = Boolean(value);
-    else if (value === '') continue;
-    else if (option.kind === 'int' || option.kind === 'number' || option.name === 'threads') request[option.name] = Number(value);
-    else request[option.name] = value;
-  }
-  if ((values.start_x === '') !== (values.start_y === '')) throw new Error('Give both start x and start y, or neither.');
-  if (values.start_x !== '') request.start = [Number(values.start_x), Number(values.start_y)];
-  return request;
+  return { job: 'sokoban_generate', ...state.ui.form.request() };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Running the job
 
 async function start() {
-  if (state.running) return;
-  readForm();
+  if (state.running || !state.ui?.form) return;
   let request;
   try {
     request = jobRequest();
@@ -157,7 +113,7 @@ async function start() {
   }
   const controller = new AbortController();
   Object.assign(state, {
-    running: true, controller, run: { width: request.width, height: request.height },
+    running: true, controller, run: { width: sizeOf(request, 'width'), height: sizeOf(request, 'height') },
     samples: [], latest: null, levels: [], message: 'Generating…', error: null,
   });
   render();
@@ -190,6 +146,11 @@ function stop() {
   state.controller?.abort();
 }
 
+/** The board size a request asks for (the schema's default when the form leaves it). */
+function sizeOf(request, name) {
+  return request[name] ?? state.ui?.form?.field(name)?.default ?? '?';
+}
+
 function playLevel(level) {
   navigate('sokoban', { xsb: `; ${levelTitle(level)}\n${level.xsb}` });
 }
@@ -217,7 +178,7 @@ function downloadSet() {
 function render() {
   const ui = state.ui;
   if (!ui) return;
-  ui.startButton.disabled = state.running;
+  ui.startButton.disabled = state.running || !ui.form;
   ui.stopButton.disabled = !state.running;
   ui.downloadButton.disabled = state.levels.length === 0;
   ui.error.textContent = state.error ? state.error.message : '';

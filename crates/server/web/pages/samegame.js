@@ -6,6 +6,7 @@
 
 import { api, streamJob } from '../api.js';
 import { drawBoard, COLOUR_NAMES } from '../board/samegame.js';
+import { buildForm, jobInfo } from '../forms.js';
 import { el, field, moveCaretTo } from '../ui.js';
 import { svgNode, svgText, niceCeiling, cellAt } from '../svg.js';
 import { createReplay } from '../replay.js';
@@ -18,56 +19,8 @@ const REPLAY_SPEEDS = [
   { label: 'Fast (10 moves/s)', ms: 100 },
   { label: 'Very fast (30 moves/s)', ms: 33 },
 ];
-const SCORINGS = [
-  { value: 'standard', label: 'Standard: (n − 2)², +1000 for clearing' },
-  { value: 'hungarian', label: 'Hungarian: (n − 1)², no bonus' },
-];
-const PENALTIES = [
-  { value: 'none', label: 'None (Cazenave, CodinGame)' },
-  { value: 'total', label: 'Total: −(m − 2)² for m stones left (js-games.de)' },
-  { value: 'per-colour', label: 'Per colour: −Σ(m_c − 2)² (Schadd)' },
-];
-const ALGORITHMS = [
-  { value: 'nrpa', label: 'NRPA, nested rollout policy adaptation (Rosin; default: selective)' },
-  { value: 'spmcts', label: 'SP-MCTS (Schadd et al.)' },
-  { value: 'nmcs', label: 'NMCS, nested Monte-Carlo search (Cazenave)' },
-];
-const PLAYOUTS = [
-  { value: 'tabu', label: 'Random Tabu (Czech thesis; default)' },
-  { value: 'tabu-colour', label: 'TabuColorRandom (Schadd)' },
-  { value: 'random', label: 'Random' },
-  { value: 'pseudo', label: 'Pseudo Random, k = 3 (Czech thesis)' },
-  { value: 'pseudo-tabu', label: 'Pseudo Random Tabu, k = 3 (Czech thesis)' },
-  { value: 'double-tabu', label: 'Random Double Tabu (Czech thesis)' },
-  { value: 'roulette', label: 'Roulette wheel, (n − 1)² (Hungarian paper)' },
-  { value: 'eps0.1-tabu', label: 'ε-greedy 0.1 around Random Tabu (Hungarian paper)' },
-];
-const SELECTIONS = [
-  { value: 'spmcts', label: 'SP-MCTS: UCT, variance, best (C, D, W)' },
-  { value: 'ucb1', label: 'UCB1 with UCTK (Czech thesis)' },
-];
-
-/** The solve form's fields: request name, label, kind, default, the algorithms showing it. */
-const SOLVE_OPTIONS = [
-  { name: 'playout', label: 'Playout policy', kind: 'select', choices: PLAYOUTS, value: 'tabu', algos: ['spmcts', 'nmcs'] },
-  { name: 'selection', label: 'Selection formula', kind: 'select', choices: SELECTIONS, value: 'spmcts', algos: ['spmcts'], local: true },
-  { name: 'c', label: 'C (exploration)', kind: 'number', value: '0.05', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
-  { name: 'd', label: 'D (variance)', kind: 'number', value: '0.0004', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
-  { name: 'w', label: 'W (best result)', kind: 'number', value: '0.02', algos: ['spmcts'], when: (v) => v.selection === 'spmcts' },
-  { name: 'uctk', label: 'UCTK', kind: 'number', value: '0.15', algos: ['spmcts'], when: (v) => v.selection === 'ucb1' },
-  { name: 'visits_before_expand', label: 'Playouts before expansion', kind: 'int', value: '20', min: 0, algos: ['spmcts'] },
-  { name: 'restart_after', label: 'Restart after (playouts per thread)', kind: 'int', value: '20000', min: 1, algos: ['spmcts'], when: (v) => !v.no_restarts },
-  { name: 'no_restarts', label: 'No random restarts', kind: 'check', value: false, algos: ['spmcts'] },
-  { name: 'one_child', label: 'Expand one child per playout', kind: 'check', value: false, algos: ['spmcts'] },
-  { name: 'per_move', label: 'Per-move mode (commit a move, search again)', kind: 'check', value: false, algos: ['spmcts'] },
-  { name: 'level', label: 'Nesting level', kind: 'int', value: '', min: 1, max: 5, algos: ['nmcs', 'nrpa'], placeholder: (v) => (v.algo === 'nmcs' ? '2' : '3') },
-  { name: 'selective', label: 'Selective policy (tabu colour, Cazenave 2016)', kind: 'check', value: true, algos: ['nrpa'] },
-  { name: 'tabu_colours', label: 'Tabu colours (chosen among the k most frequent)', kind: 'int', value: '3', min: 1, max: 20, algos: ['nrpa'], when: (v) => v.selective },
-  { name: 'tabu_schedule', label: 'Tabu schedule', kind: 'select', choices: [{ value: 'round-robin', label: 'Round robin' }, { value: 'best-first', label: 'Best first' }], value: 'best-first', algos: ['nrpa'], when: (v) => v.selective },
-  { name: 'endgame_percent', label: 'Endgame searches: % of the budget (0 = none)', kind: 'int', value: '0', min: 0, max: 90, algos: ['nrpa'], when: (v) => v.selective && Number(v.tabu_colours) > 1 },
-  { name: 'stabilized', label: 'Stabilized NRPA: playouts per step (1 = plain)', kind: 'int', value: '1', min: 1, max: 1000, algos: ['nrpa'] },
-  { name: 'lineages', label: 'Top-level lineages, halved (1 = plain)', kind: 'int', value: '1', min: 1, max: 64, algos: ['nrpa'] },
-];
+/** The `samegame_solve` fields this page fills itself (the board) or shows beside the boards. */
+const PAGE_FIELDS = ['text', 'source', 'board', 'random', 'scoring', 'penalty'];
 
 /** The page's only mutable state; it outlives a visit to another page. */
 const state = {
@@ -78,20 +31,16 @@ const state = {
   board: null,           // {name, text} being played
   boardError: null,      // Error (with line/column for a malformed paste)
   random: { width: '15', height: '15', colours: '5', seed: '1' },
-  scoring: 'standard',
-  penalty: 'none',
+  scoring: null,          // the scoring and end penalty of play (the schema's defaults until the form says)
+  penalty: null,
   history: [],           // undo stack: [{moves: [[col, row], …], state}] as the server gave them
   cursor: 0,             // history[cursor] is on screen (unless a replay is)
   pointer: null,         // [col, row] under the mouse or the keyboard cursor
   keyCursor: null,       // [col, row] of the keyboard cursor (drawn while the board has focus)
   actionQueue: Promise.resolve(),
   playMessage: '',
-  cores: 1,
-  algo: 'nrpa',
-  solveValues: Object.fromEntries(SOLVE_OPTIONS.map((option) => [option.name, option.value])),
-  timeLimit: '5',
-  threads: '1',
-  seed: '1',
+  solveJob: null,        // {name, title, schema} of `samegame_solve` (GET /api/jobs)
+  solveValues: {},       // the solve form's values, kept for the next visit
   solve: { running: false, controller: null, samples: [], latest: null, message: '', error: null, result: null, board: null, scoring: null },
   replay: null,          // {moves, score, board, scoring, frames, shown, shownPosition}
   playback: createReplay({   // position, playing, timer and speed of the replay
@@ -119,15 +68,13 @@ export function mount(main) {
 
 async function startPage() {
   try {
-    if (state.sets.length === 0) {
-      const [sets, info] = await Promise.all([api('samegame/sets'), api('info')]);
+    if (state.sets.length === 0 || !state.solveJob) {
+      const [sets, job] = await Promise.all([api('samegame/sets'), jobInfo('samegame_solve')]);
       state.sets = sets;
-      state.cores = Math.max(1, Number(info.cores) || 1);
-      // As the CLI under a time limit: every core of the machine by default.
-      state.threads = String(state.cores);
+      state.solveJob = job;
       renderSetOptions();
-      renderThreadOptions();
     }
+    buildForms();
     if (!state.board) await chooseSet(state.setId);
   } catch (error) {
     state.boardError = error;
@@ -135,10 +82,36 @@ async function startPage() {
   render();
 }
 
+/**
+ * The scoring and solve settings, built from `samegame_solve`'s schema: its scoring and end
+ * penalty beside the boards (they score play too), every other option in the solve form.
+ */
+function buildForms() {
+  const ui = state.ui;
+  if (!ui || !state.solveJob || ui.solveForm) return;
+  ui.scoringForm = buildForm(state.solveJob, {
+    idPrefix: 'sg-', only: ['scoring', 'penalty'],
+    values: { scoring: state.scoring ?? undefined, penalty: state.penalty ?? undefined },
+    onChange: (form) => {
+      const [scoring, penalty] = [form.value('scoring'), form.value('penalty')];
+      if (scoring !== state.scoring || penalty !== state.penalty) changeScoring(scoring, penalty);
+    },
+  });
+  state.scoring ??= ui.scoringForm.value('scoring');
+  state.penalty ??= ui.scoringForm.value('penalty');
+  ui.solveForm = buildForm(state.solveJob, {
+    idPrefix: 'sg-', exclude: PAGE_FIELDS, values: state.solveValues,
+    onChange: (form) => {
+      try { state.solveValues = form.values(); } catch { /* shown when the solve starts */ }
+    },
+  });
+  ui.scoringHolder.replaceChildren(ui.scoringForm.element);
+  ui.solveFields.replaceChildren(ui.solveForm.element);
+}
+
 function buildPage() {
   const ui = {};
   state.ui = ui;
-  const options = (choices, selected) => choices.map((choice) => el('option', { value: choice.value, selected: choice.value === selected }, choice.label));
 
   // Boards
   ui.setSelect = el('select', { id: 'sg-set', onchange: () => chooseSet(ui.setSelect.value) });
@@ -160,8 +133,7 @@ function buildPage() {
   ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load');
   ui.fileInput = el('input', { id: 'sg-file', type: 'file', accept: '.txt,.csv,text/plain', onchange: onFileChosen });
   ui.boardError = el('p', { id: 'sg-paste-error', class: 'error', role: 'alert' });
-  ui.scoringSelect = el('select', { id: 'sg-scoring', onchange: () => changeScoring(ui.scoringSelect.value, state.penalty) }, options(SCORINGS, state.scoring));
-  ui.penaltySelect = el('select', { id: 'sg-penalty', onchange: () => changeScoring(state.scoring, ui.penaltySelect.value) }, options(PENALTIES, state.penalty));
+  ui.scoringHolder = el('div', { class: 'sg-scoring' }, el('p', { class: 'note' }, 'Loading the settings…'));
 
   const boardsSection = el('section', { class: 'panel', 'aria-labelledby': 'sg-boards-heading' },
     el('h2', { id: 'sg-boards-heading' }, 'Boards'),
@@ -182,8 +154,7 @@ function buildPage() {
       ui.boardError,
       field('Open a board file', ui.fileInput),
       el('div', { class: 'buttons' }, ui.loadButton)),
-    field('Scoring', ui.scoringSelect),
-    field('End penalty (stones left)', ui.penaltySelect),
+    ui.scoringHolder,
   );
 
   // Play
@@ -217,12 +188,8 @@ function buildPage() {
   );
 
   // Solve
-  ui.algoSelect = el('select', { id: 'sg-algo', onchange: () => { state.algo = ui.algoSelect.value; render(); } }, options(ALGORITHMS, state.algo));
-  ui.solveControls = {};
-  ui.solveFields = SOLVE_OPTIONS.map((option) => buildSolveControl(option, ui.solveControls, options));
-  ui.timeInput = el('input', { id: 'sg-time', type: 'number', min: 0.1, max: 600, step: 'any', value: state.timeLimit, oninput: () => { state.timeLimit = ui.timeInput.value; } });
-  ui.threadsSelect = el('select', { id: 'sg-threads', onchange: () => { state.threads = ui.threadsSelect.value; } });
-  ui.seedInput = el('input', { id: 'sg-seed', type: 'number', min: 0, step: 1, value: state.seed, oninput: () => { state.seed = ui.seedInput.value; } });
+  // The settings arrive with the job's schema (buildForms).
+  ui.solveFields = el('div', { class: 'sg-solve-fields' }, el('p', { class: 'note' }, 'Loading the settings…'));
   ui.solveButton = el('button', { type: 'submit' }, 'Solve');
   ui.stopButton = el('button', { type: 'button', onclick: stopSolve }, 'Stop');
   ui.solveStatus = el('p', { class: 'note', role: 'status' });
@@ -243,12 +210,10 @@ function buildPage() {
   const solveForm = el('form', {
     class: 'sg-solve-form', 'aria-labelledby': 'sg-solve-heading',
     onsubmit: (event) => { event.preventDefault(); startSolve(); },
-    oninput: readSolveForm, onchange: readSolveForm,
   },
   el('h2', { id: 'sg-solve-heading' }, 'Solve'),
-  field('Algorithm', ui.algoSelect),
-  el('div', { class: 'option-grid' }, ui.solveFields),
-  el('div', { class: 'row' }, field('Time limit (s)', ui.timeInput), field('Threads', ui.threadsSelect), field('Seed', ui.seedInput)),
+  el('p', { class: 'help' }, 'Empty fields take the defaults of ', el('code', {}, 'puzzle solve samegame'), '; hover over a field for its help.'),
+  ui.solveFields,
   el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton));
 
   const solveSection = el('section', { class: 'panel solve' },
@@ -263,44 +228,11 @@ function buildPage() {
       ui.replayPosition));
 
   renderSetOptions();
-  renderThreadOptions();
   return el('div', { class: 'page samegame-page' },
     el('h1', {}, 'SameGame'),
     el('div', { class: 'columns' },
       el('div', { class: 'column-main' }, playSection, progressSection),
       el('div', { class: 'column-side' }, boardsSection, solveSection)));
-}
-
-function buildSolveControl(option, controls, options) {
-  const id = `sg-${option.name.replace(/_/g, '-')}`;
-  const value = state.solveValues[option.name];
-  let wrapper;
-  if (option.kind === 'select') {
-    controls[option.name] = el('select', { id, name: option.name }, options(option.choices, value));
-    wrapper = field(option.label, controls[option.name]);
-  } else if (option.kind === 'check') {
-    controls[option.name] = el('input', { id, name: option.name, type: 'checkbox', checked: Boolean(value) });
-    wrapper = el('div', { class: 'check' }, controls[option.name], el('label', { for: id }, option.label));
-  } else {
-    controls[option.name] = el('input', {
-      id, name: option.name, type: 'number', value: String(value), min: option.min, max: option.max,
-      step: option.kind === 'int' ? 1 : 'any',
-    });
-    wrapper = field(option.label, controls[option.name]);
-  }
-  wrapper.dataset.option = option.name;
-  if (option.kind === 'select' || option.kind === 'check') wrapper.classList.add('wide');
-  return wrapper;
-}
-
-function readSolveForm() {
-  const controls = state.ui?.solveControls;
-  if (!controls) return;
-  for (const option of SOLVE_OPTIONS) {
-    const control = controls[option.name];
-    state.solveValues[option.name] = option.kind === 'check' ? control.checked : control.value.trim();
-  }
-  renderSolveFields();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,19 +273,16 @@ function render() {
   ui.pasteArea.toggleAttribute('aria-invalid', Boolean(state.boardError?.line));
   if (ui.setSelect.value !== state.setId) ui.setSelect.value = state.setId;
   renderBoardOptions();
-  ui.scoringSelect.value = state.scoring;
-  ui.penaltySelect.value = state.penalty;
 
   ui.undoButton.disabled = !replay && state.cursor === 0;
   ui.redoButton.disabled = Boolean(replay) || state.cursor >= state.history.length - 1;
   ui.restartButton.disabled = !state.board;
 
   const solve = state.solve;
-  ui.solveButton.disabled = solve.running || !state.board;
+  ui.solveButton.disabled = solve.running || !state.board || !ui.solveForm;
   ui.stopButton.disabled = !solve.running;
   ui.solveStatus.textContent = solveStatusText();
   ui.solveError.textContent = solve.error ? solve.error.message : '';
-  renderSolveFields();
   ui.chart.replaceChildren(...bestScoreChart());
 
   const length = replay ? replay.moves.length : 0;
@@ -366,17 +295,6 @@ function render() {
   ui.replayPosition.textContent = replay
     ? `Move ${position} of ${length}${position < length ? ': the outlined group goes next.' : '.'}`
     : 'Solve the board to replay its best game.';
-}
-
-function renderSolveFields() {
-  const ui = state.ui;
-  if (!ui) return;
-  const values = { ...state.solveValues, algo: state.algo };
-  for (const option of SOLVE_OPTIONS) {
-    const wrapper = ui.solveFields.find((node) => node.dataset.option === option.name);
-    wrapper.hidden = !option.algos.includes(state.algo) || (option.when ? !option.when(values) : false);
-    if (option.placeholder) ui.solveControls[option.name].placeholder = option.placeholder(values);
-  }
 }
 
 /** A cell size that keeps big boards on screen. */
@@ -408,14 +326,6 @@ function renderSetOptions() {
   if (state.setId === RANDOM_SET) options.push(el('option', { value: RANDOM_SET }, 'Random board'));
   ui.setSelect.replaceChildren(...options);
   ui.setSelect.value = state.setId;
-}
-
-function renderThreadOptions() {
-  const ui = state.ui;
-  if (!ui) return;
-  const counts = Array.from({ length: state.cores }, (_, i) => String(i + 1));
-  if (!counts.includes(state.threads)) state.threads = '1';
-  ui.threadsSelect.replaceChildren(...counts.map((n) => el('option', { value: n, selected: n === state.threads }, n)));
 }
 
 function renderBoardOptions() {
@@ -542,7 +452,7 @@ async function onFileChosen() {
 }
 
 function playRequest(text, moves) {
-  return api('samegame/play', { board: text, scoring: state.scoring, penalty: state.penalty, moves });
+  return api('samegame/play', { board: text, ...scoringParams(), moves });
 }
 
 /** Shows a board from its start, dropping the moves, replay and results of the previous one. */
@@ -701,33 +611,32 @@ function onBoardKey(event) {
 // ---------------------------------------------------------------------------------------------
 // Solve: a samegame_solve job with the form's settings; its progress feeds the chart
 
-function scoringKey() {
-  return `${state.scoring}/${state.penalty}`;
+/** The scoring of play: {scoring, penalty} as `/api/samegame/play` takes them. */
+function scoringParams() {
+  const params = {};
+  if (state.scoring) params.scoring = state.scoring;
+  if (state.penalty) params.penalty = state.penalty;
+  return params;
 }
 
-/** The job request from the form; hidden and empty fields are left to the server's defaults. */
+function scoringKey() {
+  return JSON.stringify(scoringParams());
+}
+
+/**
+ * The job request: the board, then what the forms changed from the schema's defaults (fields
+ * that do not apply to the chosen algorithm, and empty ones, are left to the job's defaults).
+ */
 function solveRequest() {
-  const values = { ...state.solveValues, algo: state.algo };
-  const request = {
-    job: 'samegame_solve', text: state.board.text, source: state.board.name, algo: state.algo,
-    scoring: state.scoring, penalty: state.penalty,
-    time_limit: Number(state.timeLimit) || 5, threads: Number(state.threads) || 1, seed: Number(state.seed || 1),
+  const ui = state.ui;
+  return {
+    job: 'samegame_solve', text: state.board.text, source: state.board.name,
+    ...ui.scoringForm.request(), ...ui.solveForm.request(),
   };
-  for (const option of SOLVE_OPTIONS) {
-    if (option.local || !option.algos.includes(state.algo)) continue;
-    if (option.when && !option.when(values)) continue;
-    const value = values[option.name];
-    if (option.kind === 'check') request[option.name] = Boolean(value);
-    else if (value === '') continue;
-    else if (option.kind === 'int' || option.kind === 'number') request[option.name] = Number(value);
-    else request[option.name] = value;
-  }
-  return request;
 }
 
 async function startSolve() {
-  if (!state.board || state.solve.running) return;
-  readSolveForm();
+  if (!state.board || state.solve.running || !state.ui?.solveForm) return;
   const board = state.board;
   const scoring = scoringKey();
   const controller = new AbortController();
@@ -795,9 +704,8 @@ function closeReplay() {
 
 function frameAt(replay, position) {
   if (!replay.frames[position]) {
-    const [scoring, penalty] = replay.scoring.split('/');
     replay.frames[position] = api('samegame/play', {
-      board: replay.board.text, scoring, penalty, moves: replay.moves.slice(0, position),
+      board: replay.board.text, ...JSON.parse(replay.scoring), moves: replay.moves.slice(0, position),
     });
     replay.frames[position].catch(() => { replay.frames[position] = null; });
   }

@@ -8,6 +8,7 @@ import { drawBoard } from '../board/sokoban.js';
 import { el, field, downloadText, copyText, slug, moveCaretTo, isTextEntry } from '../ui.js';
 import { cellAt } from '../svg.js';
 import { createReplay } from '../replay.js';
+import { buildForm, jobInfo } from '../forms.js';
 
 const PASTED_SET = 'pasted';
 const KEY_DIRECTIONS = {
@@ -19,7 +20,8 @@ const REPLAY_SPEEDS = [
   { label: 'Fast (16 moves/s)', ms: 60 },
   { label: 'Very fast (33 moves/s)', ms: 30 },
 ];
-const ALGORITHMS = ['greedy', 'astar', 'idastar', 'bfs', 'ga'];
+/** The `sokoban_solve` fields the page fills itself: the level on screen. */
+const PAGE_FIELDS = ['xsb', 'source', 'level'];
 
 /** The page's only mutable state; it outlives a visit to another page. */
 const state = {
@@ -34,6 +36,8 @@ const state = {
   showDeadlocks: true,
   actionQueue: Promise.resolve(),
   playMessage: '',
+  solveJob: null,        // {name, title, schema} of `sokoban_solve` (GET /api/jobs)
+  solveValues: {},       // the solve form's values, kept for the next visit
   solve: { running: false, controller: null, startedAt: 0, elapsed: 0, progress: null, message: '', error: null, result: null },
   replay: null,          // {solution, level, frames: [promise], shown, shownPosition}
   playback: createReplay({   // position, playing, timer and speed of the replay
@@ -66,10 +70,11 @@ export function mount(main, params = new URLSearchParams()) {
 
 async function startPage(params) {
   try {
-    if (state.sets.length === 0) {
-      state.sets = await api('sokoban/sets');
+    if (state.sets.length === 0 || !state.solveJob) {
+      [state.sets, state.solveJob] = await Promise.all([api('sokoban/sets'), jobInfo('sokoban_solve')]);
       renderSetOptions();
     }
+    buildSolveForm();
     const sharedXsb = params.get('xsb');
     if (sharedXsb) {
       if (state.ui) state.ui.pasteArea.value = sharedXsb;
@@ -139,9 +144,8 @@ function buildPage() {
     ui.playMessage,
   );
 
-  ui.algoSelect = el('select', { id: 'solve-algo' }, ALGORITHMS.map((name) => el('option', { value: name }, name)));
-  ui.timeInput = el('input', { id: 'solve-time', type: 'number', min: 1, max: 600, step: 1, value: '10' });
-  ui.threadsSelect = el('select', { id: 'solve-threads' }, el('option', { value: '1' }, '1'), el('option', { value: '2' }, '2'));
+  // The solver's settings arrive with the job's schema (buildSolveForm).
+  ui.solveFields = el('div', { class: 'solve-fields' }, el('p', { class: 'note' }, 'Loading the settings…'));
   ui.solveButton = el('button', { type: 'button', onclick: startSolve }, 'Solve');
   ui.stopButton = el('button', { type: 'button', onclick: stopSolve }, 'Stop');
   ui.hintButton = el('button', { type: 'button', onclick: askHint }, 'Hint');
@@ -162,8 +166,7 @@ function buildPage() {
 
   const solveSection = el('section', { class: 'panel solve', 'aria-labelledby': 'solve-heading' },
     el('h2', { id: 'solve-heading' }, 'Solve'),
-    el('div', { class: 'row' },
-      field('Algorithm', ui.algoSelect), field('Time limit (s)', ui.timeInput), field('Threads', ui.threadsSelect)),
+    ui.solveFields,
     el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton, ui.hintButton),
     ui.solveStatus, ui.solveError, ui.hintMessage,
     el('fieldset', { class: 'replay' },
@@ -227,7 +230,7 @@ function render() {
   ui.restartButton.disabled = !state.level;
 
   const solving = state.solve.running;
-  ui.solveButton.disabled = solving || !state.level;
+  ui.solveButton.disabled = solving || !state.level || !ui.solveForm;
   ui.stopButton.disabled = !solving;
   ui.hintButton.disabled = state.hint.pending || !state.level;
   ui.hintButton.textContent = state.hint.pending ? 'Thinking…' : 'Hint';
@@ -459,10 +462,31 @@ function onBoardClick(event) {
 // ---------------------------------------------------------------------------------------------
 // Solve, hint and replay
 
+/** The solver's settings, built from `sokoban_solve`'s schema. */
+function buildSolveForm() {
+  const ui = state.ui;
+  if (!ui || !state.solveJob || ui.solveForm) return;
+  ui.solveForm = buildForm(state.solveJob, {
+    idPrefix: 'solve-', exclude: PAGE_FIELDS, values: state.solveValues,
+    onChange: (form) => {
+      try { state.solveValues = form.values(); } catch { /* shown when the solve starts */ }
+    },
+  });
+  ui.solveFields.replaceChildren(ui.solveForm.element);
+}
+
 async function startSolve() {
-  if (!state.level || state.solve.running) return;
+  if (!state.level || state.solve.running || !state.ui?.solveForm) return;
   const ui = state.ui;
   const level = state.level;
+  let settings;
+  try {
+    settings = ui.solveForm.request();
+  } catch (error) {
+    state.solve.error = error;
+    render();
+    return;
+  }
   const controller = new AbortController();
   const solve = state.solve;
   Object.assign(solve, {
@@ -470,10 +494,8 @@ async function startSolve() {
     message: '', error: null, result: null,
   });
   const ticker = setInterval(() => { solve.elapsed = (performance.now() - solve.startedAt) / 1000; render(); }, 200);
-  const request = {
-    job: 'sokoban_solve', xsb: level.xsb, level: 1, algo: ui.algoSelect.value,
-    time_limit: Number(ui.timeInput.value) || 10, threads: Number(ui.threadsSelect.value),
-  };
+  // The level on screen, and only the settings changed from the job's defaults.
+  const request = { job: 'sokoban_solve', xsb: level.xsb, level: 1, ...settings };
   render();
   try {
     const end = await streamJob(request, (name, data) => onSolveEvent(level, name, data), controller.signal);

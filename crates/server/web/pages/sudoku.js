@@ -6,13 +6,13 @@
 import { api, streamJob } from '../api.js';
 import { buildGrid, paintGrid, symbol } from '../board/sudoku.js';
 import { el, field } from '../ui.js';
+import { buildForm, jobInfo } from '../forms.js';
 
 const PASTED_SET = 'pasted';
 const GENERATED_SET = 'generated';
 const MOVE_KEYS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-const SELECTIONS = [['ucb1', 'UCB1 (with UCTK)'], ['ucb-tuned', 'UCB1-Tuned']];
-const PLAYOUTS = [['mrv', 'Most constrained cell (default)'], ['random', 'Random cell (the thesis)'], ['pseudo', 'Pseudo-random (near the last move)']];
-const TREE_CELLS = [['mrv', 'Most constrained cell (default)'], ['random', 'Random cell (the thesis)'], ['pseudo', 'Pseudo-random']];
+/** The `sudoku_solve` fields the page fills itself: the puzzle on screen. */
+const PAGE_FIELDS = ['puzzles', 'source'];
 
 /** The page's only mutable state; it outlives a visit to another page. */
 const state = {
@@ -29,6 +29,11 @@ const state = {
   actionQueue: Promise.resolve(),
   playError: null,
   hint: { pending: false, message: '', cell: null, value: null, marked: [] },
+  jobs: null,            // {solve, generate}: {name, title, schema} of `sudoku_solve` and `sudoku_generate`
+  // The solve form's values, kept for the next visit; the page starts on the exact solver
+  // (instant, and it proves uniqueness), the job's default being MCTS.
+  solveValues: { algo: 'exact' },
+  generateSeed: 1 + Math.floor(Math.random() * 100000),
   solve: { running: false, controller: null, progress: null, message: '', error: null },
   generate: { running: false, controller: null, message: '', error: null },
   root: null,
@@ -53,10 +58,13 @@ export function mount(main) {
 
 async function startPage() {
   try {
-    if (state.sets.length === 0) {
-      state.sets = await api('sudoku/sets');
+    if (state.sets.length === 0 || !state.jobs) {
+      const [sets, solve, generate] = await Promise.all([api('sudoku/sets'), jobInfo('sudoku_solve'), jobInfo('sudoku_generate')]);
+      state.sets = sets;
+      state.jobs = { solve, generate };
       renderSetOptions();
     }
+    buildForms();
     if (!state.puzzle) await chooseSet(state.setId);
   } catch (error) {
     state.loadError = error;
@@ -64,8 +72,25 @@ async function startPage() {
   render();
 }
 
-function option([value, label], selected) {
-  return el('option', { value, selected: value === selected }, label);
+/** The solve settings and the generator's seed, built from the jobs' schemas. */
+function buildForms() {
+  const ui = state.ui;
+  if (!ui || !state.jobs || ui.solveForm) return;
+  ui.solveForm = buildForm(state.jobs.solve, {
+    idPrefix: 'sudoku-', exclude: PAGE_FIELDS, values: state.solveValues,
+    onChange: (form) => {
+      try { state.solveValues = form.values(); } catch { /* shown when the solve starts */ }
+    },
+  });
+  ui.generateForm = buildForm(state.jobs.generate, {
+    idPrefix: 'sudoku-generate-', only: ['seed'], values: { seed: state.generateSeed },
+    onChange: (form) => {
+      try { state.generateSeed = form.value('seed'); } catch { /* shown when generating */ }
+    },
+  });
+  ui.solveFields.replaceChildren(ui.solveForm.element);
+  ui.generateFields.replaceChildren(ui.generateForm.element);
+  render();
 }
 
 function buildPage() {
@@ -82,7 +107,7 @@ function buildPage() {
   ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load');
   ui.loadError = el('p', { id: 'sudoku-paste-error', class: 'error', role: 'alert' });
   ui.puzzleTitle = el('p', { class: 'level-title' });
-  ui.seedInput = el('input', { id: 'sudoku-generate-seed', type: 'number', min: 1, step: 1, value: String(1 + Math.floor(Math.random() * 100000)) });
+  ui.generateFields = el('div', { class: 'sudoku-generate-fields' });
   ui.generateButton = el('button', { type: 'button', onclick: generatePuzzle }, 'Generate puzzle');
   ui.generateStatus = el('p', { class: 'note', role: 'status' });
   ui.generateError = el('p', { class: 'error', role: 'alert' });
@@ -95,7 +120,7 @@ function buildPage() {
     field('Paste puzzle', ui.pasteArea),
     ui.loadError,
     el('div', { class: 'buttons' }, ui.loadButton),
-    el('div', { class: 'row' }, field('Seed', ui.seedInput), el('div', { class: 'buttons' }, ui.generateButton)),
+    el('div', { class: 'row' }, ui.generateFields, el('div', { class: 'buttons' }, ui.generateButton)),
     ui.generateStatus, ui.generateError,
   );
 
@@ -137,31 +162,8 @@ function buildPage() {
   );
 
   // Solve
-  ui.methodSelect = el('select', { id: 'sudoku-method', onchange: render },
-    option(['exact', 'Exact (propagation and search)'], 'exact'), option(['mcts', 'MCTS (the thesis)'], 'exact'));
-  ui.selectionSelect = el('select', { id: 'sudoku-selection', onchange: render }, SELECTIONS.map((o) => option(o, 'ucb1')));
-  ui.uctkInput = el('input', { id: 'sudoku-uctk', type: 'number', min: 0, max: 100, step: 0.1, value: '0.2' });
-  ui.playoutSelect = el('select', { id: 'sudoku-playout' }, PLAYOUTS.map((o) => option(o, 'mrv')));
-  ui.treeCellSelect = el('select', { id: 'sudoku-tree-cell' }, TREE_CELLS.map((o) => option(o, 'mrv')));
-  ui.amafBox = el('input', { id: 'sudoku-amaf-on', type: 'checkbox', onchange: render });
-  ui.amafInput = el('input', { id: 'sudoku-amaf', type: 'number', min: 0, max: 1, step: 0.1, value: '0.5' });
-  ui.simulationsInput = el('input', { id: 'sudoku-simulations', type: 'number', min: 1, step: 1000, value: '100000' });
-  ui.restartsInput = el('input', { id: 'sudoku-restarts', type: 'number', min: 0, step: 1, value: '9' });
-  ui.solveSeedInput = el('input', { id: 'sudoku-solve-seed', type: 'number', min: 0, step: 1, value: '1' });
-  ui.timeInput = el('input', { id: 'sudoku-time', type: 'number', min: 1, max: 600, step: 1, value: '60' });
-  ui.mctsSettings = el('fieldset', { class: 'option-grid mcts-settings' },
-    el('legend', {}, 'MCTS settings'),
-    field('Selection', ui.selectionSelect),
-    field('UCTK', ui.uctkInput),
-    field('Playout policy', ui.playoutSelect),
-    field('Tree cell choice', ui.treeCellSelect),
-    el('div', { class: 'check' }, ui.amafBox, el('label', { for: 'sudoku-amaf-on' }, 'Use α-AMAF')),
-    field('AMAF α', ui.amafInput),
-    field('Simulations per tree', ui.simulationsInput),
-    field('Restarts', ui.restartsInput),
-    field('Seed', ui.solveSeedInput),
-    field('Time limit (s)', ui.timeInput),
-  );
+  // The solver's settings arrive with the job's schema (buildForms).
+  ui.solveFields = el('div', { class: 'sudoku-solve-fields' }, el('p', { class: 'note' }, 'Loading the settings…'));
   ui.solveButton = el('button', { type: 'button', onclick: startSolve }, 'Solve');
   ui.stopButton = el('button', { type: 'button', onclick: () => state.solve.controller?.abort() }, 'Stop');
   ui.solveProgress = el('p', { class: 'stats', 'aria-live': 'off' });
@@ -170,8 +172,7 @@ function buildPage() {
 
   const solveSection = el('section', { class: 'panel solve', 'aria-labelledby': 'sudoku-solve-heading' },
     el('h2', { id: 'sudoku-solve-heading' }, 'Solve'),
-    field('Method', ui.methodSelect),
-    ui.mctsSettings,
+    ui.solveFields,
     el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton),
     ui.solveProgress, ui.solveStatus, ui.solveError,
   );
@@ -229,16 +230,11 @@ function render() {
   ui.pasteArea.toggleAttribute('aria-invalid', Boolean(state.loadError?.line));
   if (ui.setSelect.value !== state.setId) ui.setSelect.value = state.setId;
   renderPuzzleOptions();
-  ui.generateButton.disabled = state.generate.running;
   ui.generateStatus.textContent = state.generate.running ? 'Generating…' : state.generate.message;
   ui.generateError.textContent = state.generate.error ? state.generate.error.message : '';
 
-  const mcts = ui.methodSelect.value === 'mcts';
-  ui.mctsSettings.hidden = !mcts;
-  ui.uctkInput.disabled = ui.selectionSelect.value !== 'ucb1';
-  ui.amafInput.disabled = !ui.amafBox.checked;
-  ui.treeCellSelect.disabled = ui.amafBox.checked;
-  ui.solveButton.disabled = !view || state.solve.running;
+  ui.solveButton.disabled = !view || state.solve.running || !ui.solveForm;
+  ui.generateButton.disabled = state.generate.running || !ui.generateForm;
   ui.stopButton.disabled = !state.solve.running;
   ui.solveProgress.textContent = solveProgressText();
   ui.solveStatus.textContent = state.solve.running ? 'Solving…' : state.solve.message;
@@ -348,25 +344,38 @@ async function openPuzzle(puzzle) {
 async function generatePuzzle() {
   const ui = state.ui;
   const generate = state.generate;
-  if (generate.running) return;
+  if (generate.running || !ui?.generateForm) return;
+  let settings;
+  try {
+    settings = ui.generateForm.request();
+  } catch (error) {
+    generate.error = error;
+    render();
+    return;
+  }
   const controller = new AbortController();
   Object.assign(generate, { running: true, controller, message: '', error: null });
   render();
   let made = null;
   try {
-    const seed = Number(ui.seedInput.value) || 1;
-    await streamJob({ job: 'sudoku_generate', count: 1, seed }, (name, data) => {
+    // One puzzle with the form's seed (empty: the job's default seed).
+    const seed = settings.seed;
+    const seedText = seed === undefined ? 'the default seed' : `seed ${seed}`;
+    await streamJob({ job: 'sudoku_generate', count: 1, ...settings }, (name, data) => {
       if (name === 'result') made = data;
       else if (name === 'error') generate.error = new Error(data.error ?? String(data));
     }, controller.signal);
     if (made) {
-      generate.message = `Generated a puzzle with a unique solution: ${made.clues} clues, ${made.difficulty} (seed ${seed}).`;
+      generate.message = `Generated a puzzle with a unique solution: ${made.clues} clues, ${made.difficulty} (${seedText}).`;
       state.setId = GENERATED_SET;
       state.puzzles = [{ index: 1, puzzle: made.puzzle, clues: made.clues, line: 1 }];
       state.puzzlePosition = 0;
       renderSetOptions();
-      await openPuzzle({ title: `generated (seed ${seed}), ${made.clues} clues`, line: made.puzzle });
-      if (state.ui) state.ui.seedInput.value = String(seed + 1);
+      await openPuzzle({ title: `generated (${seedText}), ${made.clues} clues`, line: made.puzzle });
+      if (seed !== undefined) {
+        state.generateSeed = seed + 1;
+        state.ui?.generateForm?.set('seed', state.generateSeed);
+      }
     } else if (!generate.error) {
       generate.message = 'Stopped.';
     }
@@ -515,31 +524,24 @@ function applyHint() {
 // ---------------------------------------------------------------------------------------------
 // Solving: a sudoku_solve job on the givens; the verified solution fills the grid
 
+/** The puzzle on screen, and only the settings changed from the job's defaults. */
 function solveRequest() {
-  const ui = state.ui;
-  const request = { job: 'sudoku_solve', puzzles: state.puzzle.line, source: 'puzzle', algo: ui.methodSelect.value };
-  if (request.algo === 'mcts') {
-    Object.assign(request, {
-      selection: ui.selectionSelect.value,
-      uctk: Number(ui.uctkInput.value),
-      playout: ui.playoutSelect.value,
-      tree_cell: ui.treeCellSelect.value,
-      amaf: ui.amafBox.checked ? Number(ui.amafInput.value) : null,
-      max_simulations: Number(ui.simulationsInput.value),
-      restarts: Number(ui.restartsInput.value),
-      seed: Number(ui.solveSeedInput.value),
-      time_limit: Number(ui.timeInput.value) || 60,
-    });
-  }
-  return request;
+  return { job: 'sudoku_solve', puzzles: state.puzzle.line, source: 'puzzle', ...state.ui.solveForm.request() };
 }
 
 async function startSolve() {
-  if (!state.puzzle || state.solve.running) return;
+  if (!state.puzzle || state.solve.running || !state.ui?.solveForm) return;
   const solve = state.solve;
   const puzzle = state.puzzle;
   const controller = new AbortController();
-  const request = solveRequest();
+  let request;
+  try {
+    request = solveRequest();
+  } catch (error) {
+    solve.error = error;
+    render();
+    return;
+  }
   Object.assign(solve, { running: true, controller, progress: null, message: '', error: null });
   render();
   let result = null;

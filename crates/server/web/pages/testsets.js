@@ -1,35 +1,39 @@
 // The test-set page (the Czech thesis's test-set panel): a game, a bundled set or an uploaded
-// file, a solver with its main settings and a per-item limit; Run streams the game's job and
+// file, a solver (the choices of the game's job, from its schema) and its per-item limit and
+// threads (a form built from the schema by forms.js); Run streams the game's job and
 // fills a table row by row (item, solved, score, moves, time) with live totals; Cancel stops
 // the job and keeps the rows; "Download JSON Lines" saves the job's `result` records exactly
 // as the server sent them (the CLI's `--json` lines).
 
 import { api, streamJob } from '../api.js';
 import { el, field, downloadText } from '../ui.js';
+import { buildForm, choiceSelect, describeField, fieldChoices, jobInfo } from '../forms.js';
 
 /**
- * Per game: the solvers (the job's own names, its default first), the limit field, the job
- * request and how a result record fills a row. `takesText`: the job takes the items as text (a
- * bundled set's text comes from `GET /api/sets/{game}/{id}`). `firstInJob`: the job takes
- * "first N" itself; otherwise the page stops the job once N results have arrived.
+ * Per game: the job, the field of its request that names the solver (`solver`, a choice or a
+ * list of choices: the page runs one), the per-item limit field with the page's label for it
+ * and the value it starts from (`preset`, typed; undefined: the job's default), the job request
+ * and how a result record fills a row. The choices, ranges and help come from the job's schema.
+ * `takesText`: the job takes the items as text (a bundled set's text comes from `GET
+ * /api/sets/{game}/{id}`). `firstInJob`: the job takes "first N" itself; otherwise the page
+ * stops the job once N results have arrived.
  */
 const GAMES = {
   sokoban: {
     label: 'Sokoban',
-    algos: ['greedy', 'astar', 'idastar', 'bfs', 'ga'],
-    limit: { label: 'Time limit per level (s)', value: '5', min: 0.1, step: 'any' },
-    threads: true,
+    job: 'sokoban_bench',
+    solver: 'algos',
+    limit: { field: 'time_limit', label: 'Time limit per level (s)', preset: 5 },
     upload: true,
     accept: '.xsb,.sok,.txt',
     firstInJob: true,
     hasScore: false,
-    request: ({ set, file, algo, limit, threads, first }) => ({
+    request: ({ set, file, algo, first, settings }) => ({
       job: 'sokoban_bench',
       sets: [file ? { name: file.name, xsb: file.text } : { name: set }],
       algos: [algo],
       first: first ?? undefined,
-      time_limit: limit,
-      threads,
+      ...settings,
     }),
     row: (r) => ({
       item: `${r.level}${r.title && r.title !== String(r.level) ? ` ${r.title}` : ''}`,
@@ -38,50 +42,46 @@ const GAMES = {
   },
   samegame: {
     label: 'SameGame',
-    algos: ['spmcts', 'nmcs', 'nrpa', 'dbs', 'astar', 'idastar', 'random'],
-    limit: { label: 'Time limit per board (s)', value: '5', min: 0.1, step: 'any' },
-    threads: true,
+    job: 'samegame_solve',
+    solver: 'algo',
+    limit: { field: 'time_limit', label: 'Time limit per board (s)', preset: 5 },
     upload: true,
     accept: '.txt,.csv',
     firstInJob: false,
     takesText: true,
     hasScore: true,
     solvedMeans: 'Solved: the board was cleared.',
-    request: ({ text, source, algo, limit, threads }) => ({
-      job: 'samegame_solve', text, source, algo, time_limit: limit, threads,
-    }),
+    request: ({ text, source, algo, settings }) => ({ job: 'samegame_solve', text, source, algo, ...settings }),
     row: (r) => ({ item: `${r.board} ${r.name}`, solved: r.cleared, score: r.score, moves: r.moves.length, time: r.time_s }),
   },
   sudoku: {
     label: 'Sudoku',
-    algos: ['mcts', 'exact'],
-    limit: { label: 'Time limit per puzzle (s)', value: '5', min: 0.1, step: 'any' },
-    threads: true,
+    job: 'sudoku_solve',
+    solver: 'algo',
+    limit: { field: 'time_limit', label: 'Time limit per puzzle (s)', preset: 5 },
     upload: true,
     accept: '.txt,.sdm,.sdk',
     firstInJob: false,
     takesText: true,
     hasScore: false,
-    request: ({ text, source, algo, limit, threads }) => ({
-      job: 'sudoku_solve', puzzles: text, source, algo, time_limit: limit, threads,
-    }),
+    request: ({ text, source, algo, settings }) => ({ job: 'sudoku_solve', puzzles: text, source, algo, ...settings }),
     row: (r) => ({ item: `${r.index} (line ${r.line})`, solved: r.solved, score: null, moves: null, time: r.time_s }),
   },
   bait: {
     label: 'Bait',
-    algos: ['astar', 'astar-offline', 'dfs', 'dls', 'mcts', 'mcts-plus'],
-    limit: { label: 'Budget per move (ms)', value: '40', min: 1, step: 'any' },
-    threads: false,
+    job: 'bait_experiment',
+    solver: 'agents',
+    limit: { field: 'budget_ms', label: 'Budget per move (ms)' },
     upload: false,
     firstInJob: true,
     hasScore: true,
     solvedMeans: 'Solved: the agent won; moves are ticks played; one game per level (seed 0).',
-    request: ({ algo, limit, first }) => ({
+    request: ({ algo, first, settings }) => ({
       job: 'bait_experiment',
       agents: [algo],
       levels: first ? Array.from({ length: Math.min(first, 5) }, (_, i) => i) : [],
       seeds: 1,
-      budget_ms: limit,
+      ...settings,
     }),
     row: (r) => ({ item: `level ${r.level}`, solved: r.win, score: r.score, moves: r.ticks, time: null }),
   },
@@ -90,8 +90,10 @@ const GAMES = {
 /** The page's only mutable state; a running job keeps going while another page is shown. */
 const state = {
   sets: [],            // every bundled set: {id, game, name, items}
-  maxThreads: 2,
-  form: { game: 'sokoban', from: 'bundled', set: 'microban', algo: 'greedy', limit: '5', threads: '1', first: '' },
+  jobs: {},            // {name, title, schema} per game's job (GET /api/jobs)
+  form: { game: 'sokoban', from: 'bundled', set: 'microban', algo: null, first: '' },
+  settings: Object.fromEntries(Object.entries(GAMES).map(([game, spec]) => [game,
+    spec.limit.preset === undefined ? {} : { [spec.limit.field]: spec.limit.preset }])),
   file: null,          // {name, text} of the uploaded file
   running: false,
   controller: null,
@@ -115,9 +117,9 @@ export function mount(main) {
 
 async function loadChoices() {
   try {
-    const [sets, info] = await Promise.all([api('sets'), api('info')]);
+    const [sets, ...jobs] = await Promise.all([api('sets'), ...Object.values(GAMES).map((spec) => jobInfo(spec.job))]);
     state.sets = sets;
-    state.maxThreads = Math.max(1, Math.min(info.cores ?? 2, 16));
+    Object.keys(GAMES).forEach((game, i) => { state.jobs[game] = jobs[i]; });
   } catch (error) {
     state.error = { message: `Cannot list the bundled sets: ${error.message}` };
   }
@@ -139,9 +141,7 @@ function buildPage() {
   ui.fileInput = el('input', { type: 'file', id: 'ts-file', onchange: readFile });
   ui.fileNote = el('p', { class: 'note', id: 'ts-file-note' });
   ui.algo = el('select', { id: 'ts-algo', onchange: readForm });
-  ui.threads = el('select', { id: 'ts-threads', onchange: readForm });
-  ui.limit = el('input', { type: 'number', id: 'ts-limit', oninput: readForm });
-  ui.limitLabel = el('label', { for: 'ts-limit' });
+  ui.settings = el('div', { class: 'ts-settings' });
   ui.first = el('input', { type: 'number', id: 'ts-first', min: 1, step: 1, placeholder: 'all', oninput: readForm });
   ui.runButton = el('button', { type: 'submit' }, 'Run');
   ui.cancelButton = el('button', { type: 'button', onclick: cancel }, 'Cancel');
@@ -159,10 +159,9 @@ function buildPage() {
     field('File', ui.fileInput),
     ui.fileNote),
   el('div', { class: 'option-grid' },
-    field('Solver', ui.algo),
-    field('Threads', ui.threads),
-    el('div', { class: 'field' }, ui.limitLabel, ui.limit),
+    el('div', { class: 'field wide' }, el('label', { for: 'ts-algo' }, 'Solver'), ui.algo),
     field('First N items (empty: all)', ui.first)),
+  ui.settings,
   el('div', { class: 'buttons' }, ui.runButton, ui.cancelButton));
   ui.error = el('div', { class: 'error', role: 'alert' });
   ui.message = el('p', { class: 'note', role: 'status' });
@@ -196,8 +195,7 @@ function changeGame(game) {
   const spec = GAMES[game];
   const firstSet = state.sets.find((set) => set.game === game);
   Object.assign(state.form, {
-    game, algo: spec.algos[0], limit: spec.limit.value, set: firstSet?.id ?? '',
-    from: spec.upload ? state.form.from : 'bundled',
+    game, algo: null, set: firstSet?.id ?? '', from: spec.upload ? state.form.from : 'bundled',
   });
   state.file = null;
   state.ui.fileInput.value = '';
@@ -210,11 +208,10 @@ function readForm() {
   Object.assign(state.form, {
     from: ui.fromFile.checked ? 'file' : 'bundled',
     set: ui.set.value,
-    algo: ui.algo.value,
-    threads: ui.threads.value,
-    limit: ui.limit.value.trim(),
+    algo: ui.algo.value || null,
     first: ui.first.value.trim(),
   });
+  try { if (ui.form) state.settings[state.form.game] = ui.form.values(); } catch { /* shown at Run */ }
   render();
 }
 
@@ -244,16 +241,38 @@ function renderForm() {
   ui.game.value = form.game;
   ui.set.replaceChildren(...sets.map((set) => el('option', { value: set.id }, `${set.name} (${set.items})`)));
   ui.set.value = form.set;
-  ui.algo.replaceChildren(...spec.algos.map((algo) => el('option', { value: algo }, algo)));
-  ui.algo.value = form.algo;
-  const threadChoices = Array.from({ length: state.maxThreads }, (_, i) => String(i + 1));
-  ui.threads.replaceChildren(...threadChoices.map((n) => el('option', { value: n }, n)));
-  if (!threadChoices.includes(form.threads)) form.threads = '1';
-  ui.threads.value = form.threads;
-  ui.limitLabel.textContent = spec.limit.label;
-  Object.assign(ui.limit, { min: spec.limit.min, step: spec.limit.step, value: form.limit });
+  renderSolverAndSettings(spec);
   ui.first.value = form.first;
   ui.fileInput.accept = spec.accept ?? '';
+}
+
+/**
+ * The game's solvers (its job's choices; the job's default first chosen) and its per-item
+ * limit and threads, as a form built from the job's schema.
+ */
+function renderSolverAndSettings(spec) {
+  const ui = state.ui;
+  const form = state.form;
+  const job = state.jobs[form.game];
+  if (!job) {
+    ui.algo.replaceChildren();
+    ui.settings.replaceChildren();
+    ui.form = null;
+    return;
+  }
+  const choices = fieldChoices(job, spec.solver);
+  const solver = describeField(job, spec.solver);
+  const preferred = Array.isArray(solver.default) ? solver.default[0] : solver.default;
+  if (!choices.some((choice) => choice.value === form.algo)) form.algo = preferred ?? choices[0]?.value ?? null;
+  ui.algo.replaceChildren(...choiceSelect(choices, { value: form.algo }).children);
+  ui.algo.value = form.algo ?? '';
+  if (ui.form?.job !== job.name) {
+    ui.form = buildForm(job, {
+      idPrefix: 'ts-', only: [spec.limit.field, 'threads'], labels: { [spec.limit.field]: spec.limit.label },
+      values: state.settings[form.game], onChange: readForm,
+    });
+    ui.settings.replaceChildren(ui.form.element);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,8 +282,8 @@ function renderForm() {
 async function jobRequest() {
   const form = state.form;
   const spec = GAMES[form.game];
-  const limit = Number(form.limit);
-  if (!(limit > 0)) throw new Error(`${spec.limit.label}: give a positive number.`);
+  if (!state.ui?.form || !form.algo) throw new Error('The solvers are still loading.');
+  const settings = state.ui.form.request();
   const first = form.first === '' ? null : Number(form.first);
   if (first !== null && !(Number.isInteger(first) && first >= 1)) throw new Error('First N items: give a whole number from 1, or leave it empty for all.');
   const fromFile = form.from === 'file';
@@ -280,8 +299,7 @@ async function jobRequest() {
     source = form.set;
   }
   const request = spec.request({
-    set: form.set, file: fromFile ? state.file : null, text, source, algo: form.algo, limit,
-    threads: Number(form.threads), first,
+    set: form.set, file: fromFile ? state.file : null, text, source, algo: form.algo, first, settings,
   });
   const setInfo = fromFile ? null : state.sets.find((set) => set.game === form.game && set.id === form.set);
   const total = setInfo ? Math.min(setInfo.items, first ?? Infinity) : first;
@@ -463,11 +481,11 @@ function render() {
   const locked = state.running;
   ui.fromBundled.checked = form.from !== 'file';
   ui.fromFile.checked = form.from === 'file';
-  for (const control of [ui.game, ui.fromBundled, ui.algo, ui.limit, ui.first]) control.disabled = locked;
+  for (const control of [ui.game, ui.fromBundled, ui.algo, ui.first]) control.disabled = locked;
+  for (const setting of ui.form?.fields ?? []) ui.form.control(setting.name).disabled = locked;
   ui.fromFile.disabled = locked || !spec.upload;
   ui.fileInput.disabled = locked || !spec.upload;
   ui.set.disabled = locked || form.from === 'file';
-  ui.threads.disabled = locked || !spec.threads;
   ui.fileNote.textContent = !spec.upload
     ? `${spec.label} runs on its bundled levels only.`
     : state.file ? `${state.file.name}: ${state.file.text.length.toLocaleString()} characters` : '';
