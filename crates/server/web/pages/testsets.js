@@ -12,7 +12,7 @@ import { buildForm, choiceSelect, describeField, fieldChoices, jobInfo } from '.
 /**
  * Per game: the job, the field of its request that names the solver (`solver`, a choice or a
  * list of choices: the page runs one), the per-item limit field with the page's label for it
- * and the value it starts from (`preset`, typed; undefined: the job's default), the job request
+ * where the item needs naming, and the value it starts from (`preset`, typed; undefined: the job's default), the job request
  * and how a result record fills a row. The choices, ranges and help come from the job's schema.
  * `takesText`: the job takes the items as text (a bundled set's text comes from `GET
  * /api/sets/{game}/{id}`). `firstInJob`: the job takes "first N" itself; otherwise the page
@@ -71,7 +71,7 @@ const GAMES = {
     label: 'Bait',
     job: 'bait_experiment',
     solver: 'agents',
-    limit: { field: 'budget_ms', label: 'Budget per move (ms)' },
+    limit: { field: 'budget_ms' },
     upload: false,
     firstInJob: true,
     hasScore: true,
@@ -268,7 +268,8 @@ function renderSolverAndSettings(spec) {
   ui.algo.value = form.algo ?? '';
   if (ui.form?.job !== job.name) {
     ui.form = buildForm(job, {
-      idPrefix: 'ts-', only: [spec.limit.field, 'threads'], labels: { [spec.limit.field]: spec.limit.label },
+      // The page names the item the limit is per (the schema says "per item").
+      idPrefix: 'ts-', only: [spec.limit.field, 'threads'], labels: spec.limit.label ? { [spec.limit.field]: spec.limit.label } : {},
       values: state.settings[form.game], onChange: readForm,
     });
     ui.settings.replaceChildren(ui.form.element);
