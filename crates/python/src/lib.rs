@@ -1,0 +1,265 @@
+//! Python bindings of puzzle-search: the `puzzle_search._puzzle_search` extension module.
+//!
+//! Two parts, both thin:
+//!
+//! - the jobs ([`jobs`], [`run`]), through the job registry only: a request is
+//!   `{"job": name, **options}` deserialised into [`JobRequest`], validated and run on a worker
+//!   thread with the GIL released, its events handed back as dicts;
+//! - Sokoban helpers ([`sokoban`]): parsing XSB into levels, their planes as numpy arrays, and
+//!   a level being played, which the Gymnasium environment (`puzzle_search.envs`) steps.
+//!
+//! No job or game logic lives here: it is all in the workspace crates.
+
+use puzzle_jobs::registry::jobs as registry_jobs;
+use puzzle_jobs::{EventKind, JobRequest};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub mod sokoban;
+
+/// How often the waiting thread checks for signals (Ctrl-C) while a job runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// A JSON value as a Python object (through the standard `json` module, so numbers, strings,
+/// lists and dicts come out exactly as `json.loads` makes them).
+fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
+}
+
+/// A Python object as a JSON value (through `json.dumps`; a `TypeError` for what JSON cannot
+/// hold).
+fn py_to_json(py: Python<'_>, object: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let text: String = py
+        .import("json")?
+        .call_method1("dumps", (object,))?
+        .extract()?;
+    serde_json::from_str(&text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Every job of the registry, in menu order: a list of dicts `{"name", "title", "schema"}`,
+/// `schema` being the JSON Schema of the job's request (every option with its default).
+#[pyfunction]
+fn jobs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for info in registry_jobs() {
+        let value =
+            serde_json::to_value(&info).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        list.append(json_to_py(py, &value)?)?;
+    }
+    Ok(list)
+}
+
+/// Refuse options that the job does not have (serde ignores unknown fields of a request with
+/// flattened parts): a `ValueError` naming the option and listing the job's options.
+fn check_option_names(request: &serde_json::Value) -> PyResult<()> {
+    let Some(fields) = request.as_object() else {
+        return Err(PyValueError::new_err("a job request must be a JSON object"));
+    };
+    let name = fields
+        .get("job")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default();
+    let infos = registry_jobs();
+    let Some(info) = infos.iter().find(|info| info.name == name) else {
+        let names: Vec<&str> = infos.iter().map(|info| info.name).collect();
+        return Err(PyValueError::new_err(format!(
+            "unknown job '{name}' (choose from {})",
+            names.join(", ")
+        )));
+    };
+    let Some(known) = info.schema.get("properties").and_then(|p| p.as_object()) else {
+        return Ok(());
+    };
+    for key in fields.keys().filter(|key| *key != "job") {
+        if !known.contains_key(key) {
+            let options: Vec<&str> = known.keys().map(String::as_str).collect();
+            return Err(PyValueError::new_err(format!(
+                "unknown option '{key}' of job '{name}' (options: {})",
+                options.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The request `value` as a [`JobRequest`]; a `ValueError` with serde's message, prefixed by
+/// the option it is about (serde cannot say which through a request's flattened parts, so the
+/// options are tried one at a time to find it).
+fn parse_request(value: serde_json::Value) -> PyResult<JobRequest> {
+    let error = match serde_json::from_value::<JobRequest>(value.clone()) {
+        Ok(request) => return Ok(request),
+        Err(error) => error,
+    };
+    let culprit = value.as_object().and_then(|fields| {
+        let job = fields.get("job")?;
+        fields
+            .iter()
+            .filter(|(key, _)| *key != "job")
+            .find(|(key, option)| {
+                let alone = serde_json::json!({ "job": job, *key: option });
+                serde_json::from_value::<JobRequest>(alone).is_err()
+            })
+            .map(|(key, _)| key.clone())
+    });
+    Err(PyValueError::new_err(match culprit {
+        Some(key) => format!("option '{key}': {error}"),
+        None => error.to_string(),
+    }))
+}
+
+/// One event as the dict handed to Python: `{"kind": "progress"|"result"|"summary", **record}`
+/// (a record that is not an object goes under `"value"`).
+fn event_json(kind: EventKind, record: serde_json::Value) -> serde_json::Value {
+    let mut event = serde_json::Map::new();
+    event.insert("kind".into(), kind.name().into());
+    match record {
+        serde_json::Value::Object(fields) => event.extend(fields),
+        other => {
+            event.insert("value".into(), other);
+        }
+    }
+    serde_json::Value::Object(event)
+}
+
+/// Whether a job failed on its input text: one of the games' parse errors (XSB, SameGame
+/// boards, Sudoku puzzles, Bait levels) is in the error's chain.
+fn is_parse_error(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.is::<puzzle_sokoban::XsbError>()
+            || cause.is::<puzzle_samegame::FormatError>()
+            || cause.is::<puzzle_sudoku::ParseError>()
+            || cause.is::<puzzle_bait::level::LevelError>()
+    })
+}
+
+/// Hand one event to Python: keep it in `kept` unless it is progress, and call `on_event`.
+fn deliver(
+    py: Python<'_>,
+    kind: EventKind,
+    record: serde_json::Value,
+    kept: &Bound<'_, PyList>,
+    on_event: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let event = json_to_py(py, &event_json(kind, record))?;
+    if kind != EventKind::Progress {
+        kept.append(&event)?;
+    }
+    if let Some(callback) = on_event {
+        callback.call1((event,))?;
+    }
+    Ok(())
+}
+
+/// Wait up to [`SIGNAL_POLL`] for the next event with the GIL released (the receiver is moved
+/// in and handed back, as it is `Send` but not `Sync`).
+fn next_event<T: Send>(
+    py: Python<'_>,
+    events: Receiver<T>,
+) -> (Receiver<T>, Result<T, RecvTimeoutError>) {
+    py.detach(move || {
+        let next = events.recv_timeout(SIGNAL_POLL);
+        (events, next)
+    })
+}
+
+/// Run job `job` with `options` (the fields of its request, as in `jobs()`'s schemas and the
+/// CLI's `--json` requests) and return its result and summary events as dicts
+/// `{"kind": …, **record}`.
+///
+/// The job runs on a worker thread with the GIL released; `on_event(event)` is called on the
+/// calling thread for every event (progress included) as it arrives. A bad request (unknown
+/// option, wrong type, out of range) raises `ValueError` with the message naming it; a job that
+/// fails raises `RuntimeError` with its message. On `KeyboardInterrupt` (or an exception from
+/// `on_event`) the job is stopped, waited for, and the exception re-raised with the events
+/// so far as its `events` attribute.
+#[pyfunction]
+#[pyo3(signature = (job, on_event=None, **options))]
+fn run<'py>(
+    py: Python<'py>,
+    job: &str,
+    on_event: Option<Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let fields = PyDict::new(py);
+    fields.set_item("job", job)?;
+    if let Some(options) = options {
+        fields.update(options.as_mapping())?;
+    }
+    let value = py_to_json(py, fields.as_any())?;
+    check_option_names(&value)?;
+    let request = parse_request(value)?;
+    request
+        .validate()
+        .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sender, mut receiver) = mpsc::channel::<(EventKind, serde_json::Value)>();
+    let worker_stop = Arc::clone(&stop);
+    let worker = std::thread::Builder::new()
+        .name(format!("puzzle_search {job}"))
+        .spawn(move || {
+            let mut emit = |kind: EventKind, record: serde_json::Value| {
+                // The caller stops listening only after the job ends, or has given up on it.
+                let _ = sender.send((kind, record));
+                Ok(())
+            };
+            request.run(&worker_stop, &mut emit)
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the job's thread: {e}")))?;
+
+    let kept = PyList::empty(py);
+    let mut failure: Option<PyErr> = None;
+    loop {
+        let (back, next) = next_event(py, receiver);
+        receiver = back;
+        match next {
+            Ok((kind, record)) => {
+                // After a failure the stopping job's last events are still kept, not handed on.
+                let callback = on_event.as_ref().filter(|_| failure.is_none());
+                if let Err(error) = deliver(py, kind, record, &kept, callback) {
+                    stop.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(error);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if failure.is_none() {
+                    if let Err(error) = py.check_signals() {
+                        stop.store(true, Ordering::SeqCst);
+                        failure = Some(error);
+                    }
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let outcome = py.detach(move || worker.join());
+    if let Some(error) = failure {
+        // Best effort: the interrupted run's events stay reachable from the exception.
+        let _ = error.value(py).setattr("events", &kept);
+        return Err(error);
+    }
+    match outcome {
+        Ok(Ok(())) => Ok(kept),
+        Ok(Err(error)) if is_parse_error(&error) => {
+            Err(PyValueError::new_err(format!("{error:#}")))
+        }
+        Ok(Err(error)) => Err(PyRuntimeError::new_err(format!("{error:#}"))),
+        Err(_) => Err(PyRuntimeError::new_err(format!("job '{job}' panicked"))),
+    }
+}
+
+/// The extension module `puzzle_search._puzzle_search` (re-exported by `puzzle_search`).
+#[pymodule]
+fn _puzzle_search(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_function(wrap_pyfunction!(jobs, module)?)?;
+    module.add_function(wrap_pyfunction!(run, module)?)?;
+    sokoban::register(module)?;
+    Ok(())
+}
