@@ -65,3 +65,33 @@ def test_levels_from_a_file(tmp_path, small_xsb):
     env = SokobanEnv(xsb_file=str(path), max_size=(6, 8))
     observation, _ = env.reset(seed=1)
     assert observation.shape == (4, 6, 8)
+
+
+def test_the_oracle_solves_from_the_current_position():
+    env = gymnasium.make("puzzle_search/Sokoban-v0").unwrapped
+    env.reset(seed=1)
+    # A few steps first, so that the oracle starts from a position of the episode.
+    for action in (0, 2, 1, 3):
+        observation, reward, terminated, truncated, info = env.step(action)
+        if terminated or info["deadlock"]:
+            env.reset(seed=1)
+            break
+    actions = env.solve()
+    assert actions, "the generated levels are solvable by construction"
+    assert set(actions) <= {0, 1, 2, 3}
+    for action in actions:
+        observation, reward, terminated, truncated, info = env.step(action)
+        if truncated:
+            break
+    assert terminated, "the oracle's actions solve the level"
+    assert reward > 0
+
+
+def test_the_oracle_takes_the_solvers_options(small_xsb):
+    env = gymnasium.make("puzzle_search/Sokoban-v0", levels=[small_xsb]).unwrapped
+    env.reset(seed=0)
+    actions = env.solve(algo="astar")
+    assert actions is not None
+    for action in actions:
+        _, _, terminated, _, _ = env.step(action)
+    assert terminated

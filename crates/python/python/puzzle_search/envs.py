@@ -42,6 +42,9 @@ COLOURS = {
 #: Pixels per cell of :meth:`SokobanEnv.render`.
 CELL_PIXELS = 8
 
+#: The action of each LURD letter (pushes are upper case).
+LURD_ACTIONS = {"u": 0, "d": 1, "l": 2, "r": 3}
+
 
 def register_envs() -> None:
     """Register ``puzzle_search/Sokoban-v0`` with Gymnasium (once)."""
@@ -199,6 +202,28 @@ class SokobanEnv(gym.Env):
             reward += self.reward_solved
         truncated = not terminated and self._steps >= self.max_steps
         return self._observation(), float(reward), terminated, truncated, self._info()
+
+    def solve(self, algo: str = "greedy", time_limit: float = 10.0, **options: Any) -> Optional[list[int]]:
+        """The oracle: actions that solve the level from the current position, found by the
+        ``sokoban_solve`` job (``algo="astar"`` for the fewest pushes; other options as the
+        job's), or ``None`` when the solver finds none within its budget. The solution was
+        replayed on the rules by the job before it is returned; it does not change the
+        environment."""
+        if self._game is None:
+            raise RuntimeError("call reset() before solve()")
+        events = run(
+            "sokoban_solve",
+            xsb=self._game.position().xsb,
+            algo=algo,
+            time_limit=time_limit,
+            **options,
+        )
+        for event in events:
+            if event["kind"] == "result":
+                if not event["solved"]:
+                    return None
+                return [LURD_ACTIONS[c.lower()] for c in event["solution"]]
+        return None
 
     def render(self) -> Optional[np.ndarray]:
         """With ``render_mode="rgb_array"``: the padded board, ``CELL_PIXELS`` per cell."""
