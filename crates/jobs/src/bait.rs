@@ -9,7 +9,7 @@ use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::options::choice_name;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use puzzle_bait::agents::AgentKind;
@@ -428,6 +428,16 @@ pub struct ExperimentGameRecord {
     pub shard: Option<Shard>,
 }
 
+fn game_identity(agent: &str, level: usize, seed: u64) -> String {
+    format!("{agent} on level {level} seed {seed}")
+}
+
+impl ItemRecord for ExperimentGameRecord {
+    fn identity(&self) -> String {
+        game_identity(&self.agent, self.level, self.seed)
+    }
+}
+
 /// The events of the experiment.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
@@ -514,60 +524,48 @@ pub fn experiment_report(
             for s in 0..seeds {
                 let seed = base_seed + s;
                 item += 1;
-                let record = match req.items.plan(item) {
-                    Plan::Skip => continue,
-                    Plan::Done(records) => {
-                        let [record] = records else {
-                            bail!(
-                                "item {item}: {} records where one is expected",
-                                records.len()
-                            );
-                        };
-                        let r: ExperimentGameRecord = req.items.decode(item, record)?;
-                        if (r.level, r.agent.as_str(), r.seed) != (li, agent.name(), seed) {
-                            bail!(
-                                "item {item} is {} on level {} seed {}, but this run's item \
-                                 {item} is {} on level {li} seed {seed}: the records come from a \
-                                 different configuration",
-                                r.agent,
-                                r.level,
-                                r.seed,
-                                agent.name()
-                            );
-                        }
-                        let end = parse_actions(&r.actions)
-                            .map(|actions| start.replay(&actions))
-                            .map_err(|e| anyhow::anyhow!("item {item}: {e}"))?;
-                        if end.is_win() != r.win || end.points() != r.score {
-                            bail!("item {item}: the recorded actions do not replay to its result");
-                        }
-                        r
+                let expected = game_identity(agent.name(), li, seed);
+                let mut interrupted = false;
+                let record = req.items.record(item, &expected, stop, || {
+                    let game_start = Instant::now();
+                    let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
+                    let o: Outcome = play_game(&start, agent, &config, |_, _| {});
+                    if o.interrupted {
+                        interrupted = true;
+                        return Ok(None);
                     }
-                    Plan::Run => {
-                        let game_start = Instant::now();
-                        let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
-                        let o: Outcome = play_game(&start, agent, &config, |_, _| {});
-                        if o.interrupted {
-                            row.push(cell);
-                            table.push(row);
-                            break 'agents;
-                        }
-                        ExperimentGameRecord {
-                            level: li,
-                            agent: agent.name().into(),
-                            seed,
-                            win: o.win,
-                            score: o.score,
-                            ticks: o.ticks,
-                            max_move_ms: o.max_move_ms,
-                            setup_ms: o.setup_ms,
-                            actions: actions_to_string(&o.actions),
-                            item,
-                            time_s: game_start.elapsed().as_secs_f64(),
-                            shard: req.items.shard,
-                        }
-                    }
+                    Ok(Some(ExperimentGameRecord {
+                        level: li,
+                        agent: agent.name().into(),
+                        seed,
+                        win: o.win,
+                        score: o.score,
+                        ticks: o.ticks,
+                        max_move_ms: o.max_move_ms,
+                        setup_ms: o.setup_ms,
+                        actions: actions_to_string(&o.actions),
+                        item,
+                        time_s: game_start.elapsed().as_secs_f64(),
+                        shard: req.items.shard,
+                    }))
+                })?;
+                if interrupted || (record.is_none() && stop.load(Ordering::Relaxed)) {
+                    row.push(cell);
+                    table.push(row);
+                    break 'agents;
+                }
+                let Some(record) = record else {
+                    continue;
                 };
+                if !matches!(req.items.plan(item), Plan::Run) {
+                    // An earlier run's game: its actions must replay to its result.
+                    let end = parse_actions(&record.actions)
+                        .map(|actions| start.replay(&actions))
+                        .map_err(|e| anyhow::anyhow!("item {item}: {e}"))?;
+                    if end.is_win() != record.win || end.points() != record.score {
+                        bail!("item {item}: the recorded actions do not replay to its result");
+                    }
+                }
                 cell.games += 1;
                 cell.wins += record.win as u32;
                 cell.score_sum += record.score as i64;

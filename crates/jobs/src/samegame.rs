@@ -20,7 +20,7 @@ use crate::data::{samegame_set, SAMEGAME_SETS};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::options::{choice_name, parse_choice};
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{anyhow, bail, Result};
 use clap::ValueEnum;
 use puzzle_engine::mcts::SelectionPolicy;
@@ -358,6 +358,16 @@ pub struct BoardResult {
     pub shard: Option<Shard>,
 }
 
+fn board_identity(board: usize) -> String {
+    format!("board {board}")
+}
+
+impl ItemRecord for BoardResult {
+    fn identity(&self) -> String {
+        board_identity(self.board)
+    }
+}
+
 /// Live progress of one board's search: at its start, at each improvement and every
 /// [`PROGRESS_EVERY`].
 #[derive(Clone, Debug, Serialize)]
@@ -670,21 +680,7 @@ fn done_board(
     records: &[serde_json::Value],
     nb: &NamedBoard,
 ) -> Result<BoardResult> {
-    let [record] = records else {
-        bail!(
-            "item {item}: {} records where one is expected",
-            records.len()
-        );
-    };
-    let r: BoardResult = req.items.decode(item, record)?;
-    if r.board != nb.index {
-        bail!(
-            "item {item} is board {}, but this run's item {item} is board {}: the records come \
-             from a different configuration",
-            r.board,
-            nb.index
-        );
-    }
+    let r: BoardResult = req.items.done(item, records, &board_identity(nb.index))?;
     let moves: Vec<(usize, usize)> = r.moves.iter().map(|m| (m.col, m.row)).collect();
     let end = puzzle_samegame::play::replay(&nb.board, &moves).map_err(|e| {
         anyhow!(

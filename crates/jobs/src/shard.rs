@@ -164,6 +164,56 @@ impl Items {
     }
 }
 
+/// A record that stands for one item of a job over many items: it says which item it is, in
+/// words a person can compare (`table 3.1 column "bloom" seed 3`).
+pub trait ItemRecord: serde::de::DeserializeOwned {
+    /// What identifies the item: equal for the same item of the same configuration.
+    fn identity(&self) -> String;
+}
+
+impl Items {
+    /// The record of item `item` from an earlier run (`records`: what [`Plan::Done`] holds),
+    /// decoded and checked to be the item whose identity in this run is `expected`.
+    pub fn done<R: ItemRecord>(&self, item: usize, records: &[Value], expected: &str) -> Result<R> {
+        let [record] = records else {
+            bail!(
+                "item {item}: {} records where one is expected",
+                records.len()
+            );
+        };
+        let r: R = self.decode(item, record)?;
+        let found = r.identity();
+        if found != expected {
+            bail!(
+                "item {item} is {found}, but this run's item {item} is {expected}: the records \
+                 come from a different configuration"
+            );
+        }
+        Ok(r)
+    }
+
+    /// The one step every job over items takes for item `item` (1-based), whose identity in
+    /// this run is `expected` ([`ItemRecord::identity`]): `None` when another shard runs it or
+    /// the stop flag is set before it starts; the record of an earlier run, decoded and checked
+    /// to be this item (a record of another item or configuration is an error); else the
+    /// record `run` makes, or `None` when `run` says the run was cut short (not a run of the
+    /// configured budget: left out, so that a resume runs it again).
+    pub fn record<R: ItemRecord>(
+        &self,
+        item: usize,
+        expected: &str,
+        stop: &std::sync::atomic::AtomicBool,
+        run: impl FnOnce() -> Result<Option<R>>,
+    ) -> Result<Option<R>> {
+        match self.plan(item) {
+            Plan::Skip => Ok(None),
+            Plan::Done(records) => self.done(item, records, expected).map(Some),
+            Plan::Run if stop.load(std::sync::atomic::Ordering::Relaxed) => Ok(None),
+            Plan::Run => run(),
+        }
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -194,6 +244,60 @@ pub fn ranges(sorted: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// A record of a test item: its name is its identity.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Named {
+        name: String,
+    }
+
+    impl ItemRecord for Named {
+        fn identity(&self) -> String {
+            self.name.clone()
+        }
+    }
+
+    #[test]
+    fn an_item_is_skipped_taken_from_earlier_records_checked_or_run() {
+        let stop = AtomicBool::new(false);
+        let ran = || Ok(Some(Named { name: "ran".into() }));
+        let mut items = Items {
+            shard: Some(Shard::new(2, 2).unwrap()),
+            ..Items::default()
+        };
+        items
+            .done
+            .insert(4, vec![serde_json::json!({ "name": "b", "item": 4 })]);
+        assert_eq!(
+            items.record(1, "a", &stop, ran).unwrap(),
+            None,
+            "another shard's"
+        );
+        assert_eq!(
+            items.record(2, "a", &stop, ran).unwrap(),
+            Some(Named { name: "ran".into() })
+        );
+        assert_eq!(
+            items.record(4, "b", &stop, ran).unwrap(),
+            Some(Named { name: "b".into() }),
+            "an earlier run's record, not run again"
+        );
+        let e = items.record(4, "c", &stop, ran).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "item 4 is b, but this run's item 4 is c: the records come from a different \
+             configuration"
+        );
+        assert_eq!(
+            items.record(2, "a", &stop, || Ok(None::<Named>)).unwrap(),
+            None,
+            "cut short"
+        );
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let never = || -> Result<Option<Named>> { panic!("a stopped run starts no item") };
+        assert_eq!(items.record(2, "a", &stop, never).unwrap(), None);
+    }
 
     #[test]
     fn shards_partition_the_items_round_robin() {

@@ -6,7 +6,7 @@ use crate::data::{sokoban_set, MICROBAN};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::options::choice_name;
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use puzzle_engine::Budget;
@@ -166,6 +166,17 @@ pub struct LevelResult {
     /// The portfolio's second list of searches, when the request set one (`greedy` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub portfolio_second: Option<Phases>,
+}
+
+fn level_identity(set: Option<&str>, level: usize, algo: &str) -> String {
+    let set = set.map_or(String::new(), |s| format!("{s} "));
+    format!("{set}level {level} with {algo}")
+}
+
+impl ItemRecord for LevelResult {
+    fn identity(&self) -> String {
+        level_identity(self.set.as_deref(), self.level, &self.algo)
+    }
 }
 
 /// The closing record of a solve run.
@@ -476,24 +487,7 @@ fn done_level(
     set: Option<&str>,
     portfolio: &Portfolio,
 ) -> Result<LevelResult> {
-    let [record] = records else {
-        bail!(
-            "item {item}: {} records where one is expected",
-            records.len()
-        );
-    };
-    let r: LevelResult = items.decode(item, record)?;
-    if r.level != number || r.algo != algo.name() || r.set.as_deref() != set {
-        bail!(
-            "item {item} is {}level {} with {}, but this run's item {item} is {}level {number} \
-             with {}: the records come from a different configuration",
-            r.set.as_deref().map_or(String::new(), |s| format!("{s} ")),
-            r.level,
-            r.algo,
-            set.map_or(String::new(), |s| format!("{s} ")),
-            algo.name()
-        );
-    }
+    let r: LevelResult = items.done(item, records, &level_identity(set, number, algo.name()))?;
     let lists = (&r.portfolio_first, &r.portfolio_second);
     let expected = match algo {
         Algorithm::Greedy => (&portfolio.portfolio_first, &portfolio.portfolio_second),

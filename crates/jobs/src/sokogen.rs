@@ -5,7 +5,7 @@
 use crate::event::{Emit, EventKind, JobEvent, Signature};
 use crate::limits::Limits;
 use crate::plot::{bar_chart, BarChart, BarPanel, Plot, Report};
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use puzzle_engine::mcts::MctsConfig;
@@ -805,6 +805,16 @@ pub struct ExperimentRunRecord {
     pub shard: Option<Shard>,
 }
 
+fn run_identity(table: &str, column: &str, seed: u64) -> String {
+    format!("table {table} column {column} seed {seed}")
+}
+
+impl ItemRecord for ExperimentRunRecord {
+    fn identity(&self) -> String {
+        run_identity(&self.table, &self.column, self.seed)
+    }
+}
+
 /// The events of the experiment: a `Result` per run and per measured column.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
@@ -883,63 +893,40 @@ pub fn experiment_report(
             let mut runs = Vec::new();
             for &seed in &seeds {
                 item += 1;
-                let record = match req.items.plan(item) {
-                    Plan::Skip => continue,
-                    Plan::Done(done) => {
-                        let [record] = done else {
-                            bail!("item {item}: {} records where one is expected", done.len());
-                        };
-                        let r: ExperimentRunRecord = req.items.decode(item, record)?;
-                        if (r.table.as_str(), r.column.as_str(), r.seed)
-                            != (table.id, column.label.as_str(), seed)
-                        {
-                            bail!(
-                                "item {item} is table {} column {} seed {}, but this run's item \
-                                 {item} is table {} column {} seed {seed}: the records come from \
-                                 a different configuration",
-                                r.table,
-                                r.column,
-                                r.seed,
-                                table.id,
-                                column.label
-                            );
-                        }
-                        r
+                let expected = run_identity(table.id, &column.label, seed);
+                let Some(record) = req.items.record(item, &expected, stop, || {
+                    let f = run_once(
+                        column.config,
+                        seed,
+                        time,
+                        req.limits.iterations,
+                        max_nodes,
+                        Some(stop.clone()),
+                    )
+                    .map_err(|e| {
+                        anyhow::anyhow!("table {} column {}: {e}", table.id, column.label)
+                    })?;
+                    if stop.load(Ordering::Relaxed) {
+                        // Cut short: not a run of the configured budget. Left out, so the
+                        // report's figures stay whole runs and a resume runs it again.
+                        return Ok(None);
                     }
-                    Plan::Run => {
-                        if stop.load(Ordering::Relaxed) {
-                            continue;
-                        }
-                        let f = run_once(
-                            column.config,
-                            seed,
-                            time,
-                            req.limits.iterations,
-                            max_nodes,
-                            Some(stop.clone()),
-                        )
-                        .map_err(|e| {
-                            anyhow::anyhow!("table {} column {}: {e}", table.id, column.label)
-                        })?;
-                        if stop.load(Ordering::Relaxed) {
-                            // Cut short: not a run of the configured budget. Left out, so the
-                            // report's figures stay whole runs and a resume runs it again.
-                            continue;
-                        }
-                        ExperimentRunRecord {
-                            item,
-                            table: table.id.to_string(),
-                            column: column.label.to_string(),
-                            seed,
-                            iterations: f.iterations,
-                            all_iterations: f.all_iterations,
-                            best_score: f.score,
-                            time_to_best_s: f.time_to_best,
-                            time_s: f.time_s,
-                            cpu_s: f.cpu_s,
-                            shard: req.items.shard,
-                        }
-                    }
+                    Ok(Some(ExperimentRunRecord {
+                        item,
+                        table: table.id.to_string(),
+                        column: column.label.to_string(),
+                        seed,
+                        iterations: f.iterations,
+                        all_iterations: f.all_iterations,
+                        best_score: f.score,
+                        time_to_best_s: f.time_to_best,
+                        time_s: f.time_s,
+                        cpu_s: f.cpu_s,
+                        shard: req.items.shard,
+                    }))
+                })?
+                else {
+                    continue;
                 };
                 run_time += record.time_s;
                 runs.push(RunFigures {

@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::plot::{
     bar_chart, line_chart, BarChart, BarPanel, Dash, LineChart, Plot, Report, Series,
 };
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{bail, Result};
 use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
@@ -109,6 +109,16 @@ pub struct RunRecord {
     /// The shard that ran it (`"2/4"`), when the run was sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+}
+
+fn run_identity(playout: &str, formula: &str, board: usize) -> String {
+    format!("{playout} / {formula} on board {board}")
+}
+
+impl ItemRecord for RunRecord {
+    fn identity(&self) -> String {
+        run_identity(&self.playout, &self.formula, self.board)
+    }
 }
 
 /// The events of the experiment.
@@ -233,34 +243,14 @@ pub fn experiment_report(
     let mut records: Vec<Option<RunRecord>> = vec![None; jobs.len()];
     let mut todo = Vec::new();
     let mut taken = Vec::new();
+    let no_stop = AtomicBool::new(false);
     for (j, &(p, f, b)) in jobs.iter().enumerate() {
+        let expected = run_identity(&playouts[p].to_string(), &formulas[f].0, boards[b].index);
         match req.items.plan(j + 1) {
             Plan::Skip => continue,
-            Plan::Done(done) => {
-                let [record] = done else {
-                    bail!(
-                        "item {}: {} records where one is expected",
-                        j + 1,
-                        done.len()
-                    );
-                };
-                let r: RunRecord = req.items.decode(j + 1, record)?;
-                let want = (playouts[p].to_string(), &formulas[f].0, boards[b].index);
-                if (r.playout.clone(), &r.formula, r.board) != want {
-                    bail!(
-                        "item {} is {} / {} on board {}, but this run's item {} is {} / {} on \
-                         board {}: the records come from a different configuration",
-                        j + 1,
-                        r.playout,
-                        r.formula,
-                        r.board,
-                        j + 1,
-                        want.0,
-                        want.1,
-                        want.2
-                    );
-                }
-                records[j] = Some(r);
+            Plan::Done(_) => {
+                // Decoded and checked to be this item; the runs themselves start below.
+                records[j] = req.items.record(j + 1, &expected, &no_stop, || Ok(None))?;
             }
             Plan::Run => todo.push(j),
         }

@@ -7,7 +7,7 @@ use crate::data::{SUDOKU_GRID_PUZZLES, SUDOKU_TOP95};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
 use crate::plot::{line_chart, success_curve, Dash, LineChart, Plot, Report, Series};
-use crate::shard::{Items, Plan, Shard};
+use crate::shard::{ItemRecord, Items, Shard};
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 use puzzle_engine::Rng;
@@ -186,9 +186,18 @@ struct RunId<'a> {
     seed: u64,
 }
 
-/// Item `item`'s record: from an earlier run's records (checked to be this item), or run now
-/// with `run` (which returns solved, simulations and seconds); `None` when another shard runs
-/// it or the run was stopped.
+fn identity(table: &str, puzzle: &str, configuration: &str, seed: u64) -> String {
+    format!("{table} {puzzle} {configuration} seed {seed}")
+}
+
+impl ItemRecord for RunRecord {
+    fn identity(&self) -> String {
+        identity(&self.table, &self.puzzle, &self.configuration, self.seed)
+    }
+}
+
+/// Item `item`'s record (see [`Items::record`](crate::Items::record)); `run` returns solved,
+/// simulations and seconds.
 fn item_record(
     req: &ExperimentRequest,
     item: usize,
@@ -196,56 +205,25 @@ fn item_record(
     stop: &AtomicBool,
     run: impl FnOnce(u64) -> Result<(bool, u64, f64)>,
 ) -> Result<Option<RunRecord>> {
-    match req.items.plan(item) {
-        Plan::Skip => Ok(None),
-        Plan::Done(done) => {
-            let [record] = done else {
-                bail!("item {item}: {} records where one is expected", done.len());
-            };
-            let r: RunRecord = req.items.decode(item, record)?;
-            if (
-                r.table.as_str(),
-                r.puzzle.as_str(),
-                r.configuration.as_str(),
-                r.seed,
-            ) != (id.table, id.puzzle.as_str(), id.configuration, id.seed)
-            {
-                bail!(
-                    "item {item} is {} {} {} seed {}, but this run's item {item} is {} {} {} \
-                     seed {}: the records come from a different configuration",
-                    r.table,
-                    r.puzzle,
-                    r.configuration,
-                    r.seed,
-                    id.table,
-                    id.puzzle,
-                    id.configuration,
-                    id.seed
-                );
-            }
-            Ok(Some(r))
+    let expected = identity(id.table, &id.puzzle, id.configuration, id.seed);
+    req.items.record(item, &expected, stop, || {
+        let (solved, simulations, time_s) = run(id.seed)?;
+        if stop.load(Ordering::Relaxed) {
+            // Cut short: not a run of the configured budget.
+            return Ok(None);
         }
-        Plan::Run if stop.load(Ordering::Relaxed) => Ok(None),
-        Plan::Run => {
-            let (solved, simulations, time_s) = run(id.seed)?;
-            if stop.load(Ordering::Relaxed) {
-                // Cut short: not a run of the configured budget; left out (a resume runs it
-                // again).
-                return Ok(None);
-            }
-            Ok(Some(RunRecord {
-                item,
-                table: id.table.to_string(),
-                puzzle: id.puzzle,
-                configuration: id.configuration.to_string(),
-                seed: id.seed,
-                solved,
-                simulations,
-                time_s,
-                shard: req.items.shard,
-            }))
-        }
-    }
+        Ok(Some(RunRecord {
+            item,
+            table: id.table.to_string(),
+            puzzle: id.puzzle.clone(),
+            configuration: id.configuration.to_string(),
+            seed: id.seed,
+            solved,
+            simulations,
+            time_s,
+            shard: req.items.shard,
+        }))
+    })
 }
 
 /// The events of the experiment.
