@@ -306,6 +306,54 @@ impl JobVisitor for RunJson<'_, '_> {
 }
 
 impl JobRequest {
+    /// Read a request as every front end takes it (`{"job": name, …options}`): an unknown job,
+    /// an option the job does not have (serde alone would ignore it, the requests having
+    /// flattened parts) or a value that does not fit its option is refused with a message that
+    /// names it.
+    pub fn from_json(value: serde_json::Value) -> Result<JobRequest> {
+        let Some(fields) = value.as_object() else {
+            anyhow::bail!("a job request is a JSON object {{\"job\": …, …}}");
+        };
+        let name = fields
+            .get("job")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let infos = jobs();
+        let Some(info) = infos.iter().find(|info| info.name == name) else {
+            let names: Vec<&str> = infos.iter().map(|info| info.name).collect();
+            anyhow::bail!("unknown job '{name}' (choose from {})", names.join(", "));
+        };
+        if let Some(known) = info.schema.get("properties").and_then(|p| p.as_object()) {
+            if let Some(key) = fields
+                .keys()
+                .find(|k| *k != "job" && !known.contains_key(*k))
+            {
+                let options: Vec<&str> = known.keys().map(String::as_str).collect();
+                anyhow::bail!(
+                    "unknown option '{key}' of job '{name}' (options: {})",
+                    options.join(", ")
+                );
+            }
+        }
+        let error = match serde_json::from_value::<JobRequest>(value.clone()) {
+            Ok(request) => return Ok(request),
+            Err(error) => error,
+        };
+        // Serde cannot say which option through flattened parts: try them one at a time.
+        let culprit = fields
+            .iter()
+            .filter(|(key, _)| *key != "job")
+            .find(|(key, option)| {
+                let alone = serde_json::json!({ "job": name, *key: option });
+                serde_json::from_value::<JobRequest>(alone).is_err()
+            })
+            .map(|(key, _)| key.clone());
+        match culprit {
+            Some(key) => anyhow::bail!("option '{key}': {error}"),
+            None => anyhow::bail!("{error}"),
+        }
+    }
+
     /// The job's name (`sokoban_solve` …).
     pub fn name(&self) -> &'static str {
         self.visit(Name)
@@ -377,6 +425,30 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), infos.len(), "job names are unique");
+    }
+
+    #[test]
+    fn requests_from_json_name_what_is_wrong() {
+        let request =
+            JobRequest::from_json(serde_json::json!({ "job": "samegame_solve", "iterations": 9 }))
+                .unwrap();
+        assert_eq!(request.name(), "samegame_solve");
+        let error =
+            |value: serde_json::Value| JobRequest::from_json(value).unwrap_err().to_string();
+        assert!(error(serde_json::json!({ "job": "chess" })).starts_with("unknown job 'chess'"));
+        assert!(error(serde_json::json!([1])).contains("JSON object"));
+        let e = error(serde_json::json!({ "job": "samegame_solve", "iteratons": 9 }));
+        assert!(
+            e.starts_with("unknown option 'iteratons' of job 'samegame_solve'"),
+            "{e}"
+        );
+        let e = error(serde_json::json!({ "job": "samegame_solve", "iterations": "x" }));
+        assert!(e.starts_with("option 'iterations': invalid type"), "{e}");
+        let e = error(serde_json::json!({ "job": "samegame_solve", "algo": "magic" }));
+        assert!(
+            e.contains("option 'algo'") && e.contains("unknown variant `magic`"),
+            "{e}"
+        );
     }
 
     /// The schema lists exactly the fields the request serialises, with their defaults.

@@ -55,62 +55,10 @@ fn jobs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(list)
 }
 
-/// Refuse options that the job does not have (serde ignores unknown fields of a request with
-/// flattened parts): a `ValueError` naming the option and listing the job's options.
-fn check_option_names(request: &serde_json::Value) -> PyResult<()> {
-    let Some(fields) = request.as_object() else {
-        return Err(PyValueError::new_err("a job request must be a JSON object"));
-    };
-    let name = fields
-        .get("job")
-        .and_then(|v| v.as_str())
-        .unwrap_or_default();
-    let infos = registry_jobs();
-    let Some(info) = infos.iter().find(|info| info.name == name) else {
-        let names: Vec<&str> = infos.iter().map(|info| info.name).collect();
-        return Err(PyValueError::new_err(format!(
-            "unknown job '{name}' (choose from {})",
-            names.join(", ")
-        )));
-    };
-    let Some(known) = info.schema.get("properties").and_then(|p| p.as_object()) else {
-        return Ok(());
-    };
-    for key in fields.keys().filter(|key| *key != "job") {
-        if !known.contains_key(key) {
-            let options: Vec<&str> = known.keys().map(String::as_str).collect();
-            return Err(PyValueError::new_err(format!(
-                "unknown option '{key}' of job '{name}' (options: {})",
-                options.join(", ")
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The request `value` as a [`JobRequest`]; a `ValueError` with serde's message, prefixed by
-/// the option it is about (serde cannot say which through a request's flattened parts, so the
-/// options are tried one at a time to find it).
+/// The request `value` as a [`JobRequest`] ([`JobRequest::from_json`]: an unknown job or
+/// option, or a value that does not fit its option, is a `ValueError` naming it).
 fn parse_request(value: serde_json::Value) -> PyResult<JobRequest> {
-    let error = match serde_json::from_value::<JobRequest>(value.clone()) {
-        Ok(request) => return Ok(request),
-        Err(error) => error,
-    };
-    let culprit = value.as_object().and_then(|fields| {
-        let job = fields.get("job")?;
-        fields
-            .iter()
-            .filter(|(key, _)| *key != "job")
-            .find(|(key, option)| {
-                let alone = serde_json::json!({ "job": job, *key: option });
-                serde_json::from_value::<JobRequest>(alone).is_err()
-            })
-            .map(|(key, _)| key.clone())
-    });
-    Err(PyValueError::new_err(match culprit {
-        Some(key) => format!("option '{key}': {error}"),
-        None => error.to_string(),
-    }))
+    JobRequest::from_json(value).map_err(|e| PyValueError::new_err(format!("{e:#}")))
 }
 
 /// One event as the dict handed to Python: `{"kind": "progress"|"result"|"summary", **record}`
@@ -192,7 +140,6 @@ fn run<'py>(
         fields.update(options.as_mapping())?;
     }
     let value = py_to_json(py, fields.as_any())?;
-    check_option_names(&value)?;
     let request = parse_request(value)?;
     request
         .validate()

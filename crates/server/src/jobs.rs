@@ -160,8 +160,8 @@ pub async fn start(
     State(state): State<Arc<AppState>>,
     JsonBody(body): JsonBody<serde_json::Value>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let mut request: JobRequest = serde_json::from_value(body)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad job request: {e}")))?;
+    let mut request = JobRequest::from_json(body)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad job request: {e:#}")))?;
     let limits = request.limits_mut();
     limits.validate().map_err(|e| ApiError::bad_request(&e))?;
     *limits = state.jobs.capped(limits.clone());

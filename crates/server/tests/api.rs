@@ -228,7 +228,27 @@ async fn a_bad_job_request_is_refused_before_it_starts() {
     let app = app_with(2);
     let (status, body) = call(&app, post("/api/jobs", &json!({ "job": "nope" }))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body["error"].as_str().unwrap().contains("unknown variant"));
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown job 'nope'"));
+    // An option the job does not have is refused too, named (not silently ignored).
+    let (status, body) = call(
+        &app,
+        post(
+            "/api/jobs",
+            &json!({ "job": "samegame_solve", "iteratons": 9 }),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown option 'iteratons'"),
+        "{body}"
+    );
     let (status, _) = call(
         &app,
         post(
