@@ -856,7 +856,6 @@ impl crate::registry::Job for PlayRequest {
     type Event = PlayEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         check_budget_ms(self.budget_ms)
     }
 
@@ -889,7 +888,6 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         check_budget_ms(self.budget_ms)?;
         for &l in &self.levels {
             check_level_index("levels", l)?;
@@ -927,7 +925,6 @@ impl crate::registry::Job for BenchRequest {
     type Event = BenchEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         check_budget_ms(self.budget_ms)
     }
 

@@ -204,10 +204,6 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "MCTS iterations per second on a toy game";
     type Event = EngineEvent;
 
-    fn check(&self) -> Result<()> {
-        self.limits.validate()
-    }
-
     crate::registry::job_fields!(limits);
 
     fn run(

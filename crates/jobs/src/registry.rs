@@ -41,17 +41,20 @@ pub trait Job:
     /// The job's events.
     type Event: JobEvent;
 
-    /// Refuse a request that no run can take, with a message naming the field: every number
-    /// outside the range its field declares ([`crate::options::check_ranges`]), then the
-    /// job's own [`Job::check`]. Every front end calls this before running.
+    /// Refuse a request that no run can take, with a message naming the field: a budget no
+    /// job can run with, every number outside the range its field declares
+    /// ([`crate::options::check_ranges`]), then the job's own [`Job::check`]. Every front end calls this before running.
     fn validate(&self) -> Result<()> {
+        self.limits().validate()?;
         crate::options::check_ranges(self)?;
         self.check()
     }
 
-    /// The job's own checks beyond the declared ranges (choices that exclude each other,
-    /// texts that must parse …).
-    fn check(&self) -> Result<()>;
+    /// The job's own checks beyond the budget and the declared ranges (choices that exclude
+    /// each other, texts that must parse …); none by default.
+    fn check(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// The budget settings.
     fn limits(&self) -> &Limits;

@@ -851,8 +851,6 @@ impl crate::registry::Job for SolveRequest {
     type Event = SolveEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
-        crate::options::check_ranges(self)?;
         self.portfolio.validate(&[self.algo.algorithm()])?;
         ga_config(self.population, self.mutation).map(drop)
     }
@@ -889,7 +887,6 @@ impl crate::registry::Job for BenchRequest {
     type Event = SolveEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         let algos: Vec<Algorithm> = self.algos.iter().map(|a| a.algorithm()).collect();
         self.portfolio.validate(&algos)
     }

@@ -1115,7 +1115,6 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         let all = tables();
         for id in &self.tables {
             if !all.iter().any(|t| t.id == id.as_str()) {

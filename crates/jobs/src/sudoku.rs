@@ -928,10 +928,6 @@ impl crate::registry::Job for GenerateRequest {
     const TITLE: &'static str = "Generate Sudoku puzzles with a unique solution";
     type Event = GenerateEvent;
 
-    fn check(&self) -> Result<()> {
-        self.limits.validate()
-    }
-
     crate::registry::job_fields!(limits);
 
     fn run(
@@ -954,10 +950,6 @@ impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "sudoku_bench";
     const TITLE: &'static str = "Time the exact Sudoku solver";
     type Event = BenchEvent;
-
-    fn check(&self) -> Result<()> {
-        self.limits.validate()
-    }
 
     crate::registry::job_fields!(limits);
 

@@ -207,10 +207,6 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "SameGame playout and search speeds";
     type Event = BenchEvent;
 
-    fn check(&self) -> Result<()> {
-        self.limits.validate()
-    }
-
     crate::registry::job_fields!(limits);
 
     fn run(

@@ -522,7 +522,6 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        self.limits.validate()?;
         if self.playouts.is_empty() {
             bail!("playouts: give at least one playout policy");
         }
