@@ -188,12 +188,6 @@ impl JobEvent for PlayEvent {
     }
 }
 
-/// The agent called `name`, or an error naming the field and the choices.
-pub fn agent(name: &str) -> Result<AgentKind> {
-    name.parse::<AgentKind>()
-        .map_err(|e| anyhow::anyhow!("agent: {e}"))
-}
-
 /// Refuse a per-move budget outside (0, 600000] ms.
 pub fn check_budget_ms(ms: f64) -> Result<()> {
     if !ms.is_finite() || ms <= 0.0 || ms > MAX_BUDGET_MS {

@@ -85,8 +85,6 @@ pub enum PresetName {
 /// The default MCTS playout and tree cell choice, the strongest measured (top95: 95/95,
 /// forum-hardest-1106: 375/375; `docs/benchmarks/sudoku.md` 2.1).
 pub const DEFAULT_CELL: CellName = CellName::Mrv;
-/// Benchmark modes: stop at the first solution, or prove uniqueness (up to 2 solutions).
-pub const BENCH_MODES: [&str; 2] = ["first", "unique"];
 
 /// What the exact-solver benchmark solves for.
 #[derive(
