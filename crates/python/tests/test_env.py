@@ -95,3 +95,26 @@ def test_the_oracle_takes_the_solvers_options(small_xsb):
     for action in actions:
         _, _, terminated, _, _ = env.step(action)
     assert terminated
+
+
+def test_generated_levels_have_the_asked_optimal_push_counts():
+    env = gymnasium.make("puzzle_search/Sokoban-v0", min_pushes=3, max_pushes=12).unwrapped
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        pushes, solution = info["optimal_pushes"], info["optimal_solution"]
+        assert 3 <= pushes <= 12
+        # The solution plays to solved with exactly that many pushes.
+        game = puzzle_search.SokobanGame(env._game.level)
+        for letter in solution:
+            game.step({"u": 0, "d": 1, "l": 2, "r": 3}[letter.lower()])
+        assert game.solved and game.pushes == pushes
+
+
+def test_an_impossible_difficulty_range_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError):
+        gymnasium.make("puzzle_search/Sokoban-v0", min_pushes=5, max_pushes=4)
+    env = gymnasium.make("puzzle_search/Sokoban-v0", min_pushes=10_000, batch=1).unwrapped
+    with pytest.raises(RuntimeError, match="widen the range"):
+        env.reset(seed=0)

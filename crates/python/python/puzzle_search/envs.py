@@ -61,7 +61,9 @@ class SokobanEnv(gym.Env):
     ``batch`` generator runs with seeds ``seed``, ``seed + 1`` … (``generate["seed"]``, default
     0), made at the first reset, the same for every environment with the same options. Every
     reset draws one level of the batch with ``np_random``, so ``reset(seed=…)`` is
-    reproducible.
+    reproducible. Each generated level is solved push-optimally (A*): ``min_pushes`` and
+    ``max_pushes`` keep only levels of that difficulty, and ``info`` carries
+    ``optimal_pushes`` and a push-optimal ``optimal_solution`` (LURD).
 
     Observation: ``Box(0, 1, (4, H, W), uint8)`` with ``(H, W) = max_size`` (default
     ``(10, 10)``): walls, goals, boxes, player planes, the level in the top-left corner and
@@ -87,6 +89,8 @@ class SokobanEnv(gym.Env):
         max_steps: int = 120,
         generate: Optional[dict[str, Any]] = None,
         batch: int = 4,
+        min_pushes: int = 0,
+        max_pushes: Optional[int] = None,
         reward_step: float = -0.1,
         reward_box_on_goal: float = 1.0,
         reward_box_off_goal: float = -1.0,
@@ -108,8 +112,14 @@ class SokobanEnv(gym.Env):
         self.batch = int(batch)
         if self.batch < 1:
             raise ValueError("batch must be at least 1")
+        self.min_pushes = int(min_pushes)
+        self.max_pushes = None if max_pushes is None else int(max_pushes)
+        if self.max_pushes is not None and self.max_pushes < self.min_pushes:
+            raise ValueError("max_pushes is below min_pushes")
 
         self._levels: list[Level] = []
+        # Per level: its optimal push count and a push-optimal solution (generated levels).
+        self._optimal: list[Optional[tuple[int, str]]] = []
         if xsb_file is not None:
             with open(xsb_file, encoding="utf-8") as f:
                 self._levels = parse_xsb(f.read(), source=str(xsb_file))
@@ -120,11 +130,13 @@ class SokobanEnv(gym.Env):
                 raise ValueError("levels is empty")
         for level in self._levels:
             self._check_size(level)
+        self._optimal = [None] * len(self._levels)
 
         height, width = self.max_size
         self.observation_space = spaces.Box(0, 1, (4, height, width), np.uint8)
         self.action_space = spaces.Discrete(4)
         self._game: Optional[SokobanGame] = None
+        self._level_optimal: Optional[tuple[int, str]] = None
         self._title: Optional[str] = None
         self._steps = 0
 
@@ -135,20 +147,43 @@ class SokobanEnv(gym.Env):
                 f"{self.max_size[0]}×{self.max_size[1]} (rows × columns)"
             )
 
-    def _generate(self) -> list[Level]:
-        """A batch of generated levels (``batch`` runs of ``sokoban_generate``)."""
+    def _generate(self) -> tuple[list[Level], list[Optional[tuple[int, str]]]]:
+        """A batch of generated levels (``batch`` runs of ``sokoban_generate``), each solved
+        push-optimally by the ``sokoban_solve`` job's A* and kept when its optimal push count
+        lies in ``[min_pushes, max_pushes]``."""
         levels: list[Level] = []
+        optimal: list[Optional[tuple[int, str]]] = []
         first = int(self.generate_options.get("seed") or 0)
         for seed in range(first, first + self.batch):
             options = {**self.generate_options, "seed": seed}
             for event in run("sokoban_generate", **options):
-                if event["kind"] == "result" and "xsb" in event:
-                    level = parse_xsb(event["xsb"], source="sokoban_generate")[0]
-                    if level.height <= self.max_size[0] and level.width <= self.max_size[1]:
-                        levels.append(level)
+                if event["kind"] != "result" or "xsb" not in event:
+                    continue
+                level = parse_xsb(event["xsb"], source="sokoban_generate")[0]
+                if level.height > self.max_size[0] or level.width > self.max_size[1]:
+                    continue
+                pushes, solution = self._solve_optimally(level)
+                if pushes is None or pushes < self.min_pushes:
+                    continue
+                if self.max_pushes is not None and pushes > self.max_pushes:
+                    continue
+                levels.append(level)
+                optimal.append((pushes, solution))
         if not levels:
-            raise RuntimeError(f"sokoban_generate made no level that fits max_size {self.max_size}")
-        return levels
+            raise RuntimeError(
+                f"sokoban_generate made no level that fits max_size {self.max_size} with "
+                f"{self.min_pushes} to {self.max_pushes} optimal pushes: generate more "
+                "(batch=, generate={...}) or widen the range"
+            )
+        return levels, optimal
+
+    @staticmethod
+    def _solve_optimally(level: Level) -> tuple[Optional[int], str]:
+        """The optimal push count and a push-optimal LURD solution (A* over pushes)."""
+        for event in run("sokoban_solve", xsb=level.xsb, algo="astar", time_limit=30.0):
+            if event["kind"] == "result" and event["solved"]:
+                return int(event["pushes"]), str(event["solution"])
+        return None, ""
 
     def _observation(self) -> np.ndarray:
         assert self._game is not None
@@ -159,11 +194,14 @@ class SokobanEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         assert self._game is not None
-        return {
+        info: dict[str, Any] = {
             "boxes_on_goals": self._game.boxes_on_goals,
             "deadlock": self._game.deadlocked,
             "level_title": self._title,
         }
+        if self._level_optimal is not None:
+            info["optimal_pushes"], info["optimal_solution"] = self._level_optimal
+        return info
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -171,12 +209,13 @@ class SokobanEnv(gym.Env):
         """Start a level drawn with ``np_random`` (``options={"level": i}`` picks level ``i``)."""
         super().reset(seed=seed)
         if not self._levels:
-            self._levels = self._generate()
+            self._levels, self._optimal = self._generate()
         if options and "level" in options:
             index = int(options["level"])
         else:
             index = int(self.np_random.integers(len(self._levels)))
         level = self._levels[index]
+        self._level_optimal = self._optimal[index]
         self._game = SokobanGame(level)
         self._title = level.title
         self._steps = 0
