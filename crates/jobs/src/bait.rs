@@ -855,13 +855,7 @@ impl crate::registry::Job for PlayRequest {
 
     crate::registry::job_fields!(limits);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        play(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(play);
 
     fn signature() -> Result<Vec<Signature>> {
         signature()
@@ -895,13 +889,7 @@ impl crate::registry::Job for ExperimentRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        experiment_report(self, stop, emit).map(Some)
-    }
+    crate::registry::job_run!(report experiment_report);
 
     fn example() -> Self {
         ExperimentRequest {
@@ -924,13 +912,7 @@ impl crate::registry::Job for BenchRequest {
 
     crate::registry::job_fields!(limits);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        bench(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(bench);
 
     fn example() -> Self {
         BenchRequest {

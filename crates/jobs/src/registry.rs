@@ -115,6 +115,31 @@ macro_rules! job_fields {
 }
 pub(crate) use job_fields;
 
+/// [`Job::run`] for a job whose function is `job(&request, &stop, emit)`: `job_run!(solve)`
+/// (its outcome is not a report), or `job_run!(report experiment_report)` (it returns the
+/// experiment's report).
+macro_rules! job_run {
+    ($job:ident) => {
+        fn run(
+            &self,
+            stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+            emit: $crate::Emit<'_, Self::Event>,
+        ) -> anyhow::Result<Option<$crate::plot::Report>> {
+            $job(self, stop, emit).map(|_| None)
+        }
+    };
+    (report $job:ident) => {
+        fn run(
+            &self,
+            stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+            emit: $crate::Emit<'_, Self::Event>,
+        ) -> anyhow::Result<Option<$crate::plot::Report>> {
+            $job(self, stop, emit).map(Some)
+        }
+    };
+}
+pub(crate) use job_run;
+
 /// What a front end lists about a job: its name, title and the JSON Schema of its request.
 #[derive(Clone, Debug, Serialize)]
 pub struct JobInfo {

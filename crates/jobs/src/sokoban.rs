@@ -857,13 +857,7 @@ impl crate::registry::Job for SolveRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        solve(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(solve);
 
     fn signature() -> Result<Vec<Signature>> {
         signature()
@@ -893,13 +887,7 @@ impl crate::registry::Job for BenchRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        bench(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(bench);
 
     fn example() -> Self {
         BenchRequest {

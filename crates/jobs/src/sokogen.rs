@@ -1083,13 +1083,7 @@ impl crate::registry::Job for GenerateRequest {
             .is_some_and(|r| r.get("summary") == Some(&serde_json::Value::Bool(true)))
     }
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        generate(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(generate);
 
     fn signature() -> Result<Vec<Signature>> {
         signature()
@@ -1129,13 +1123,7 @@ impl crate::registry::Job for ExperimentRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        experiment_report(self, stop, emit).map(Some)
-    }
+    crate::registry::job_run!(report experiment_report);
 
     fn example() -> Self {
         ExperimentRequest {

@@ -897,13 +897,7 @@ impl crate::registry::Job for SolveRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        solve(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(solve);
 
     fn signature() -> Result<Vec<Signature>> {
         signature()
@@ -928,13 +922,7 @@ impl crate::registry::Job for GenerateRequest {
 
     crate::registry::job_fields!(limits);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        generate(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(generate);
 
     fn example() -> Self {
         GenerateRequest {
@@ -951,13 +939,7 @@ impl crate::registry::Job for BenchRequest {
 
     crate::registry::job_fields!(limits);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        bench(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(bench);
 
     fn example() -> Self {
         BenchRequest {

@@ -209,13 +209,7 @@ impl crate::registry::Job for BenchRequest {
 
     crate::registry::job_fields!(limits);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        bench(self, stop, emit).map(|_| None)
-    }
+    crate::registry::job_run!(bench);
 
     fn example() -> Self {
         BenchRequest {

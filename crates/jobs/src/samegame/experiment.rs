@@ -541,13 +541,7 @@ impl crate::registry::Job for ExperimentRequest {
 
     crate::registry::job_fields!(limits, items);
 
-    fn run(
-        &self,
-        stop: &Arc<AtomicBool>,
-        emit: Emit<'_, Self::Event>,
-    ) -> Result<Option<crate::plot::Report>> {
-        experiment_report(self, stop, emit).map(Some)
-    }
+    crate::registry::job_run!(report experiment_report);
 
     fn example() -> Self {
         ExperimentRequest {
