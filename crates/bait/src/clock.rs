@@ -1,6 +1,9 @@
 //! Per-move time budgets measured as GVGAI measures them: CPU time of the agent's thread
-//! (GVGAI's `ElapsedCpuTimer`), with a wall-clock backstop.
+//! (GVGAI's `ElapsedCpuTimer`), with a wall-clock backstop, and the game's stop flag (a stopped
+//! game ends the move being thought about too, however long its budget).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// CPU time consumed by the calling thread so far.
@@ -24,11 +27,12 @@ pub fn thread_cpu_time() -> Duration {
 pub const WALL_FACTOR: u32 = 10;
 
 /// A running per-move (or setup) budget.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct MoveClock {
     cpu_start: Duration,
     wall_start: Instant,
     limit: Duration,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl MoveClock {
@@ -39,7 +43,21 @@ impl MoveClock {
             cpu_start: thread_cpu_time(),
             wall_start: Instant::now(),
             limit,
+            stop: None,
         }
+    }
+
+    /// The same budget, spent at once when `stop` is raised (the game is being stopped: its
+    /// time cap, its client gone, Ctrl-C), so an agent polling [`MoveClock::expired`] ends its
+    /// move within its polling interval whatever the per-move budget.
+    pub fn with_stop(mut self, stop: Option<Arc<AtomicBool>>) -> MoveClock {
+        self.stop = stop;
+        self
+    }
+
+    /// Has the game's stop flag been raised?
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// CPU time used since the start.
@@ -57,8 +75,10 @@ impl MoveClock {
         self.limit
     }
 
-    /// Is the budget spent?
+    /// Is the budget spent (or the game stopped)?
     pub fn expired(&self) -> bool {
-        self.cpu_elapsed() >= self.limit || self.wall_elapsed() >= self.limit * WALL_FACTOR
+        self.stopped()
+            || self.cpu_elapsed() >= self.limit
+            || self.wall_elapsed() >= self.limit * WALL_FACTOR
     }
 }

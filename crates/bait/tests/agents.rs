@@ -102,3 +102,41 @@ fn a_losing_game_replays_to_its_loss() {
         assert!(!o.win);
     }
 }
+
+/// A stopped game ends inside the move being thought about, however long the per-move budget:
+/// every agent polls the stop flag through its move clock (setup included).
+#[test]
+fn the_stop_flag_ends_a_move_of_any_budget() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Instant;
+    for kind in AgentKind::ALL {
+        let stop = Arc::new(AtomicBool::new(false));
+        let config = GameConfig {
+            move_budget: Duration::from_secs(3600),
+            setup_budget: Duration::from_secs(3600),
+            stop: Some(stop.clone()),
+            ..GameConfig::default()
+        };
+        let raise = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let started = Instant::now();
+        let o = play_game(&start(3), kind, &config, |_, _| {});
+        raise.join().unwrap();
+        // Without the stop flag a single move would think for 45 minutes.
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{kind}: the game ran {:?} after a stop",
+            started.elapsed()
+        );
+        assert!(o.interrupted || o.final_state.is_terminal_state(), "{kind}");
+        if matches!(kind, AgentKind::Mcts | AgentKind::MctsPlus | AgentKind::Dls) {
+            assert!(o.interrupted, "{kind}: stopped in its first move");
+        }
+    }
+}

@@ -167,7 +167,9 @@ pub struct GameConfig {
     /// Node budget of every search (positions or tree nodes stored); the default is
     /// [`default_max_nodes`] of the width.
     pub max_nodes: usize,
-    /// Ctrl-C: stop the game (it is then reported as it stands).
+    /// Ctrl-C, a time cap, a client gone: stop the game, inside the move being thought about
+    /// too (every agent's move clock polls it); it is then reported as it stood before that
+    /// move.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -267,7 +269,7 @@ pub fn play_game_timed<const W: usize>(
     mut on_tick: impl FnMut(&BaitState<W>, Action, MoveTime),
 ) -> Outcome<W> {
     let mut agent = kind.make(config);
-    let setup_clock = MoveClock::start(config.setup_budget);
+    let setup_clock = MoveClock::start(config.setup_budget).with_stop(config.stop.clone());
     agent.setup(start, &setup_clock);
     let setup_ms = setup_clock.cpu_elapsed().as_secs_f64() * 1e3;
     let mut state = start.clone();
@@ -285,8 +287,13 @@ pub fn play_game_timed<const W: usize>(
             interrupted = true;
             break;
         }
-        let clock = MoveClock::start(search_share);
+        let clock = MoveClock::start(search_share).with_stop(config.stop.clone());
         let action = agent.act(&state, &clock);
+        if clock.stopped() {
+            // Chosen in a move cut short: the game is reported as it stood before it.
+            interrupted = true;
+            break;
+        }
         let time = MoveTime {
             cpu_ms: clock.cpu_elapsed().as_secs_f64() * 1e3,
             wall_ms: clock.wall_elapsed().as_secs_f64() * 1e3,
