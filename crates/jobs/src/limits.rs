@@ -74,8 +74,11 @@ impl Limits {
     /// requests come here unparsed).
     pub fn validate(&self) -> anyhow::Result<()> {
         if let Some(t) = self.time_limit {
-            if !t.is_finite() || t <= 0.0 || t > 365.0 * 24.0 * 3600.0 {
-                anyhow::bail!("time_limit must be a positive number of seconds, not {t}");
+            const MAX: f64 = 365.0 * 24.0 * 3600.0;
+            if !t.is_finite() || t <= 0.0 || t > MAX {
+                anyhow::bail!(
+                    "time_limit must be more than 0 and at most {MAX} seconds (a year), not {t}"
+                );
             }
         }
         if self.iterations == Some(0) {

@@ -120,10 +120,91 @@ impl Jobs {
     }
 }
 
+/// A search admitted under the one job limit, with the time cap running: its stop flag is
+/// raised at the cap (and by `DELETE`, shutdown, or a [`StopOnDrop`] of its client's request).
+/// Every search the server runs, job stream or hint, is one; dropping it frees the slot.
+#[derive(Debug)]
+pub struct Run {
+    slot: Slot,
+    capped: Arc<AtomicBool>,
+    watchdog: tokio::task::AbortHandle,
+}
+
+impl Run {
+    /// The search's id (for `DELETE /api/jobs/{id}`).
+    pub fn id(&self) -> u64 {
+        self.slot.id
+    }
+
+    /// The stop flag the search polls.
+    pub fn stop(&self) -> &Arc<AtomicBool> {
+        &self.slot.stop
+    }
+
+    /// Was the search stopped by the time cap?
+    pub fn capped(&self) -> bool {
+        self.capped.load(Ordering::Relaxed)
+    }
+
+    /// Why a search that returned (`failed`: with an error) ended: `error`, `time_cap`,
+    /// `stopped` or `done`, as the `end` event says.
+    pub fn end_reason(&self, failed: bool) -> &'static str {
+        if failed {
+            "error"
+        } else if self.capped() {
+            "time_cap"
+        } else if self.stop().load(Ordering::Relaxed) {
+            "stopped"
+        } else {
+            "done"
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.watchdog.abort();
+    }
+}
+
+impl Jobs {
+    /// Admit a search and start its time cap (inside the server's runtime): 429 when every
+    /// place is taken.
+    pub fn start(self: &Arc<Self>) -> Result<Run, ApiError> {
+        let slot = self.admit()?;
+        let capped = Arc::new(AtomicBool::new(false));
+        let watchdog = {
+            let (stop, capped, cap) = (slot.stop.clone(), capped.clone(), self.time_cap);
+            tokio::spawn(async move {
+                tokio::time::sleep(cap).await;
+                capped.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+            })
+            .abort_handle()
+        };
+        Ok(Run {
+            slot,
+            capped,
+            watchdog,
+        })
+    }
+}
+
+/// Raises a stop flag when dropped: held by whatever lives as long as the client waits (a job's
+/// event stream, a hint request's future), so a client that goes away stops its search.
+#[derive(Debug)]
+pub struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The event stream of one job; dropping it (the client went away) stops the job.
 struct JobStream {
     events: ReceiverStream<Event>,
-    stop: Arc<AtomicBool>,
+    _stop: StopOnDrop,
 }
 
 impl tokio_stream::Stream for JobStream {
@@ -131,12 +212,6 @@ impl tokio_stream::Stream for JobStream {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         Pin::new(&mut self.events).poll_next(cx).map(|e| e.map(Ok))
-    }
-}
-
-impl Drop for JobStream {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -165,48 +240,31 @@ pub async fn start(
     let limits = request.limits_mut();
     limits.validate().map_err(|e| ApiError::bad_request(&e))?;
     *limits = state.jobs.capped(limits.clone());
-    let slot = state.jobs.admit()?;
+    let run = state.jobs.start()?;
     let (tx, rx) = mpsc::channel::<Event>(256);
-    let stop = slot.stop.clone();
-    let capped = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let (stop, capped, cap) = (stop.clone(), capped.clone(), state.jobs.time_cap);
-        tokio::spawn(async move {
-            tokio::time::sleep(cap).await;
-            capped.store(true, Ordering::Relaxed);
-            stop.store(true, Ordering::Relaxed);
-        })
-        .abort_handle()
-    };
+    let stop = StopOnDrop(run.stop().clone());
     let name = request.name();
     std::thread::spawn(move || {
-        let slot = slot;
         let send = |e: Event| {
             tx.blocking_send(e)
                 .map_err(|_| anyhow::anyhow!("the client is gone"))
         };
         let _ = send(event(
             "started",
-            &json!({ "id": slot.id.to_string(), "job": name }),
+            &json!({ "id": run.id().to_string(), "job": name }),
         ));
         let mut emit =
             |kind: puzzle_jobs::EventKind, data: serde_json::Value| send(event(kind.name(), &data));
-        let outcome = request.run(&slot.stop, &mut emit);
-        watchdog.abort();
-        let reason = match &outcome {
-            Err(e) => {
-                let _ = send(event("error", &ApiError::bad_request(e).body));
-                "error"
-            }
-            Ok(()) if capped.load(Ordering::Relaxed) => "time_cap",
-            Ok(()) if slot.stop.load(Ordering::Relaxed) => "stopped",
-            Ok(()) => "done",
-        };
+        let outcome = request.run(run.stop(), &mut emit);
+        if let Err(e) = &outcome {
+            let _ = send(event("error", &ApiError::bad_request(e).body));
+        }
+        let reason = run.end_reason(outcome.is_err());
         let _ = send(event("end", &json!({ "reason": reason })));
     });
     let stream = JobStream {
         events: ReceiverStream::new(rx),
-        stop,
+        _stop: stop,
     };
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_millis(500))))
 }

@@ -3,6 +3,7 @@
 
 use crate::body::JsonBody;
 use crate::error::ApiError;
+use crate::jobs::StopOnDrop;
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -10,6 +11,7 @@ use axum::Json;
 use puzzle_jobs::data::{sokoban_set, SOKOBAN_SETS};
 use puzzle_jobs::sokoban::{parse_levels, Hint};
 use puzzle_jobs::Limits;
+use puzzle_sokoban::board::MAX_CELLS;
 use puzzle_sokoban::{Dir, Level, Play};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -97,6 +99,24 @@ fn one_level(xsb: &str) -> Result<Level, ApiError> {
     Ok(levels.swap_remove(0))
 }
 
+/// One level the workbench can play and search: at most [`MAX_CELLS`] playable cells (the
+/// solvers' limit), else a 400 naming the limit before any work on the level.
+fn playable_level(xsb: &str) -> Result<Level, ApiError> {
+    let level = one_level(xsb)?;
+    let cells = level.area().iter().filter(|&&a| a).count();
+    if cells > MAX_CELLS {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "level too large: {cells} playable cells ({}×{}); the workbench plays and \
+                 solves levels of at most {MAX_CELLS} playable cells",
+                level.width, level.height
+            ),
+        ));
+    }
+    Ok(level)
+}
+
 /// What the player does next.
 #[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -143,7 +163,7 @@ fn state_json(play: &Play) -> Value {
 
 /// `POST /api/sokoban/play`.
 pub async fn play(JsonBody(body): JsonBody<PlayBody>) -> Result<Json<Value>, ApiError> {
-    let level = one_level(&body.xsb)?;
+    let level = playable_level(&body.xsb)?;
     let mut play = Play::from_lurd(&level, &body.moves).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -186,25 +206,36 @@ pub struct HintBody {
     time_limit: Option<f64>,
 }
 
-/// `POST /api/sokoban/hint`: a search, so it takes a job slot like any job.
+/// `POST /api/sokoban/hint`: a search, so it runs as any job does: admitted under the job
+/// limit, stopped at the time cap, on shutdown, and when its client goes away (the request's
+/// future is dropped, raising the stop flag; the slot is freed when the search returns).
 pub async fn hint(
     State(state): State<Arc<AppState>>,
     JsonBody(body): JsonBody<HintBody>,
 ) -> Result<Json<Hint>, ApiError> {
-    let level = one_level(&body.xsb)?;
+    let level = playable_level(&body.xsb)?;
     let limits = Limits {
         time_limit: Some(body.time_limit.unwrap_or(5.0)),
         ..Limits::default()
     };
     limits.validate()?;
     let limits = state.jobs.capped(limits);
-    let slot = state.jobs.admit()?;
-    let stop = slot.stop.clone();
+    let run = state.jobs.start()?;
+    let _client = StopOnDrop(run.stop().clone());
     let hint = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        puzzle_jobs::sokoban::hint(&level, &body.moves, &limits, &stop)
+        let hint = puzzle_jobs::sokoban::hint(&level, &body.moves, &limits, run.stop());
+        (hint, run.capped())
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
-    Ok(Json(hint))
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    match hint {
+        (Ok(hint), true) if hint.hint.is_none() => Ok(Json(Hint {
+            reason: Some(format!(
+                "no solution found from here within the server's time cap of {} s",
+                state.jobs.time_cap.as_secs_f64()
+            )),
+            ..hint
+        })),
+        (hint, _) => Ok(Json(hint?)),
+    }
 }
