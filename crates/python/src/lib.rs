@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub mod sokoban;
+pub mod sokoban_env;
 
 /// How often the waiting thread checks for signals (Ctrl-C) while a job runs.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
@@ -208,5 +209,6 @@ fn _puzzle_search(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(jobs, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     sokoban::register(module)?;
+    sokoban_env::register(module)?;
     Ok(())
 }

@@ -123,6 +123,29 @@ pub fn parse_xsb(text: &str, source: &str) -> PyResult<Vec<Level>> {
         .map_err(|e| PyValueError::new_err(format!("{source}: {e}")))
 }
 
+/// The bundled Sokoban sets as `(id, name)` pairs (`"microban"`, `"xsokoban"`, …).
+#[pyfunction]
+pub fn sokoban_sets() -> Vec<(&'static str, &'static str)> {
+    puzzle_jobs::data::SOKOBAN_SETS
+        .iter()
+        .map(|set| (set.id, set.name))
+        .collect()
+}
+
+/// The levels of the bundled Sokoban set `id` (see `sokoban_sets()`); `ValueError` naming the
+/// sets for an unknown id.
+#[pyfunction]
+pub fn sokoban_set(id: &str) -> PyResult<Vec<Level>> {
+    let Some(set) = puzzle_jobs::data::sokoban_set(id) else {
+        let ids: Vec<&str> = puzzle_jobs::data::SOKOBAN_SETS.iter().map(|s| s.id).collect();
+        return Err(PyValueError::new_err(format!(
+            "no bundled Sokoban set {id:?}: the sets are {}",
+            ids.join(", ")
+        )));
+    };
+    parse_xsb(set.xsb, set.id)
+}
+
 /// A Sokoban level being played: moves that push when they walk into a box, as in the
 /// workbench (the crate's `Play`).
 #[pyclass(module = "puzzle_search._puzzle_search")]
@@ -274,5 +297,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Level>()?;
     module.add_class::<SokobanGame>()?;
     module.add_function(wrap_pyfunction!(parse_xsb, module)?)?;
+    module.add_function(wrap_pyfunction!(sokoban_sets, module)?)?;
+    module.add_function(wrap_pyfunction!(sokoban_set, module)?)?;
     Ok(())
 }

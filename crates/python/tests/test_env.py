@@ -26,7 +26,7 @@ def test_reset_with_a_seed_is_reproducible():
 
 
 def test_random_episode_ends():
-    env = gymnasium.make("puzzle_search/Sokoban-v0", max_steps=50)
+    env = gymnasium.make("puzzle_search/Sokoban-v0", max_steps=50, max_size=(10, 10))
     observation, info = env.reset(seed=0)
     assert observation.shape == (4, 10, 10) and observation.dtype == np.uint8
     assert set(info) >= {"boxes_on_goals", "deadlock", "level_title"}
@@ -40,7 +40,7 @@ def test_random_episode_ends():
 
 
 def test_rewards_and_termination(small_xsb):
-    env = SokobanEnv(levels=[small_xsb], render_mode="rgb_array")
+    env = SokobanEnv(levels=[small_xsb], render_mode="rgb_array", max_size=(10, 10))
     observation, info = env.reset(seed=0)
     assert info["boxes_on_goals"] == 0 and info["level_title"] == "small"
     # right pushes the upper box onto its goal
@@ -104,7 +104,7 @@ def test_generated_levels_have_the_asked_optimal_push_counts():
         pushes, solution = info["optimal_pushes"], info["optimal_solution"]
         assert 3 <= pushes <= 12
         # The solution plays to solved with exactly that many pushes.
-        game = puzzle_search.SokobanGame(env._game.level)
+        game = puzzle_search.SokobanGame(env.levels[info["level"]])
         for letter in solution:
             game.step({"u": 0, "d": 1, "l": 2, "r": 3}[letter.lower()])
         assert game.solved and game.pushes == pushes

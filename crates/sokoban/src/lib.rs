@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod cells;
 pub mod corral;
 pub mod corraldl;
 pub mod deadlock;
@@ -42,5 +43,5 @@ pub use dir::Dir;
 pub use game::SokobanGame;
 pub use level::{parse_xsb, Level, XsbError, XsbProblem};
 pub use lurd::{parse_lurd, replay, write_lurd, Replay, ReplayError};
-pub use play::Play;
+pub use play::{DeadlockTest, Play};
 pub use solver::{solve, solve_threads, solve_with, Algorithm, PortfolioConfig, Solution};

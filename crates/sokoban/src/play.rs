@@ -184,29 +184,76 @@ impl Play {
     /// Dead squares and frozen boxes, from the solver's own tables ([`Board::dead`],
     /// [`FreezeCheck`]). Empty when the level is too large for the solver.
     pub fn deadlocks(&self) -> Deadlocks {
-        let Ok(board) = Board::new(&self.level) else {
+        let Some(mut test) = DeadlockTest::new(&self.level) else {
             return Deadlocks::default();
         };
-        let dead_squares = (0..board.cells())
-            .filter(|&c| board.dead[c])
-            .map(|c| board.grid_of[c])
-            .collect();
-        let mut boxes = CellSet::new(board.cells());
-        for (i, _) in self.boxes.iter().enumerate().filter(|(_, &b)| b) {
-            if board.cell_of[i] != NONE {
-                boxes.insert(board.cell_of[i]);
+        let boxes = self.boxes.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i);
+        Deadlocks {
+            dead_squares: test.dead_squares().collect(),
+            frozen_boxes: test.frozen_boxes(boxes),
+        }
+    }
+}
+
+/// The solver's deadlock tables of one level ([`Board::dead`], [`FreezeCheck`]), built once and
+/// asked of many positions of that level (a learning environment asks after every push).
+#[derive(Clone, Debug)]
+pub struct DeadlockTest {
+    board: Board,
+    check: FreezeCheck,
+    boxes: CellSet,
+}
+
+impl DeadlockTest {
+    /// The tables of `level`'s walls and goals; `None` when the level is too large for the
+    /// solver's board.
+    pub fn new(level: &Level) -> Option<DeadlockTest> {
+        let board = Board::new(level).ok()?;
+        let boxes = CellSet::new(board.cells());
+        Some(DeadlockTest {
+            board,
+            check: FreezeCheck::new(),
+            boxes,
+        })
+    }
+
+    /// The dead squares as grid indices: floor cells from which a box can never reach a goal.
+    pub fn dead_squares(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.board.cells())
+            .filter(|&c| self.board.dead[c])
+            .map(|c| self.board.grid_of[c])
+    }
+
+    /// A box on grid cell `i` can never reach a goal from there.
+    pub fn is_dead_square(&self, i: usize) -> bool {
+        let c = self.board.cell_of.get(i).copied().unwrap_or(NONE);
+        c != NONE && self.board.dead[c as usize]
+    }
+
+    /// The boxes (grid indices) of the position with boxes on `boxes` (grid indices) that are
+    /// frozen off a goal.
+    pub fn frozen_boxes(&mut self, boxes: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        self.boxes.clear();
+        for i in boxes {
+            if let Some(&c) = self.board.cell_of.get(i) {
+                if c != NONE {
+                    self.boxes.insert(c);
+                }
             }
         }
-        let mut check = FreezeCheck::new();
-        let frozen_boxes = boxes
+        let (board, check) = (&self.board, &mut self.check);
+        self.boxes
             .iter()
-            .filter(|&c| !board.is_goal(c) && check.is_deadlock(&board, &boxes, c))
+            .filter(|&c| !board.is_goal(c) && check.is_deadlock(board, &self.boxes, c))
             .map(|c| board.grid_of[c as usize])
-            .collect();
-        Deadlocks {
-            dead_squares,
-            frozen_boxes,
-        }
+            .collect()
+    }
+
+    /// The position with boxes on `boxes` (grid indices) can never be solved, by these tables:
+    /// a box off a goal on a dead square, or boxes frozen off goals.
+    pub fn is_deadlocked(&mut self, boxes: impl IntoIterator<Item = usize> + Clone) -> bool {
+        boxes.clone().into_iter().any(|i| self.is_dead_square(i))
+            || !self.frozen_boxes(boxes).is_empty()
     }
 }
 
