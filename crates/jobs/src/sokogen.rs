@@ -500,6 +500,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         threads,
         threshold: req.threshold,
         near_duplicate_cells: req.near_duplicates,
+        bootstrap_iterations: None,
     })
 }
 
@@ -726,6 +727,12 @@ pub struct ExperimentRequest {
     #[schemars(range(min = 1, max = 1000))]
     #[schemars(title = "Seeds per column")]
     pub seeds: u64,
+    /// Run each column for the thesis's own iteration count (its "it/30 s" figures, thesis
+    /// §3.2–3.9) instead of a time limit: the tables at equal work, whatever the machine and
+    /// its load. A time limit, if given, still caps each run; not with `iterations`.
+    #[arg(long)]
+    #[schemars(title = "The thesis's iteration count per column")]
+    pub thesis_iterations: bool,
     /// Per-run time (default 0.5 s; the thesis: 30 s), iterations per run (none by default:
     /// give them for reproducible tables), first seed (default 1), node budget.
     #[serde(flatten)]
@@ -831,6 +838,24 @@ impl JobEvent for ExperimentEvent {
     }
 }
 
+/// The request's checks beyond its ranges: known tables; `thesis_iterations` not with
+/// `iterations`.
+fn check_experiment(req: &ExperimentRequest) -> Result<()> {
+    let all = tables();
+    for id in &req.tables {
+        if !all.iter().any(|t| t.id == id.as_str()) {
+            bail!(
+                "unknown table '{id}' (choose from {})",
+                all.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    if req.thesis_iterations && req.limits.iterations.is_some() {
+        bail!("thesis_iterations runs each column for the thesis's count: leave out iterations");
+    }
+    Ok(())
+}
+
 /// Run the thesis's tables; returns the Markdown report and a plot per table (iterations per
 /// second and best score per column, ours beside the thesis's).
 pub fn experiment_report(
@@ -842,21 +867,19 @@ pub fn experiment_report(
     if !(1..=1000).contains(&req.seeds) {
         bail!("seeds must be 1 to 1000, not {}", req.seeds);
     }
+    check_experiment(req)?;
     let all = tables();
-    for id in &req.tables {
-        if !all.iter().any(|t| t.id == id.as_str()) {
-            bail!(
-                "unknown table '{id}' (choose from {})",
-                all.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
-            );
-        }
-    }
     let chosen: Vec<_> = all
         .into_iter()
         .filter(|t| req.tables.is_empty() || req.tables.iter().any(|id| id == t.id))
         .collect();
-    // The one budget rule: iterations alone bound the runs by iterations only.
-    let time = req.limits.time(0.5);
+    // The one budget rule: iterations alone bound the runs by iterations only; the thesis's
+    // iteration counts are bounded by time only when a time limit is given.
+    let time = if req.thesis_iterations {
+        req.limits.time_limit.map(Duration::from_secs_f64)
+    } else {
+        req.limits.time(0.5)
+    };
     let first_seed = req.limits.seed_or(1);
     let seeds: Vec<u64> = (first_seed..first_seed + req.seeds).collect();
     let max_nodes = req.limits.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
@@ -864,11 +887,21 @@ pub fn experiment_report(
     req.items.check(total)?;
     let mut plots = Vec::new();
     let mut run_time = 0.0;
-    let per_run = match (req.limits.iterations, time) {
-        (Some(n), None) => format!("{n} iterations"),
-        (_, t) => format!("{:.1} s", t.unwrap_or_default().as_secs_f64()),
+    let per_run = match (req.thesis_iterations, req.limits.iterations, time) {
+        (true, _, _) => "the thesis's iterations".to_string(),
+        (false, Some(n), None) => format!("{n} iterations"),
+        (false, _, t) => format!("{:.1} s", t.unwrap_or_default().as_secs_f64()),
     };
     let budget_text = match (req.limits.iterations, time) {
+        _ if req.thesis_iterations => format!(
+            "each column run for the thesis's own iteration count per run (its \"it/30 s\"; \
+             Table 3.6 with δ > 0: the thesis's count for the bootstrapped search, after \
+             (1 − δ) × 3,924,687 iterations of the first search){}",
+            time.map_or(String::new(), |t| format!(
+                ", at most {} s per run",
+                t.as_secs_f64()
+            ))
+        ),
         (Some(n), Some(t)) => format!("{n} iterations (at most {} s) per run", t.as_secs_f64()),
         (Some(n), None) => format!("{n} iterations per run"),
         (None, t) => format!(
@@ -895,11 +928,20 @@ pub fn experiment_report(
                 item += 1;
                 let expected = run_identity(table.id, &column.label, seed);
                 let Some(record) = req.items.record(item, &expected, stop, || {
+                    let (iterations, bootstrap_iterations) = if req.thesis_iterations {
+                        (
+                            Some(column.thesis_work.iterations),
+                            column.thesis_work.bootstrap,
+                        )
+                    } else {
+                        (req.limits.iterations, None)
+                    };
                     let f = run_once(
                         column.config,
                         seed,
                         time,
-                        req.limits.iterations,
+                        iterations,
+                        bootstrap_iterations,
                         max_nodes,
                         Some(stop.clone()),
                     )
@@ -1109,16 +1151,7 @@ impl crate::registry::Job for ExperimentRequest {
     type Event = ExperimentEvent;
 
     fn check(&self) -> Result<()> {
-        let all = tables();
-        for id in &self.tables {
-            if !all.iter().any(|t| t.id == id.as_str()) {
-                bail!(
-                    "unknown table '{id}' (choose from {})",
-                    all.iter().map(|t| t.id).collect::<Vec<_>>().join(", ")
-                );
-            }
-        }
-        Ok(())
+        check_experiment(self)
     }
 
     crate::registry::job_fields!(limits, items);
@@ -1135,5 +1168,47 @@ impl crate::registry::Job for ExperimentRequest {
             },
             ..ExperimentRequest::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Job;
+
+    #[test]
+    fn thesis_iterations_run_each_column_for_the_thesis_count_and_exclude_iterations() {
+        let mut req = ExperimentRequest {
+            tables: vec!["3.1".into()],
+            seeds: 1,
+            thesis_iterations: true,
+            limits: Limits {
+                iterations: Some(1_000),
+                ..Limits::default()
+            },
+            ..ExperimentRequest::default()
+        };
+        let err = req.validate().unwrap_err().to_string();
+        assert!(err.contains("thesis_iterations"), "{err}");
+        // A time limit caps the thesis's 4,498,609 and 4,972,319 iterations of Table 3.1.
+        req.limits = Limits {
+            time_limit: Some(0.05),
+            ..Limits::default()
+        };
+        req.validate().unwrap();
+        let mut runs = Vec::new();
+        let report = experiment_report(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {
+            if let ExperimentEvent::Run(r) = e {
+                runs.push(r);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(runs.len(), 2);
+        assert!(runs
+            .iter()
+            .all(|r| r.iterations > 0 && r.iterations < 4_498_609));
+        assert!(report.markdown.contains("thesis's own iteration count"));
+        assert!(report.markdown.contains("at most 0.05 s per run"));
     }
 }

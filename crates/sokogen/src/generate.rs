@@ -40,6 +40,11 @@ pub struct GenParams {
     /// A level whose board differs from a kept level's in at most this many cells, and does not
     /// score higher, is a near-duplicate and is dropped.
     pub near_duplicate_cells: u32,
+    /// With bootstrapping and an iteration budget: the bootstrapped search's own iteration
+    /// count, taken out of the budget's iterations (the first search gets the rest), instead of
+    /// the share δ of them. The thesis counts Table 3.6's iterations from the bootstrap start
+    /// (thesis §3.7), so the equal-iterations comparison gives each phase its own count.
+    pub bootstrap_iterations: Option<u64>,
 }
 
 impl Default for GenParams {
@@ -54,6 +59,7 @@ impl Default for GenParams {
             threads: 1,
             threshold: None,
             near_duplicate_cells: 2,
+            bootstrap_iterations: None,
         }
     }
 }
@@ -382,6 +388,17 @@ fn run<const N: usize, const B: usize>(
         b
     };
     let main_part = bootstrap.map_or(1.0, |b| 1.0 - b.delta);
+    // The bootstrapped search's own iteration count, when given: out of the budget's
+    // iterations, the first search gets the rest.
+    let boot_iterations = bootstrap.and(params.bootstrap_iterations);
+    let main_budget = match (boot_iterations, params.budget.max_iterations) {
+        (Some(b), Some(n)) => {
+            let mut main = share(&params.budget, main_part);
+            main.max_iterations = Some(n.saturating_sub(b).max(1));
+            main
+        }
+        _ => share(&params.budget, main_part),
+    };
     let mut cfg = MctsConfig {
         selection: params.config.selection.policy(),
         expansion: Expansion {
@@ -392,7 +409,7 @@ fn run<const N: usize, const B: usize>(
                 ChildrenPerExpansion::All
             },
         },
-        budget: share(&params.budget, main_part),
+        budget: main_budget,
         seed: params.seed,
         threads: params.threads,
         report_threshold: params.threshold,
@@ -447,6 +464,9 @@ fn run<const N: usize, const B: usize>(
             summary.bootstrap_start_s = Some(clock.elapsed().as_secs_f64());
             let boot_root = Bootstrapped::new(seeds);
             cfg.budget = share(&params.budget, b.delta);
+            if let (Some(n), Some(_)) = (boot_iterations, params.budget.max_iterations) {
+                cfg.budget.max_iterations = Some(n.max(1));
+            }
             cfg.seed = puzzle_engine::Rng::stream_seed(params.seed, 0xB007);
             let boot = search_phase(&boot_root, &cfg, params, &collector, &stop);
             summary.iterations += boot.iterations;

@@ -198,3 +198,35 @@ fn a_failing_sink_ends_the_run_with_its_error() {
     let r = generate(&p, &mut |_| Err("disk full".into()));
     assert!(r.unwrap_err().to_string().contains("disk full"));
 }
+
+#[test]
+fn bootstrap_iterations_give_the_bootstrapped_search_its_own_count() {
+    let mut p = params(5, 5, 6_000);
+    p.threshold = None;
+    p.config.bootstrap = Some(Bootstrap {
+        levels: 4,
+        delta: 0.2,
+    });
+    p.bootstrap_iterations = Some(500);
+    let (summary, _) = run(&p);
+    assert!(summary.bootstrap_start_s.is_some());
+    assert_eq!(summary.bootstrap_iterations, 500);
+    assert_eq!(summary.iterations, 6_000);
+}
+
+#[test]
+fn the_experiment_runs_a_column_at_the_thesis_iteration_split() {
+    use puzzle_sokogen::experiment::{run_once, tables};
+    let tables = tables();
+    let push = &tables[0].columns[0];
+    assert_eq!(push.thesis_work.iterations, 4_498_609);
+    assert_eq!(push.thesis_work.bootstrap, None);
+    let boot = &tables[5].columns[4];
+    assert_eq!(boot.label, "δ = 0.20");
+    // The bootstrapped search: the thesis's count from the start; before it, 80 % of the
+    // δ = 0 column's 3,924,687.
+    assert_eq!(boot.thesis_work.bootstrap, Some(4_948_784));
+    assert_eq!(boot.thesis_work.iterations, 3_139_750 + 4_948_784);
+    let f = run_once(boot.config, 3, None, Some(3_000), Some(700), 1 << 20, None).unwrap();
+    assert_eq!((f.all_iterations, f.iterations), (3_000, 700));
+}
