@@ -57,7 +57,9 @@ impl MoveClock {
 
     /// Has the game's stop flag been raised?
     pub fn stopped(&self) -> bool {
-        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// CPU time used since the start.

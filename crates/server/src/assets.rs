@@ -27,20 +27,13 @@ pub fn page_bytes() -> usize {
     walk(&WEB)
 }
 
-/// Serve `/` as `index.html` and every other path from `web/`.
+/// Serve `/` as `index.html` and every other path from `web/` (the security and cache headers
+/// are [`crate::headers::harden`]'s).
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
     match WEB.get_file(path) {
-        Some(f) => (
-            [
-                (header::CONTENT_TYPE, content_type(path)),
-                (header::CACHE_CONTROL, "no-cache"),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            ],
-            f.contents(),
-        )
-            .into_response(),
+        Some(f) => ([(header::CONTENT_TYPE, content_type(path))], f.contents()).into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

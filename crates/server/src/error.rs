@@ -79,3 +79,11 @@ impl IntoResponse for ApiError {
         (self.status, Json(self.body)).into_response()
     }
 }
+
+/// Every `/api/` path no route takes: a JSON 404 naming it.
+pub async fn no_endpoint(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no API endpoint {method} {} (see docs/API.md)", uri.path()),
+    )
+}

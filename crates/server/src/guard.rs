@@ -37,14 +37,20 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// The token of an `Authorization` value `Bearer TOKEN` (the scheme in any case, as HTTP
+/// says of authentication schemes).
+fn bearer(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(char::is_whitespace)?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
 /// The token sent with a request: `Authorization: Bearer …` or `?token=…`.
 fn request_token(req: &Request) -> Option<String> {
     if let Some(v) = req.headers().get(header::AUTHORIZATION) {
-        return v
-            .to_str()
-            .ok()
-            .and_then(|s| s.strip_prefix("Bearer "))
-            .map(str::to_string);
+        return v.to_str().ok().and_then(bearer).map(str::to_string);
     }
     req.uri().query().and_then(|q| {
         q.split('&')
@@ -102,6 +108,16 @@ pub async fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_read_in_any_case() {
+        assert_eq!(bearer("Bearer abc"), Some("abc"));
+        assert_eq!(bearer("bearer abc"), Some("abc"));
+        assert_eq!(bearer("BEARER  abc "), Some("abc"));
+        assert_eq!(bearer("Basic abc"), None);
+        assert_eq!(bearer("Bearer"), None);
+        assert_eq!(bearer("Bearerabc"), None);
+    }
 
     #[test]
     fn secrets_compare_whole() {

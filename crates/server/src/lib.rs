@@ -10,6 +10,7 @@ pub mod bait;
 pub mod body;
 pub mod error;
 pub mod guard;
+pub mod headers;
 pub mod jobs;
 pub mod samegame;
 pub mod sets;
@@ -18,7 +19,7 @@ pub mod sudoku;
 
 use anyhow::{Context, Result};
 use axum::extract::{DefaultBodyLimit, State};
-use axum::routing::{delete, get, post};
+use axum::routing::{any, delete, get, post};
 use axum::{middleware, Json, Router};
 use jobs::Jobs;
 use serde_json::{json, Value};
@@ -125,9 +126,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/sudoku/parse", post(sudoku::parse))
         .route("/api/sudoku/state", post(sudoku::state))
         .route("/api/sudoku/hint", post(sudoku::hint))
+        .route("/api/{*rest}", any(error::no_endpoint))
         .fallback(get(assets::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))
+        .layer(middleware::from_fn(headers::harden))
         .with_state(state)
 }
 

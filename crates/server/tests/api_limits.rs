@@ -80,7 +80,11 @@ async fn delete_ends_a_bait_move_in_progress() {
     let asked = Instant::now();
     assert_eq!(call(&app, del).await.0, StatusCode::NO_CONTENT);
     let rest = body.collect().await.unwrap().to_bytes();
-    assert!(asked.elapsed() < WITHIN, "ended {:?} after DELETE", asked.elapsed());
+    assert!(
+        asked.elapsed() < WITHIN,
+        "ended {:?} after DELETE",
+        asked.elapsed()
+    );
     text.push_str(&String::from_utf8_lossy(&rest));
     let events = parse_sse(&text);
     assert_eq!(events.last().unwrap().1["reason"], "stopped");
@@ -141,7 +145,10 @@ async fn a_hint_whose_client_disconnects_frees_its_slot() {
     socket.write_all(request.as_bytes()).await.unwrap();
     let waiting = Instant::now();
     while running_at(&app, addr).await == 0 {
-        assert!(waiting.elapsed() < Duration::from_secs(10), "the hint never started");
+        assert!(
+            waiting.elapsed() < Duration::from_secs(10),
+            "the hint never started"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -172,7 +179,10 @@ async fn a_hint_on_a_level_too_large_names_the_limit() {
         let (status, body) = call(&app, post(path, &json!({ "xsb": xsb }))).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
         let message = body["error"].as_str().unwrap();
-        assert!(message.contains("at most 4096 playable cells"), "{path}: {message}");
+        assert!(
+            message.contains("at most 4096 playable cells"),
+            "{path}: {message}"
+        );
         assert!(message.contains("6664"), "{path}: {message}");
     }
 }
@@ -183,7 +193,10 @@ async fn a_time_limit_out_of_range_names_the_range() {
     let xsb = "######\n#@ $.#\n#    #\n######\n";
     let (status, body) = call(
         &app,
-        post("/api/sokoban/hint", &json!({ "xsb": xsb, "time_limit": 1e9 })),
+        post(
+            "/api/sokoban/hint",
+            &json!({ "xsb": xsb, "time_limit": 1e9 }),
+        ),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");

@@ -1,5 +1,5 @@
 // Browser scenarios for the workbench page, run against a live `puzzle serve`:
-//   node scenarios.mjs 'http://127.0.0.1:PORT/?token=TOKEN' [--screenshots DIR]
+//   node scenarios.mjs 'http://127.0.0.1:PORT/?token=TOKEN' [--screenshots DIR] [--only REGEX]
 // Each scenario gets a fresh browser context and finds elements by role and label. The browser
 // may only reach the server's host. Prints `ok NAME` / `FAIL NAME: message` per scenario and a
 // last line `N passed, M failed`; exits non-zero when one fails. Failures leave a screenshot in
@@ -14,9 +14,10 @@ const WHOLE_RUN_LIMIT_MS = 240_000;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 function parseArguments(argv) {
-  const options = { base: null, screenshots: null };
+  const options = { base: null, screenshots: null, only: null };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--screenshots') options.screenshots = argv[++i];
+    else if (argv[i] === '--only') options.only = new RegExp(argv[++i], 'i');
     else if (!options.base) options.base = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
   }
@@ -378,7 +379,15 @@ const scenarios = [
       await playout.selectOption('random');
       await page.getByLabel('Time limit (s)', { exact: true }).fill('1');
       const posted = page.waitForRequest((r) => r.url().endsWith('/api/jobs') && r.method() === 'POST');
-      const answered = page.waitForResponse((r) => r.url().endsWith('/api/jobs') && r.request().method() === 'POST');
+      // The stream's text, passed on to the page whole (the API's answers are no-store, so the
+      // browser keeps no copy of the body to read back).
+      let streamed = null;
+      await page.route('**/api/jobs', async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        const response = await route.fetch();
+        streamed = await response.text();
+        await route.fulfill({ response, body: streamed });
+      });
       await page.getByRole('button', { name: 'Solve' }).click();
       const body = (await posted).postDataJSON();
       const { text, source, ...options } = body;
@@ -387,7 +396,7 @@ const scenarios = [
       if (!text || canonical(options) !== canonical(expected)) {
         throw new Error(`the request should carry the board and ${JSON.stringify(expected)}, carries ${JSON.stringify(options)}`);
       }
-      const events = sseEvents(await (await answered).text());
+      const events = sseEvents(await eventually(() => streamed, 'the solve stream should end'));
       const record = events.find((e) => e.event === 'result')?.data;
       if (!record) throw new Error(`no result in the stream: ${events.map((e) => e.event).join(', ')}`);
       if (record.algo !== 'spmcts' || record.playout !== 'random') {
@@ -592,6 +601,10 @@ async function runScenario(browser, scenario) {
   page.setDefaultTimeout(10_000);
   const pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The server's Content-Security-Policy: anything it refuses is a bug of the page.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+  });
   await page.route('**', (route) => {
     const url = new URL(route.request().url());
     if (url.host === baseUrl.host) return route.continue();
@@ -626,6 +639,7 @@ async function main() {
   let failed = 0;
   try {
     for (const scenario of scenarios) {
+      if (options.only && !options.only.test(scenario.name)) continue;
       const failure = await runScenario(browser, scenario);
       if (failure) { failed++; console.log(`FAIL ${scenario.name}: ${failure}`); }
       else { passed++; console.log(`ok ${scenario.name}`); }

@@ -47,7 +47,8 @@ export function drawBoard(state, { highlight = [], highlightKind = 'hover', curs
 function stone(x, y, colour, marked) {
   const group = svgNode('g', { class: `sg-stone${marked ? ' sg-marked' : ''}` });
   const body = svgNode('rect', { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.18, class: colourClass(colour) });
-  if (colour > STYLED_COLOURS) body.setAttribute('style', `fill: hsl(${(colour * 137) % 360} 65% 50%)`);
+  // Set through the CSS object model: the page's policy refuses style attributes.
+  if (colour > STYLED_COLOURS) body.style.setProperty('fill', `hsl(${(colour * 137) % 360} 65% 50%)`);
   group.append(body);
   // A mark per colour, so that colour is not the only cue.
   const mark = colourMark(x + 0.5, y + 0.5, colour);

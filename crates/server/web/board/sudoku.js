@@ -26,10 +26,9 @@ export function cellName(view, i) {
  * caller handles keys on `element`.
  */
 export function buildGrid(side, boxSize, { onCellClick, label = 'Sudoku grid' } = {}) {
-  const element = el('div', {
-    class: 'sudoku-grid', role: 'grid', 'aria-label': label,
-    style: `--side: ${side}`,
-  });
+  const element = el('div', { class: 'sudoku-grid', role: 'grid', 'aria-label': label });
+  // Custom properties through the CSS object model: the page's policy refuses style attributes.
+  element.style.setProperty('--side', String(side));
   const cells = [];
   for (let r = 0; r < side; r++) {
     const row = el('div', { class: 'sudoku-row', role: 'row' });
@@ -39,7 +38,8 @@ export function buildGrid(side, boxSize, { onCellClick, label = 'Sudoku grid' } 
       if ((c + 1) % boxSize === 0 && c + 1 < side) classes.push('box-right');
       if ((r + 1) % boxSize === 0 && r + 1 < side) classes.push('box-bottom');
       const value = el('span', { class: 'cell-value', 'aria-hidden': 'true' });
-      const marks = el('span', { class: 'cell-marks', 'aria-hidden': 'true', style: `--box: ${boxSize}` });
+      const marks = el('span', { class: 'cell-marks', 'aria-hidden': 'true' });
+      marks.style.setProperty('--box', String(boxSize));
       const cell = el('div', {
         class: classes.join(' '), role: 'gridcell', tabindex: -1,
         onclick: () => onCellClick?.(i),
