@@ -20,6 +20,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod games;
 pub mod sokoban;
 pub mod sokoban_env;
 
@@ -210,5 +211,6 @@ fn _puzzle_search(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(run, module)?)?;
     sokoban::register(module)?;
     sokoban_env::register(module)?;
+    games::register(module)?;
     Ok(())
 }

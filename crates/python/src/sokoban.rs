@@ -137,7 +137,10 @@ pub fn sokoban_sets() -> Vec<(&'static str, &'static str)> {
 #[pyfunction]
 pub fn sokoban_set(id: &str) -> PyResult<Vec<Level>> {
     let Some(set) = puzzle_jobs::data::sokoban_set(id) else {
-        let ids: Vec<&str> = puzzle_jobs::data::SOKOBAN_SETS.iter().map(|s| s.id).collect();
+        let ids: Vec<&str> = puzzle_jobs::data::SOKOBAN_SETS
+            .iter()
+            .map(|s| s.id)
+            .collect();
         return Err(PyValueError::new_err(format!(
             "no bundled Sokoban set {id:?}: the sets are {}",
             ids.join(", ")

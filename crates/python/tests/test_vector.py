@@ -88,7 +88,7 @@ def test_bad_actions_are_refused(small_xsb):
 
 
 def test_eight_actions_move_without_pushing():
-    env = SokobanEnv(levels=[ONE_PUSH], actions=8, observation="cells")
+    env = gymnasium.make("puzzle_search/Sokoban-v0", levels=[ONE_PUSH], actions=8, observation="cells").unwrapped
     check_env(env)
     observation, _ = env.reset(seed=0)
     moved, reward, terminated, _, _ = env.step(7)  # move-only right: the box stays

@@ -21,12 +21,15 @@ from ._puzzle_search import (
     sokoban_set,
     sokoban_sets,
 )
-from .envs import SokobanEnv, SokobanVectorEnv, register_envs
+from .envs import BaitEnv, SameGameEnv, SokobanEnv, SokobanVectorEnv, SudokuEnv, register_envs
 
 register_envs()
 
 __all__ = [
+    "BaitEnv",
     "Level",
+    "SameGameEnv",
+    "SudokuEnv",
     "SokobanEnv",
     "SokobanGame",
     "SokobanVectorEnv",

@@ -74,3 +74,125 @@ class SokobanGame:
     def position(self) -> Level: ...
     def planes(self) -> npt.NDArray[np.uint8]:
         """Shape ``(4, height, width)``: walls, goals, boxes, player."""
+
+def sokoban_sets() -> list[tuple[str, str]]:
+    """The bundled Sokoban sets as ``(id, name)``."""
+
+def sokoban_set(id: str) -> list[Level]:
+    """The levels of a bundled Sokoban set; ValueError naming the sets for an unknown id."""
+
+def bundled_text(game: str, id: str) -> str:
+    """The text of a bundled SameGame (``"standard20"``) or Sudoku (``"top95"``, …) set."""
+
+Rewards = tuple[float, float, float, float]
+
+class SokobanCore:
+    """One Sokoban episode stepped in Rust (the engine of ``SokobanEnv``)."""
+
+    def __init__(
+        self,
+        levels: list[Level],
+        max_size: tuple[int, int],
+        observation: str,
+        max_steps: int,
+        actions: int,
+        rewards: Rewards,
+    ) -> None: ...
+    def seed(self, state: int) -> None: ...
+    def reset(self, level: Optional[int] = None) -> tuple[npt.NDArray[np.uint8], int]: ...
+    def step(self, action: int) -> tuple[npt.NDArray[np.uint8], float, bool, bool]:
+        """``(observation, reward, terminated, truncated)``."""
+    @property
+    def deadlocked(self) -> bool: ...
+    @property
+    def boxes_on_goals(self) -> int: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def level(self) -> int: ...
+    def position_xsb(self) -> str: ...
+    def cells(self) -> npt.NDArray[np.uint8]:
+        """Cell flags of the level's own size: 1 wall, 2 goal, 4 box, 8 player."""
+
+class SokobanBatch:
+    """N Sokoban episodes stepped per call in Rust (the engine of ``SokobanVectorEnv``)."""
+
+    def __init__(
+        self,
+        count: int,
+        levels: list[Level],
+        max_size: tuple[int, int],
+        observation: str,
+        max_steps: int,
+        actions: int,
+        rewards: Rewards,
+        threads: int,
+    ) -> None: ...
+    def reset(self, states: list[int]) -> npt.NDArray[np.uint8]: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        rewards: npt.NDArray[np.float64],
+        terminations: npt.NDArray[np.bool_],
+        truncations: npt.NDArray[np.bool_],
+    ) -> npt.NDArray[np.uint8]:
+        """Step (or auto-reset) every episode; the returned array is updated in place later."""
+    def boxes_on_goals(self) -> npt.NDArray[np.uint32]: ...
+    def levels(self) -> npt.NDArray[np.uint64]: ...
+
+class SameGameCore:
+    """A SameGame game (the engine of ``SameGameEnv``)."""
+
+    def __init__(
+        self,
+        text: Optional[str] = None,
+        source: str = "input",
+        random: Optional[tuple[int, int, int]] = None,
+        scoring: str = "standard",
+        penalty: str = "none",
+    ) -> None: ...
+    @property
+    def shape(self) -> tuple[int, int]: ...
+    @property
+    def board_count(self) -> Optional[int]: ...
+    def reset(self, index: int, seed: int) -> None: ...
+    def observation(self) -> npt.NDArray[np.uint8]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]: ...
+    def step(self, action: int) -> tuple[int, bool, bool, int]:
+        """``(points, legal, ended, end_adjustment)``."""
+    @property
+    def points(self) -> int: ...
+    @property
+    def stones(self) -> int: ...
+    def text(self) -> str: ...
+
+class SudokuCore:
+    """A Sudoku being filled in (the engine of ``SudokuEnv``)."""
+
+    def __init__(self, text: str, source: str = "input") -> None: ...
+    @property
+    def side(self) -> int: ...
+    @property
+    def puzzle_count(self) -> int: ...
+    def reset(self, index: int) -> None: ...
+    def observation(self) -> npt.NDArray[np.uint8]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]: ...
+    def step(self, action: int) -> tuple[bool, bool, bool]:
+        """``(legal, solved, stuck)``."""
+    def line(self) -> str: ...
+
+class BaitCore:
+    """A Bait game (the engine of ``BaitEnv``)."""
+
+    def __init__(self, level: Optional[int] = None, text: Optional[str] = None, source: str = "input") -> None: ...
+    @property
+    def shape(self) -> tuple[int, int]: ...
+    def reset(self) -> None: ...
+    def observation(self) -> npt.NDArray[np.uint8]: ...
+    def step(self, action: int) -> tuple[int, str]:
+        """``(points, status)``."""
+    @property
+    def points(self) -> int: ...
+    @property
+    def tick(self) -> int: ...
+    def solve(self, max_nodes: int = 2_000_000) -> Optional[list[int]]: ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
+from .games_env import BaitEnv, SameGameEnv, SudokuEnv
 from .sokoban_env import (
     CELL_PIXELS,
     COLOURS,
@@ -25,9 +26,22 @@ from .sokoban_env import (
 SOKOBAN_ID = "puzzle_search/Sokoban-v0"
 """The Gymnasium id of :class:`SokobanEnv` (vector entry point :class:`SokobanVectorEnv`)."""
 
-#: Every environment id with its entry points.
+SAMEGAME_ID = "puzzle_search/SameGame-v0"
+"""The Gymnasium id of :class:`SameGameEnv`."""
+
+SUDOKU_ID = "puzzle_search/Sudoku-v0"
+"""The Gymnasium id of :class:`SudokuEnv`."""
+
+BAIT_ID = "puzzle_search/Bait-v0"
+"""The Gymnasium id of :class:`BaitEnv`."""
+
+#: Every environment id with its entry point and vector entry point (``None``: Gymnasium's
+#: synchronous vector environment over single ones).
 ENVIRONMENTS = {
     SOKOBAN_ID: ("puzzle_search.envs:SokobanEnv", "puzzle_search.envs:SokobanVectorEnv"),
+    SAMEGAME_ID: ("puzzle_search.envs:SameGameEnv", None),
+    SUDOKU_ID: ("puzzle_search.envs:SudokuEnv", None),
+    BAIT_ID: ("puzzle_search.envs:BaitEnv", None),
 }
 
 
@@ -39,6 +53,12 @@ def register_envs() -> None:
 
 
 __all__ = [
+    "BAIT_ID",
+    "BaitEnv",
+    "SAMEGAME_ID",
+    "SUDOKU_ID",
+    "SameGameEnv",
+    "SudokuEnv",
     "CELL_PIXELS",
     "COLOURS",
     "DEFAULT_GENERATE",
