@@ -9,7 +9,7 @@ use crate::options::choice_name;
 use crate::shard::{ItemRecord, Items, Plan, Shard};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
-use puzzle_engine::Budget;
+use puzzle_engine::{Budget, WorkCounter};
 use puzzle_sokoban::board::Board;
 use puzzle_sokoban::genetic::{solve_ga, GaConfig};
 use puzzle_sokoban::solver::{Phases, PortfolioConfig};
@@ -193,12 +193,34 @@ pub struct SolveSummary {
     pub attempted: usize,
 }
 
+/// Live progress of one level's search: at its start and every [`PROGRESS_EVERY`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchProgress {
+    /// The level (1-based position in its text).
+    pub level: usize,
+    /// The level's title, if it has one.
+    pub title: Option<String>,
+    /// The solver.
+    pub algo: String,
+    /// Positions expanded so far by every search of the solver (counted in steps of 128).
+    pub expanded: u64,
+    /// Seconds since this level's search started.
+    pub elapsed_s: f64,
+    /// The time limit per level, if any.
+    pub time_limit_s: Option<f64>,
+}
+
+/// How often a solve run reports a level's [`SearchProgress`].
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The events of a solve or benchmark run.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum SolveEvent {
     /// Levels done so far.
     Progress(ItemProgress),
+    /// The search of one level, while it runs (solve runs only).
+    Search(SearchProgress),
     /// One level's result.
     Level(LevelResult),
     /// The end of `puzzle solve sokoban`.
@@ -210,7 +232,7 @@ pub enum SolveEvent {
 impl JobEvent for SolveEvent {
     fn kind(&self) -> EventKind {
         match self {
-            SolveEvent::Progress(_) => EventKind::Progress,
+            SolveEvent::Progress(_) | SolveEvent::Search(_) => EventKind::Progress,
             SolveEvent::Level(_) => EventKind::Result,
             SolveEvent::Summary(_) | SolveEvent::Set(_) => EventKind::Summary,
         }
@@ -312,8 +334,24 @@ pub fn solve_one(
     limits: &Limits,
     stop: &Arc<AtomicBool>,
 ) -> Result<LevelResult> {
+    solve_counted(index, level, algo, ga, portfolio, limits, stop, None)
+}
+
+/// [`solve_one`], the searches reporting their expansions to `progress`.
+#[allow(clippy::too_many_arguments)]
+fn solve_counted(
+    index: usize,
+    level: &Level,
+    algo: Algorithm,
+    ga: &GaConfig,
+    portfolio: &Portfolio,
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+    progress: Option<Arc<WorkCounter>>,
+) -> Result<LevelResult> {
     let start = Instant::now();
-    let budget = limits.budget(DEFAULT_TIME_LIMIT, DEFAULT_MAX_NODES, stop);
+    let mut budget = limits.budget(DEFAULT_TIME_LIMIT, DEFAULT_MAX_NODES, stop);
+    budget.progress = progress;
     let mut result = LevelResult {
         level: index,
         title: level.title.clone(),
@@ -416,6 +454,11 @@ pub fn solve(
     req.items.check(chosen.len())?;
     let started = Instant::now();
     let (mut solved, mut done, mut taken) = (0, 0, 0);
+    let emit = std::sync::Mutex::new(emit);
+    let send = |event: SolveEvent| -> Result<()> {
+        let mut guard = emit.lock().unwrap_or_else(|e| e.into_inner());
+        (*guard)(event)
+    };
     for (k, &n) in chosen.iter().enumerate() {
         let item = k + 1;
         let r = match req.items.plan(item) {
@@ -438,15 +481,49 @@ pub fn solve(
                 if stop.load(Ordering::Relaxed) {
                     continue;
                 }
-                let mut r = solve_one(
-                    n,
-                    &levels[n - 1],
-                    algo,
-                    &ga,
-                    &req.portfolio,
-                    &req.limits,
-                    stop,
-                )?;
+                let level = &levels[n - 1];
+                let counter = Arc::new(WorkCounter::new());
+                let level_started = Instant::now();
+                let progress = || {
+                    SolveEvent::Search(SearchProgress {
+                        level: n,
+                        title: level.title.clone(),
+                        algo: algo.name().to_string(),
+                        expanded: counter.iterations(),
+                        elapsed_s: level_started.elapsed().as_secs_f64(),
+                        time_limit_s: req.limits.time(DEFAULT_TIME_LIMIT).map(|t| t.as_secs_f64()),
+                    })
+                };
+                send(progress())?;
+                let failed = std::sync::Mutex::new(None::<anyhow::Error>);
+                let r = crate::ticker::with_ticks(
+                    PROGRESS_EVERY,
+                    || match send(progress()) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            // The receiver is gone: stop the search as a closed output would.
+                            stop.store(true, Ordering::Relaxed);
+                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            false
+                        }
+                    },
+                    || {
+                        solve_counted(
+                            n,
+                            level,
+                            algo,
+                            &ga,
+                            &req.portfolio,
+                            &req.limits,
+                            stop,
+                            Some(counter.clone()),
+                        )
+                    },
+                );
+                if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                    return Err(e);
+                }
+                let mut r = r?;
                 r.item = item;
                 r.shard = req.items.shard;
                 r
@@ -454,8 +531,8 @@ pub fn solve(
         };
         solved += usize::from(r.solved);
         done += 1;
-        emit(SolveEvent::Level(r))?;
-        emit(SolveEvent::Progress(ItemProgress {
+        send(SolveEvent::Level(r))?;
+        send(SolveEvent::Progress(ItemProgress {
             done: done as u64,
             total: chosen.len() as u64,
             solved: solved as u64,
@@ -469,7 +546,7 @@ pub fn solve(
         interrupted: done < taken || stop.load(Ordering::Relaxed),
         attempted: done,
     };
-    emit(SolveEvent::Summary(summary.clone()))?;
+    send(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)
 }
 

@@ -394,3 +394,33 @@ async fn hint_gives_the_next_push() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["hint"], "rR");
 }
+
+#[tokio::test]
+async fn a_solve_job_reports_its_search_while_it_runs() {
+    let app = app_with(2);
+    let set = puzzle_jobs::data::sokoban_set("xsokoban").unwrap();
+    let levels = puzzle_jobs::sokoban::parse_levels(set.xsb, "xsokoban").unwrap();
+    // XSokoban 50 is not solved in a second: the search reports as it goes.
+    let request = json!({ "job": "sokoban_solve", "xsb": levels[49].to_xsb(), "time_limit": 1 });
+    let events = events(&app, post("/api/jobs", &request)).await;
+    let result = events.iter().position(|(n, _)| n == "result").unwrap();
+    let searching: Vec<&serde_json::Value> = events[..result]
+        .iter()
+        .filter(|(n, d)| n == "progress" && d.get("expanded").is_some())
+        .map(|(_, d)| d)
+        .collect();
+    assert!(searching.len() >= 2, "{searching:?}");
+    let last = searching.last().unwrap();
+    assert_eq!(last["level"], 1);
+    assert_eq!(last["time_limit_s"], 1.0);
+    assert!(last["expanded"].as_u64().unwrap() > 0, "{last}");
+    let expanded: Vec<u64> = searching
+        .iter()
+        .map(|d| d["expanded"].as_u64().unwrap())
+        .collect();
+    assert!(expanded.windows(2).all(|w| w[0] <= w[1]), "{expanded:?}");
+    assert!(
+        expanded.last().unwrap() <= &events[result].1["expanded"].as_u64().unwrap(),
+        "never more than the result's count"
+    );
+}

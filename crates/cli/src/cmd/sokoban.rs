@@ -73,7 +73,7 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
                     out.text(&format!("solved {} of {}", s.solved, s.levels))?;
                 }
             }
-            SolveEvent::Set(_) => {}
+            SolveEvent::Set(_) | SolveEvent::Search(_) => {}
         }
         Ok(())
     };
@@ -219,6 +219,7 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
                     bar.suspend(|| out.text(&line))?;
                 }
             }
+            SolveEvent::Search(_) => {}
             SolveEvent::Set(summary) => {
                 out.json(&summary)?;
                 let line = format!(

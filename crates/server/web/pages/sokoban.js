@@ -44,7 +44,7 @@ const state = {
     showFrame, frameCount: () => (state.replay ? state.replay.solution.length + 1 : 0), onChange: () => render(),
     speedMs: REPLAY_SPEEDS[1].ms,
   }),
-  hint: { pending: false, message: '' },
+  hint: { pending: false, controller: null, message: '' },
   exportMessage: '',
   shareUrl: '',
   root: null,            // the page's DOM while mounted
@@ -232,8 +232,8 @@ function render() {
   const solving = state.solve.running;
   ui.solveButton.disabled = solving || !state.level || !ui.solveForm;
   ui.stopButton.disabled = !solving;
-  ui.hintButton.disabled = state.hint.pending || !state.level;
-  ui.hintButton.textContent = state.hint.pending ? 'Thinking…' : 'Hint';
+  ui.hintButton.disabled = !state.level;
+  ui.hintButton.textContent = state.hint.pending ? 'Cancel hint' : 'Hint';
   ui.solveStatus.textContent = solveStatusText();
   ui.solveError.textContent = state.solve.error ? state.solve.error.message : '';
   ui.hintMessage.textContent = state.hint.message;
@@ -285,8 +285,10 @@ function currentMoves() {
 function solveStatusText() {
   const solve = state.solve;
   if (solve.running) {
-    const nodes = solve.progress?.nodes ? `, ${solve.progress.nodes.toLocaleString()} nodes` : '';
-    return `Solving… ${solve.elapsed.toFixed(1)} s${nodes}`;
+    const progress = solve.progress;
+    const limit = progress?.time_limit_s ? ` of ${progress.time_limit_s} s` : '';
+    const expanded = progress ? `, ${progress.expanded.toLocaleString()} positions expanded` : '';
+    return `Solving… ${solve.elapsed.toFixed(1)} s${limit}${expanded}`;
   }
   return solve.message;
 }
@@ -497,6 +499,8 @@ async function startSolve() {
   // The level on screen, and only the settings changed from the job's defaults.
   const request = { job: 'sokoban_solve', xsb: level.xsb, level: 1, ...settings };
   render();
+  // Solve is disabled while it runs: keep the keyboard on the page (Stop), not on its body.
+  if (document.activeElement === ui.solveButton || document.activeElement === document.body) ui.stopButton.focus();
   try {
     const end = await streamJob(request, (name, data) => onSolveEvent(level, name, data), controller.signal);
     if (!solve.result && !solve.error) {
@@ -511,13 +515,18 @@ async function startSolve() {
     solve.running = false;
     solve.controller = null;
     render();
+    // Stop is disabled now: the board takes the keyboard (replay or play on).
+    if (state.ui && (document.activeElement === state.ui.stopButton || document.activeElement === document.body)) {
+      state.ui.boardHolder.focus();
+    }
   }
 }
 
 function onSolveEvent(level, name, data) {
   const solve = state.solve;
   if (state.level !== level) return;
-  if (name === 'progress') solve.progress = data;
+  // The search's own progress (positions expanded, its time limit); not the count of levels done.
+  if (name === 'progress' && data.expanded !== undefined) solve.progress = data;
   else if (name === 'error') solve.error = new Error(data.error ?? String(data));
   else if (name === 'result') {
     solve.result = data;
@@ -536,15 +545,22 @@ function stopSolve() {
   state.solve.controller?.abort();
 }
 
+/** Asks the server for a hint; while one is being looked for, the same button cancels it (the
+ * request is dropped, which stops the server's search). */
 async function askHint() {
-  if (!state.level || state.hint.pending) return;
+  if (state.hint.pending) {
+    state.hint.controller?.abort();
+    return;
+  }
+  if (!state.level) return;
   takeOverReplay();
   const level = state.level;
   const moves = currentMoves();
-  state.hint = { pending: true, message: 'Looking for a hint…' };
+  const controller = new AbortController();
+  state.hint = { pending: true, controller, message: 'Looking for a hint…' };
   render();
   try {
-    const answer = await api('sokoban/hint', { xsb: level.xsb, moves, time_limit: 5 });
+    const answer = await api('sokoban/hint', { xsb: level.xsb, moves, time_limit: 5 }, { signal: controller.signal });
     if (state.level !== level) return;
     if (answer.hint) {
       state.hint.message = `Hint: ${answer.hint}`;
@@ -556,9 +572,10 @@ async function askHint() {
       state.hint.message = `No hint: ${answer.reason ?? 'no solution found'}.`;
     }
   } catch (error) {
-    state.hint.message = `Hint failed: ${error.message}`;
+    state.hint.message = controller.signal.aborted ? 'Hint cancelled.' : `Hint failed: ${error.message}`;
   } finally {
     state.hint.pending = false;
+    state.hint.controller = null;
     render();
   }
 }

@@ -86,7 +86,9 @@ pub struct Solution {
     pub elapsed: Duration,
 }
 
-/// Poll the budget: returns the reason to stop, if any. `expanded` counts iterations.
+/// Poll the budget: returns the reason to stop, if any. `expanded` counts iterations; every
+/// 128 of them are reported to the budget's work counter (live progress; no result depends on
+/// it).
 pub(crate) fn budget_exceeded(
     budget: &Budget,
     deadline: &Deadline,
@@ -96,6 +98,9 @@ pub(crate) fn budget_exceeded(
         return Some(StopReason::Iterations);
     }
     if expanded & 127 == 0 {
+        if expanded > 0 {
+            deadline.report_iterations(128);
+        }
         turns::poll();
         if deadline.stopped() {
             return Some(StopReason::Interrupted);
