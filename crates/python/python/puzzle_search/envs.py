@@ -20,6 +20,7 @@ from .sokoban_env import (
     SokobanEnv,
     SokobanVectorEnv,
     generate_levels,
+    solve_all_optimally,
     solve_optimally,
 )
 
@@ -69,5 +70,6 @@ __all__ = [
     "SokobanVectorEnv",
     "generate_levels",
     "register_envs",
+    "solve_all_optimally",
     "solve_optimally",
 ]

@@ -18,12 +18,15 @@ from gymnasium.vector.utils import batch_space
 from ._puzzle_search import Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
 
 #: The generator's options used when no levels are given (``generate=`` overrides them):
-#: 7×7 interiors (9×9 levels with their walls).
+#: 7×7 interiors (9×9 levels with their walls); ``threshold`` 0 keeps every level the search
+#: reaches that is not a near-duplicate of a better one (hundreds per run), not only each new
+#: best, so one run makes a pool of about 300 levels to choose difficulties from.
 DEFAULT_GENERATE: dict[str, Any] = {
     "width": 7,
     "height": 7,
-    "iterations": 5000,
+    "iterations": 1000,
     "threads": 1,
+    "threshold": 0.0,
 }
 
 #: Colours of ``render()`` (RGB).
@@ -50,10 +53,20 @@ WALL, GOAL, BOX, PLAYER = 1, 2, 4, 8
 def solve_optimally(level: Level, time_limit: float = 30.0) -> tuple[Optional[int], str]:
     """The optimal push count of ``level`` and a push-optimal LURD solution (the
     ``sokoban_solve`` job's A* over pushes), or ``(None, "")`` when none is found in time."""
-    for event in run("sokoban_solve", xsb=level.xsb, algo="astar", time_limit=time_limit):
+    return solve_all_optimally([level], time_limit)[0]
+
+
+def solve_all_optimally(levels: Sequence[Level], time_limit: float = 30.0) -> list[tuple[Optional[int], str]]:
+    """:func:`solve_optimally` for many levels in one ``sokoban_solve`` job (``time_limit`` per
+    level), which saves a job's start-up per level."""
+    if not levels:
+        return []
+    answers: list[tuple[Optional[int], str]] = [(None, "")] * len(levels)
+    text = "\n".join(level.xsb for level in levels)
+    for event in run("sokoban_solve", xsb=text, algo="astar", time_limit=time_limit):
         if event["kind"] == "result" and event["solved"]:
-            return int(event["pushes"]), str(event["solution"])
-    return None, ""
+            answers[int(event["level"]) - 1] = (int(event["pushes"]), str(event["solution"]))
+    return answers
 
 
 def generate_levels(
@@ -70,23 +83,28 @@ def generate_levels(
     uses seed ``generate["seed"] + k``, default 0 + k), each solved push-optimally by A*, kept
     when it fits ``max_size`` (rows, columns), has ``boxes`` boxes (when given; the generator's
     box limit is set to it) and ``min_pushes`` to ``max_pushes`` optimal pushes. Returns the
-    levels and, per level, ``(optimal_pushes, push_optimal_lurd)``."""
+    levels and, per level, ``(optimal_pushes, push_optimal_lurd)``; a level made twice is
+    kept once."""
     options = {**DEFAULT_GENERATE, **(generate or {})}
     if boxes is not None:
         options.setdefault("box_limit", str(boxes))
     first = int(options.get("seed") or 0)
     levels: list[Level] = []
     optimal: list[tuple[int, str]] = []
+    seen: set[str] = set()
     for seed in range(first, first + count):
+        candidates: list[Level] = []
         for event in run("sokoban_generate", **{**options, "seed": seed}):
             if event["kind"] != "result" or "xsb" not in event:
                 continue
             level = parse_xsb(event["xsb"], source="sokoban_generate")[0]
             if level.height > max_size[0] or level.width > max_size[1]:
                 continue
-            if boxes is not None and level.box_count != boxes:
+            if (boxes is not None and level.box_count != boxes) or level.xsb in seen:
                 continue
-            pushes, solution = solve_optimally(level)
+            seen.add(level.xsb)
+            candidates.append(level)
+        for level, (pushes, solution) in zip(candidates, solve_all_optimally(candidates)):
             if pushes is None or pushes < min_pushes:
                 continue
             if max_pushes is not None and pushes > max_pushes:
@@ -263,7 +281,7 @@ class SokobanEnv(gym.Env):
         observation: str = "planes",
         actions: int = 4,
         generate: Optional[dict[str, Any]] = None,
-        batch: int = 4,
+        batch: int = 1,
         boxes: Optional[int] = None,
         min_pushes: int = 0,
         max_pushes: Optional[int] = None,
@@ -378,7 +396,7 @@ class SokobanVectorEnv(VectorEnv):
         observation: str = "planes",
         actions: int = 4,
         generate: Optional[dict[str, Any]] = None,
-        batch: int = 4,
+        batch: int = 1,
         boxes: Optional[int] = None,
         min_pushes: int = 0,
         max_pushes: Optional[int] = None,
