@@ -119,6 +119,33 @@ async function saveScreenshot(page, name) {
   await page.screenshot({ path: path.join(options.screenshots, name), fullPage: true });
 }
 
+/** The two window sizes every page must fit without scrolling sideways: a phone and a laptop. */
+const WINDOW_SIZES = [{ width: 390, height: 844 }, { width: 1280, height: 800 }];
+
+/** Throws when the document scrolls sideways, naming the widest elements that stick out. */
+async function expectNoSideScroll(page, when) {
+  const { scrollWidth, clientWidth, culprits } = await page.evaluate(() => {
+    const root = document.documentElement;
+    const out = [...document.querySelectorAll('body *')]
+      .filter((node) => node.getBoundingClientRect().right > root.clientWidth + 1)
+      .slice(0, 3)
+      .map((node) => `${node.tagName.toLowerCase()}.${node.getAttribute('class') ?? ''}`);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, culprits: out };
+  });
+  if (scrollWidth > clientWidth) {
+    throw new Error(`${when}: the page scrolls sideways (${scrollWidth} > ${clientWidth} px: ${culprits.join(', ')})`);
+  }
+}
+
+/** Checks the page as it is now at both window sizes. */
+async function expectFitsBothSizes(page, when) {
+  for (const size of WINDOW_SIZES) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(100);
+    await expectNoSideScroll(page, `${when} at ${size.width}×${size.height}`);
+  }
+}
+
 /** Opens the SameGame page and waits until standard board 1 is drawn. */
 async function openSameGame(page) {
   await page.goto(`${options.base}#/samegame`);
@@ -339,6 +366,7 @@ const scenarios = [
       await eventually(async () => (await sameGameScore(page)) === reported,
         `the replay should end at the reported score ${reported}, shows ${await sameGameScore(page).catch(() => '?')}`);
       await saveScreenshot(page, 'samegame-replay.png');
+      await expectFitsBothSizes(page, 'SameGame after a solve');
       await page.getByRole('button', { name: 'Step back' }).click();
       await eventually(async () => (await page.getByLabel('Moves left', { exact: true }).textContent()).trim() !== 'game over',
         'a step back should leave the end of the game');
@@ -580,6 +608,36 @@ const scenarios = [
       await page.getByRole('link', { name: 'Download sokoban-gen-table-3.1.svg' }).waitFor();
       await page.getByRole('link', { name: 'Download report (Markdown)' }).waitFor();
       await saveScreenshot(page, 'experiments.png');
+      await expectFitsBothSizes(page, 'an experiment report');
+    },
+  },
+  {
+    name: 'no page scrolls sideways at 390×844 or 1280×800',
+    limitMs: 60_000,
+    async run(page) {
+      const pages = [
+        ['sokoban', 'Sokoban'], ['generate', 'Sokoban generator'], ['samegame', 'SameGame'],
+        ['sudoku', 'Sudoku'], ['bait', 'Bait'], ['testsets', 'Test sets'], ['experiments', 'Experiments'],
+      ];
+      for (const size of WINDOW_SIZES) {
+        await page.setViewportSize(size);
+        for (const [route, heading] of pages) {
+          await page.goto(`${options.base}#/${route}`);
+          await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+          // Let the page draw what it fetches (boards, forms, sets).
+          await page.waitForLoadState('networkidle');
+          await expectNoSideScroll(page, `#/${route} at ${size.width}×${size.height}`);
+        }
+      }
+      // The Sudoku grid fits a phone whole: its last column is inside the window.
+      await page.setViewportSize(WINDOW_SIZES[0]);
+      await page.goto(`${options.base}#/sudoku`);
+      const grid = page.getByRole('grid', { name: 'Sudoku grid' });
+      await grid.waitFor();
+      const box = await grid.boundingBox();
+      if (box.x < 0 || box.x + box.width > WINDOW_SIZES[0].width) {
+        throw new Error(`the Sudoku grid spans x ${box.x}..${box.x + box.width}, outside the 390 px window`);
+      }
     },
   },
 ];
