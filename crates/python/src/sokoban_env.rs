@@ -18,6 +18,7 @@ use puzzle_sokoban::{DeadlockTest, Dir, Level};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 use crate::sokoban::Level as PyLevel;
 
@@ -275,8 +276,9 @@ pub struct SokobanCore {
     spec: Spec,
     episode: Episode,
     observation: Vec<u8>,
-    /// Per level, the solver's deadlock tables (built when first asked).
-    deadlock_tests: Vec<Option<Option<DeadlockTest>>>,
+    /// The solver's deadlock tables of the levels played so far (built when first asked;
+    /// `None` for a level too large for the solver's board).
+    deadlock_tests: HashMap<usize, Option<DeadlockTest>>,
     /// Whether the position is deadlocked, when `deadlock_known` (it changes only on pushes).
     deadlocked: bool,
     deadlock_known: bool,
@@ -318,7 +320,7 @@ impl SokobanCore {
         let spec = spec(&levels, max_size, observation, max_steps, actions, rewards)?;
         let episode = Episode::new(&spec, 0);
         let observation = vec![0; spec.observation_len()];
-        let deadlock_tests = vec![None; spec.levels.len()];
+        let deadlock_tests = HashMap::new();
         Ok(SokobanCore {
             spec,
             episode,
@@ -388,9 +390,11 @@ impl SokobanCore {
             return Ok(self.deadlocked);
         }
         let level = self.episode.level;
-        let entry = &mut self.deadlock_tests[level];
-        let test =
-            entry.get_or_insert_with(|| DeadlockTest::new(&board_level(&self.spec.levels[level])));
+        let spec = &self.spec;
+        let test = self
+            .deadlock_tests
+            .entry(level)
+            .or_insert_with(|| DeadlockTest::new(&board_level(&spec.levels[level])));
         let cells = self.episode.board.cells();
         self.deadlocked = match test {
             Some(test) => test.is_deadlocked((0..cells.len()).filter(|&i| cells[i] & BOX != 0)),
