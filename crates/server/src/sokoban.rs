@@ -125,6 +125,13 @@ pub enum Action {
     Step(String),
     /// Walk to a cell without pushing.
     WalkTo(Cell),
+    /// Push the box on `from` to `to` with the fewest pushes, walking between them.
+    PushBox {
+        /// The box's cell.
+        from: Cell,
+        /// Where it should go.
+        to: Cell,
+    },
 }
 
 /// The body of `POST /api/sokoban/play`.
@@ -189,6 +196,12 @@ pub async fn play(JsonBody(body): JsonBody<PlayBody>) -> Result<Json<Value>, Api
         }
         Some(Action::WalkTo([x, y])) => {
             *x < level.width && *y < level.height && play.walk_to(level.index(*x, *y))
+        }
+        Some(Action::PushBox { from, to }) => {
+            let inside = |[x, y]: &Cell| *x < level.width && *y < level.height;
+            inside(from)
+                && inside(to)
+                && play.push_box_to(level.index(from[0], from[1]), level.index(to[0], to[1]))
         }
     };
     Ok(Json(

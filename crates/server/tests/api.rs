@@ -424,3 +424,35 @@ async fn a_solve_job_reports_its_search_while_it_runs() {
         "never more than the result's count"
     );
 }
+
+#[tokio::test]
+async fn play_pushes_a_clicked_box_to_a_clicked_square() {
+    let app = app_with(2);
+    let xsb = "#######\n#     #\n# @$  #\n#     #\n#.    #\n#######\n";
+    let push = |from: [usize; 2], to: [usize; 2]| {
+        post(
+            "/api/sokoban/play",
+            &json!({ "xsb": xsb, "moves": "", "action": { "push_box": { "from": from, "to": to } } }),
+        )
+    };
+    let (status, body) = call(&app, push([3, 2], [1, 4])).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["applied"], true);
+    assert_eq!(body["state"]["solved"], true);
+    assert_eq!(body["state"]["pushes"], 4);
+    // The server's LURD replays to the same position.
+    let moves = body["moves"].as_str().unwrap();
+    let (_, again) = call(
+        &app,
+        post("/api/sokoban/play", &json!({ "xsb": xsb, "moves": moves })),
+    )
+    .await;
+    assert_eq!(again["state"], body["state"]);
+    // No box there, or no way: nothing happens.
+    for (from, to) in [([2, 2], [1, 4]), ([3, 2], [0, 0]), ([3, 2], [30, 4])] {
+        let (status, body) = call(&app, push(from, to)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["applied"], false, "{from:?} -> {to:?}");
+        assert_eq!(body["moves"], "");
+    }
+}

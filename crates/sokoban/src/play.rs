@@ -134,6 +134,120 @@ impl Play {
         true
     }
 
+    /// Push the box on grid cell `from` to grid cell `to` with the fewest pushes (the other
+    /// boxes stay where they are), walking the player between pushes along shortest paths;
+    /// `false` (and nothing changes) when `from` holds no box or no push path leads to `to`.
+    /// What a player does by clicking a box, then its target square.
+    pub fn push_box_to(&mut self, from: usize, to: usize) -> bool {
+        let cells = self.level.width * self.level.height;
+        if from >= cells || to >= cells || !self.boxes[from] || self.level.walls[to] {
+            return false;
+        }
+        if from == to {
+            return true;
+        }
+        if self.boxes[to] {
+            return false;
+        }
+        let Some(pushes) = self.push_path(from, to) else {
+            return false;
+        };
+        let before = self.clone();
+        let (w, h) = (self.level.width, self.level.height);
+        let mut pushed = from;
+        for dir in pushes {
+            let behind = dir.opposite().step(pushed, w, h);
+            let n = self.steps.len() + 1;
+            let ok =
+                behind.is_some_and(|b| self.walk_to(b)) && self.apply(dir, Some(true), n).is_ok();
+            if !ok {
+                *self = before;
+                return false;
+            }
+            pushed = dir.step(pushed, w, h).unwrap_or(pushed);
+        }
+        true
+    }
+
+    /// The directions of the fewest pushes taking the box on `from` to `to`, the other boxes
+    /// fixed: a breadth-first search over (box cell, player cell next to it), each state's
+    /// player area flooded with the box in it.
+    fn push_path(&self, from: usize, to: usize) -> Option<Vec<Dir>> {
+        let (w, h) = (self.level.width, self.level.height);
+        let walls = &self.level.walls;
+        let free = |c: usize, moved: usize| !walls[c] && (c == moved || !self.boxes[c]);
+        // A state: the box on `b`, the player on the cell `side` of it (an index into Dir::ALL
+        // of the direction from the box to the player), or the start (player anywhere).
+        let state = |b: usize, side: usize| b * 4 + side;
+        // The cells the player reaches with the box on `b` (`from`'s box moved there).
+        let flood = |b: usize, start: usize| -> Vec<bool> {
+            let mut reach = vec![false; w * h];
+            let mut stack = vec![start];
+            reach[start] = true;
+            while let Some(c) = stack.pop() {
+                for d in Dir::ALL {
+                    if let Some(n) = d.step(c, w, h) {
+                        if !reach[n] && n != b && free(n, from) {
+                            reach[n] = true;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            reach
+        };
+        let pushes_from = |b: usize, reach: &[bool]| -> Vec<(Dir, usize)> {
+            Dir::ALL
+                .into_iter()
+                .filter_map(|d| {
+                    let behind = d.opposite().step(b, w, h)?;
+                    let ahead = d.step(b, w, h)?;
+                    (reach[behind] && free(ahead, from) && ahead != b).then_some((d, ahead))
+                })
+                .collect()
+        };
+        let side_of = |d: Dir| {
+            Dir::ALL
+                .iter()
+                .position(|&x| x == d.opposite())
+                .unwrap_or(0)
+        };
+        // `parent[s]`: the state before the push into `s` (`None` for the start) and its
+        // direction.
+        let mut parent: Vec<Option<(Option<usize>, Dir)>> = vec![None; w * h * 4];
+        let mut queue = VecDeque::new();
+        let mut enqueue = |b: usize, d: Dir, prev: Option<usize>, queue: &mut VecDeque<_>| {
+            let s = state(b, side_of(d));
+            if parent[s].is_none() {
+                parent[s] = Some((prev, d));
+                queue.push_back((b, d, s));
+            }
+        };
+        let start_reach = flood(from, self.player);
+        for (d, ahead) in pushes_from(from, &start_reach) {
+            enqueue(ahead, d, None, &mut queue);
+        }
+        while let Some((b, d, s)) = queue.pop_front() {
+            if b == to {
+                let mut path = Vec::new();
+                let mut at = Some(s);
+                while let Some(Some((prev, dir))) = at.map(|a| parent[a]) {
+                    path.push(dir);
+                    at = prev;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            // The player stands where the box was, on the side opposite `d`'s push.
+            let player = d.opposite().step(b, w, h)?;
+            let reach = flood(b, player);
+            for (nd, ahead) in pushes_from(b, &reach) {
+                enqueue(ahead, nd, Some(s), &mut queue);
+            }
+        }
+        None
+    }
+
     /// The steps so far as LURD (upper case = push).
     pub fn lurd(&self) -> String {
         write_lurd(&self.steps)
@@ -187,7 +301,12 @@ impl Play {
         let Some(mut test) = DeadlockTest::new(&self.level) else {
             return Deadlocks::default();
         };
-        let boxes = self.boxes.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i);
+        let boxes = self
+            .boxes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b)
+            .map(|(i, _)| i);
         Deadlocks {
             dead_squares: test.dead_squares().collect(),
             frozen_boxes: test.frozen_boxes(boxes),
@@ -320,5 +439,43 @@ mod tests {
             "a goal is never dead"
         );
         assert_eq!(d.frozen_boxes, vec![level.index(1, 1)]);
+    }
+
+    #[test]
+    fn a_box_is_pushed_to_a_clicked_square_with_the_fewest_pushes() {
+        // Two pushes left and two down, the player walking round the box between them.
+        let xsb = "#######\n#     #\n# @$  #\n#     #\n#.    #\n#######\n";
+        let level = &parse_xsb(xsb).unwrap()[0];
+        let mut play = Play::new(level);
+        assert!(play.push_box_to(level.index(3, 2), level.index(1, 4)));
+        assert!(play.is_solved());
+        assert_eq!(play.pushes(), 4, "{}", play.lurd());
+        // A box against the top wall never leaves its row.
+        let mut top = Play::new(&parse_xsb("######\n#@$  #\n#   .#\n######\n").unwrap()[0]);
+        let top_level = top.level().clone();
+        assert!(!top.push_box_to(top_level.index(2, 1), top_level.index(2, 2)));
+        // The LURD replays to the same position.
+        let again = Play::from_lurd(level, &play.lurd()).unwrap();
+        assert_eq!(again.boxes(), play.boxes());
+        assert_eq!(again.player(), play.player());
+    }
+
+    #[test]
+    fn an_impossible_box_push_changes_nothing() {
+        let level = &parse_xsb("######\n#@$ .#\n######\n").unwrap()[0];
+        let mut play = Play::new(level);
+        // Along a corridor a box only goes right; the cell left of it is the player's.
+        assert!(!play.push_box_to(level.index(2, 1), level.index(1, 1)));
+        assert!(
+            !play.push_box_to(level.index(3, 1), level.index(4, 1)),
+            "no box there"
+        );
+        assert!(
+            !play.push_box_to(level.index(2, 1), level.index(0, 1)),
+            "a wall"
+        );
+        assert_eq!(play.moves(), 0);
+        assert!(play.push_box_to(level.index(2, 1), level.index(4, 1)));
+        assert_eq!(play.lurd(), "RR");
     }
 }
