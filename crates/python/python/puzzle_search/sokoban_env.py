@@ -245,7 +245,8 @@ class SokobanEnv(gym.Env):
     ``max_size`` must fit them); by default levels **generated** by the
     ``sokoban_generate`` job (:func:`generate_levels`: ``batch`` runs, options
     ``DEFAULT_GENERATE`` updated by ``generate``, made at the first reset), each solved
-    push-optimally by A*: ``boxes``, ``min_pushes`` and ``max_pushes`` choose the difficulty,
+    push-optimally by A*: ``boxes``, ``min_pushes`` (default 1: no level solved from the
+    start) and ``max_pushes`` choose the difficulty,
     and ``info`` carries ``optimal_pushes`` and a push-optimal ``optimal_solution`` (LURD).
     Each reset draws a level from a stream seeded by ``np_random``, so ``reset(seed=…)``
     reproduces the level and the state exactly; ``options={"level": i}`` picks level ``i``.
@@ -283,7 +284,7 @@ class SokobanEnv(gym.Env):
         generate: Optional[dict[str, Any]] = None,
         batch: int = 1,
         boxes: Optional[int] = None,
-        min_pushes: int = 0,
+        min_pushes: int = 1,
         max_pushes: Optional[int] = None,
         reward_step: float = -0.1,
         reward_box_on_goal: float = 1.0,
@@ -398,7 +399,7 @@ class SokobanVectorEnv(VectorEnv):
         generate: Optional[dict[str, Any]] = None,
         batch: int = 1,
         boxes: Optional[int] = None,
-        min_pushes: int = 0,
+        min_pushes: int = 1,
         max_pushes: Optional[int] = None,
         reward_step: float = -0.1,
         reward_box_on_goal: float = 1.0,
