@@ -2,7 +2,7 @@
 //! SP-MCTS on the standard boards, totals beside the paper's, as a Markdown report
 //! (`puzzle experiment samegame`).
 
-use super::{bundled_boards, parse_boards};
+use super::{bundled_boards, parse_boards, scoring_of, PenaltyName, ScoringName};
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
 use crate::plot::{
@@ -14,7 +14,6 @@ use puzzle_engine::mcts::{RewardTransform, SelectionPolicy};
 use puzzle_engine::{Budget, Rng};
 use puzzle_samegame::playout::AnyChooser;
 use puzzle_samegame::search::{self, Algorithm, SolveConfig, SpMctsSettings};
-use puzzle_samegame::Scoring;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -58,6 +57,11 @@ pub struct ExperimentRequest {
     )]
     #[schemars(title = "Selection formulas")]
     pub formulas: Vec<String>,
+    /// End penalty for stones left. The thesis plays by js-games.de's rules, which subtract
+    /// (m − 2)² for the m stones left (Czech thesis §3.1.1): its totals are on that scale.
+    #[arg(long, value_enum, default_value_t = PenaltyName::Total)]
+    #[schemars(title = "End penalty (stones left)")]
+    pub penalty: PenaltyName,
     /// Budget per run (default 2,000 simulations when no time limit is given; 4,000,000
     /// nodes; seed 1); `threads` runs in parallel (one tree each).
     #[serde(flatten)]
@@ -197,7 +201,7 @@ pub fn experiment_report(
     if req.formulas.is_empty() {
         bail!("formulas: give at least one selection formula");
     }
-    let scoring = Scoring::standard();
+    let scoring = scoring_of(ScoringName::Standard, req.penalty);
     let mut boards = match &req.boards {
         Some(text) => parse_boards(text, &req.source, scoring)?,
         None => bundled_boards(&req.set, scoring)?,
@@ -378,9 +382,12 @@ pub fn experiment_report(
     md.push_str("# SameGame: playout policies × selection formulas (Czech thesis §3.4)\n\n");
     md.push_str(&format!(
         "{} boards, {budget_text}, 20 playouts before expansion (all children), rewards \
-         (score + 1500) / 6000, standard scoring (no penalty), seed {seed}, one tree per run. \
-         Paper: 700,000 simulations per board. Run time {:.0} s (the runs' seconds summed).\n\n",
+         (score + 1500) / 6000, standard scoring ((n − 2)², +1000 for clearing) with end \
+         penalty {}, seed {seed}, one tree per run. Paper: 700,000 simulations per board, \
+         js-games.de's rules (end penalty (m − 2)² for the m stones left). Run time {:.0} s \
+         (the runs' seconds summed).\n\n",
         boards.len(),
+        penalty_text(req.penalty),
         run_time
     ));
     md.push_str("Totals (ours / paper):\n\n| formula |");
@@ -516,6 +523,15 @@ pub fn experiment_report(
     })
 }
 
+/// How the report names an end penalty.
+fn penalty_text(penalty: PenaltyName) -> &'static str {
+    match penalty {
+        PenaltyName::None => "none",
+        PenaltyName::Total => "(m − 2)² for the m stones left (js-games.de, the thesis's)",
+        PenaltyName::PerColour => "Σ (m_c − 2)² over the colours left",
+    }
+}
+
 impl crate::registry::Job for ExperimentRequest {
     const NAME: &'static str = "samegame_experiment";
     const TITLE: &'static str = "The Czech thesis's SameGame comparison";
@@ -623,6 +639,40 @@ mod tests {
         })
         .unwrap();
         assert_eq!(again, totals.iter().map(|t| t.total).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_thesis_rules_subtract_the_end_penalty_by_default() {
+        // No group on this board: the game ends at once with its four stones left.
+        let run = |penalty: PenaltyName| {
+            let req = ExperimentRequest {
+                boards: Some("2;2\n1;2\n3;4\n".into()),
+                playouts: vec!["tabu".into()],
+                formulas: vec!["uctk0.1".into()],
+                limits: Limits {
+                    iterations: Some(10),
+                    threads: Some(1),
+                    ..Limits::default()
+                },
+                penalty,
+                ..ExperimentRequest::default()
+            };
+            let mut scores = Vec::new();
+            let md = experiment_report(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {
+                if let ExperimentEvent::Run(r) = e {
+                    scores.push(r.score);
+                }
+                Ok(())
+            })
+            .unwrap()
+            .markdown;
+            (scores, md)
+        };
+        assert_eq!(ExperimentRequest::default().penalty, PenaltyName::Total);
+        let (scores, md) = run(PenaltyName::Total);
+        assert_eq!(scores, vec![Some(-4)]);
+        assert!(md.contains("(m − 2)² for the m stones left"), "{md}");
+        assert_eq!(run(PenaltyName::None).0, vec![Some(0)]);
     }
 
     #[test]
