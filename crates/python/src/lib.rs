@@ -2,9 +2,10 @@
 //!
 //! Two parts, both thin:
 //!
-//! - the jobs ([`jobs`], [`run`]), through the job registry only: a request is
+//! - the jobs ([`jobs`], [`run`], [`events`]), through the job registry only: a request is
 //!   `{"job": name, **options}` deserialised into [`JobRequest`], validated and run on a worker
-//!   thread with the GIL released, its events handed back as dicts;
+//!   thread with the GIL released, its events handed back as dicts (collected, through a
+//!   callback, or as an iterator, [`JobEvents`]);
 //! - Sokoban helpers ([`sokoban`]): parsing XSB into levels, their planes as numpy arrays, and
 //!   a level being played, which the Gymnasium environment (`puzzle_search.envs`) steps.
 //!
@@ -17,7 +18,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub mod games;
@@ -118,6 +120,61 @@ fn next_event<T: Send>(
     })
 }
 
+/// A started job: its stop flag, its events as they arrive, and the worker thread.
+struct Started {
+    job: String,
+    stop: Arc<AtomicBool>,
+    receiver: Receiver<(EventKind, serde_json::Value)>,
+    worker: JoinHandle<anyhow::Result<()>>,
+}
+
+/// Validate `{"job": job, **options}` and start it on a worker thread.
+fn start(py: Python<'_>, job: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Started> {
+    let fields = PyDict::new(py);
+    fields.set_item("job", job)?;
+    if let Some(options) = options {
+        fields.update(options.as_mapping())?;
+    }
+    let value = py_to_json(py, fields.as_any())?;
+    let request = parse_request(value)?;
+    request
+        .validate()
+        .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sender, receiver) = mpsc::channel::<(EventKind, serde_json::Value)>();
+    let worker_stop = Arc::clone(&stop);
+    let worker = std::thread::Builder::new()
+        .name(format!("puzzle_search {job}"))
+        .spawn(move || {
+            let mut emit = |kind: EventKind, record: serde_json::Value| {
+                // The caller stops listening only after the job ends, or has given up on it.
+                let _ = sender.send((kind, record));
+                Ok(())
+            };
+            request.run(&worker_stop, &mut emit)
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the job's thread: {e}")))?;
+    Ok(Started {
+        job: job.to_string(),
+        stop,
+        receiver,
+        worker,
+    })
+}
+
+/// How a finished job's thread ended, as Python sees it: parse errors are `ValueError`, other
+/// failures `RuntimeError`.
+fn finish(job: &str, worker: JoinHandle<anyhow::Result<()>>, py: Python<'_>) -> PyResult<()> {
+    match py.detach(move || worker.join()) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(error)) if is_parse_error(&error) => {
+            Err(PyValueError::new_err(format!("{error:#}")))
+        }
+        Ok(Err(error)) => Err(PyRuntimeError::new_err(format!("{error:#}"))),
+        Err(_) => Err(PyRuntimeError::new_err(format!("job '{job}' panicked"))),
+    }
+}
+
 /// Run job `job` with `options` (the fields of its request, as in `jobs()`'s schemas and the
 /// CLI's `--json` requests) and return its result and summary events as dicts
 /// `{"kind": …, **record}`.
@@ -136,32 +193,12 @@ fn run<'py>(
     on_event: Option<Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let fields = PyDict::new(py);
-    fields.set_item("job", job)?;
-    if let Some(options) = options {
-        fields.update(options.as_mapping())?;
-    }
-    let value = py_to_json(py, fields.as_any())?;
-    let request = parse_request(value)?;
-    request
-        .validate()
-        .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let (sender, mut receiver) = mpsc::channel::<(EventKind, serde_json::Value)>();
-    let worker_stop = Arc::clone(&stop);
-    let worker = std::thread::Builder::new()
-        .name(format!("puzzle_search {job}"))
-        .spawn(move || {
-            let mut emit = |kind: EventKind, record: serde_json::Value| {
-                // The caller stops listening only after the job ends, or has given up on it.
-                let _ = sender.send((kind, record));
-                Ok(())
-            };
-            request.run(&worker_stop, &mut emit)
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the job's thread: {e}")))?;
-
+    let Started {
+        job,
+        stop,
+        mut receiver,
+        worker,
+    } = start(py, job, options)?;
     let kept = PyList::empty(py);
     let mut failure: Option<PyErr> = None;
     loop {
@@ -187,20 +224,108 @@ fn run<'py>(
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
-    let outcome = py.detach(move || worker.join());
+    let outcome = finish(&job, worker, py);
     if let Some(error) = failure {
         // Best effort: the interrupted run's events stay reachable from the exception.
         let _ = error.value(py).setattr("events", &kept);
         return Err(error);
     }
-    match outcome {
-        Ok(Ok(())) => Ok(kept),
-        Ok(Err(error)) if is_parse_error(&error) => {
-            Err(PyValueError::new_err(format!("{error:#}")))
-        }
-        Ok(Err(error)) => Err(PyRuntimeError::new_err(format!("{error:#}"))),
-        Err(_) => Err(PyRuntimeError::new_err(format!("job '{job}' panicked"))),
+    outcome.map(|()| kept)
+}
+
+/// A running job's events, as an iterator of dicts `{"kind": "progress"|"result"|"summary",
+/// **record}` in the order the job emits them (progress included). Iterating waits with the
+/// GIL released; the iterator ends when the job does, raising the job's error if it failed
+/// (`ValueError` for input that does not parse, `RuntimeError` otherwise). `stop()` asks the
+/// job to stop (it keeps what it found and ends with its summary); so does leaving a `with`
+/// block, Ctrl-C while waiting (the `KeyboardInterrupt` is raised), and dropping the iterator.
+#[pyclass(module = "puzzle_search._puzzle_search")]
+pub struct JobEvents {
+    job: String,
+    stop: Arc<AtomicBool>,
+    receiver: Mutex<Option<Receiver<(EventKind, serde_json::Value)>>>,
+    worker: Mutex<Option<JoinHandle<anyhow::Result<()>>>>,
+}
+
+#[pymethods]
+impl JobEvents {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
     }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        loop {
+            let Some(receiver) = self.receiver.lock().map_err(poisoned)?.take() else {
+                return Ok(None);
+            };
+            let (receiver, next) = next_event(py, receiver);
+            match next {
+                Ok((kind, record)) => {
+                    *self.receiver.lock().map_err(poisoned)? = Some(receiver);
+                    return json_to_py(py, &event_json(kind, record)).map(Some);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    *self.receiver.lock().map_err(poisoned)? = Some(receiver);
+                    if let Err(error) = py.check_signals() {
+                        self.stop.store(true, Ordering::SeqCst);
+                        return Err(error);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let worker = self.worker.lock().map_err(poisoned)?.take();
+                    return match worker {
+                        Some(worker) => finish(&self.job, worker, py).map(|()| None),
+                        None => Ok(None),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Ask the job to stop; its last events (the summary) still arrive.
+    fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The job's name.
+    #[getter]
+    fn job(&self) -> &str {
+        &self.job
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exception))]
+    fn __exit__(&self, _exception: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.stop();
+        false
+    }
+}
+
+impl Drop for JobEvents {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+fn poisoned<T>(_: std::sync::PoisonError<T>) -> PyErr {
+    PyRuntimeError::new_err("the job's event channel was poisoned by a panic")
+}
+
+/// Start job `job` with `options` (as `run`) and return its events as an iterator
+/// ([`JobEvents`]) instead of collecting them.
+#[pyfunction]
+#[pyo3(signature = (job, **options))]
+fn events(py: Python<'_>, job: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<JobEvents> {
+    let started = start(py, job, options)?;
+    Ok(JobEvents {
+        job: started.job,
+        stop: started.stop,
+        receiver: Mutex::new(Some(started.receiver)),
+        worker: Mutex::new(Some(started.worker)),
+    })
 }
 
 /// The extension module `puzzle_search._puzzle_search` (re-exported by `puzzle_search`).
@@ -209,6 +334,8 @@ fn _puzzle_search(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(jobs, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
+    module.add_function(wrap_pyfunction!(events, module)?)?;
+    module.add_class::<JobEvents>()?;
     sokoban::register(module)?;
     sokoban_env::register(module)?;
     games::register(module)?;

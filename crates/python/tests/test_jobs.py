@@ -122,3 +122,31 @@ def test_keyboard_interrupt_stops_the_job_and_is_raised_again():
     # the stopped job's summary says so
     summaries = [e for e in caught.value.events if e["kind"] == "summary"]
     assert summaries and summaries[-1]["interrupted"]
+
+
+def test_events_iterates_over_every_event_in_order():
+    options = dict(random="6x6x3", iterations=300, seed=4, threads=1)
+    streamed = list(puzzle_search.events("samegame_solve", **options))
+    kinds = [e["kind"] for e in streamed]
+    assert kinds[-1] == "summary" and "result" in kinds
+    collected = puzzle_search.run("samegame_solve", **options)
+    strip = lambda e: {k: v for k, v in e.items() if not k.startswith("time")}
+    assert [strip(e) for e in streamed if e["kind"] != "progress"] == [strip(e) for e in collected]
+
+
+def test_events_stop_ends_a_long_job_with_its_summary():
+    started = time.perf_counter()
+    with puzzle_search.events("sokoban_generate", width=7, height=7, time_limit=60, threads=1) as run:
+        seen = []
+        for event in run:
+            seen.append(event)
+            if len(seen) == 1:
+                run.stop()
+    assert time.perf_counter() - started < 30
+    assert seen[-1]["kind"] == "summary"
+
+
+def test_events_raise_the_jobs_parse_error_at_the_end():
+    run = puzzle_search.events("sokoban_solve", xsb="#####\n#@$x#\n#####\n")
+    with pytest.raises(ValueError, match="line 2"):
+        list(run)

@@ -1,7 +1,8 @@
 """puzzle-search from Python.
 
-- :func:`jobs` and :func:`run`: every job of puzzle-search's registry (solvers, generators,
-  experiments, benchmarks), run in Rust with the GIL released, its events as dicts.
+- :func:`jobs`, :func:`run` and :func:`events`: every job of puzzle-search's registry (solvers,
+  generators, experiments, benchmarks), run in Rust with the GIL released, its events as dicts
+  (collected, through a callback, or as an iterator).
 - :func:`parse_xsb`, :class:`Level`, :class:`SokobanGame`, :func:`sokoban_sets` and
   :func:`sokoban_set`: Sokoban levels, the bundled sets, and play.
 - Gymnasium environments, registered on import (:mod:`puzzle_search.envs`):
@@ -12,9 +13,11 @@ See docs/PYTHON.md in the repository.
 """
 
 from ._puzzle_search import (
+    JobEvents,
     Level,
     SokobanGame,
     __version__,
+    events,
     jobs,
     parse_xsb,
     run,
@@ -27,6 +30,7 @@ register_envs()
 
 __all__ = [
     "BaitEnv",
+    "JobEvents",
     "Level",
     "SameGameEnv",
     "SudokuEnv",
@@ -34,6 +38,7 @@ __all__ = [
     "SokobanGame",
     "SokobanVectorEnv",
     "__version__",
+    "events",
     "jobs",
     "parse_xsb",
     "run",

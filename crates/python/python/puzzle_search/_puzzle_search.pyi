@@ -22,6 +22,22 @@ def run(
     events so far).
     """
 
+class JobEvents:
+    """A running job's events, as an iterator of dicts (progress included); ends when the job
+    does, raising its error if it failed. A context manager: leaving it stops the job."""
+
+    def __iter__(self) -> "JobEvents": ...
+    def __next__(self) -> dict[str, Any]: ...
+    def stop(self) -> None:
+        """Ask the job to stop; its last events (the summary) still arrive."""
+    @property
+    def job(self) -> str: ...
+    def __enter__(self) -> "JobEvents": ...
+    def __exit__(self, *exception: object) -> bool: ...
+
+def events(job: str, **options: Any) -> JobEvents:
+    """Start a job (options as ``run``) and iterate over its events as they arrive."""
+
 class Level:
     """A Sokoban level parsed from XSB (immutable)."""
 
