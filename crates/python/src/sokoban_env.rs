@@ -33,6 +33,40 @@ enum Layout {
     Planes,
     /// `(H, W)` cell flags: 1 wall, 2 goal, 4 box, 8 player (bits set together).
     Cells,
+    /// `(H·p, W·p, 3)` RGB: a `p`×`p` square of [`colour`] per cell (gym-sokoban's image
+    /// observations; `p` = 1 is its `tiny_rgb_array`).
+    Rgb(usize),
+}
+
+/// Pixels per cell of the `"rgb"` layout and of `render()`.
+pub const RGB_PIXELS: usize = 8;
+
+/// The colour of a cell of the level with `flags` (outside the level: black).
+fn colour(flags: u8) -> [u8; 3] {
+    if flags & PLAYER != 0 {
+        [70, 120, 230]
+    } else if flags & BOX != 0 && flags & GOAL != 0 {
+        [60, 200, 80]
+    } else if flags & BOX != 0 {
+        [210, 160, 50]
+    } else if flags & GOAL != 0 {
+        [200, 60, 60]
+    } else if flags & WALL != 0 {
+        [120, 110, 100]
+    } else {
+        [40, 40, 40]
+    }
+}
+
+/// Paint cell `(x, y)` of an RGB image `width` cells wide, `pixels` per cell.
+fn paint(image: &mut [u8], width: usize, pixels: usize, (x, y): (usize, usize), rgb: [u8; 3]) {
+    let row_bytes = width * pixels * 3;
+    for dy in 0..pixels {
+        let start = (y * pixels + dy) * row_bytes + x * pixels * 3;
+        for pixel in image[start..start + pixels * 3].chunks_exact_mut(3) {
+            pixel.copy_from_slice(&rgb);
+        }
+    }
 }
 
 /// The rewards of gym-sokoban (its defaults: −0.1, +1, −1, +10).
@@ -62,6 +96,7 @@ impl Spec {
         match self.layout {
             Layout::Planes => 4 * self.height * self.width,
             Layout::Cells => self.height * self.width,
+            Layout::Rgb(p) => self.height * p * self.width * p * 3,
         }
     }
 
@@ -70,6 +105,7 @@ impl Spec {
         match self.layout {
             Layout::Planes => vec![4, self.height, self.width],
             Layout::Cells => vec![self.height, self.width],
+            Layout::Rgb(p) => vec![self.height * p, self.width * p, 3],
         }
     }
 
@@ -81,6 +117,7 @@ impl Spec {
         let at = y * self.width + x;
         match self.layout {
             Layout::Cells => observation[at] = flags,
+            Layout::Rgb(p) => paint(observation, self.width, p, (x, y), colour(flags)),
             Layout::Planes => {
                 let plane = self.height * self.width;
                 observation[at] = u8::from(flags & WALL != 0);
@@ -236,9 +273,11 @@ fn spec(
     let layout = match observation {
         "planes" => Layout::Planes,
         "cells" => Layout::Cells,
+        "rgb" => Layout::Rgb(RGB_PIXELS),
+        "tiny_rgb" => Layout::Rgb(1),
         other => {
             return Err(PyValueError::new_err(format!(
-                "observation {other:?} is not \"planes\" or \"cells\""
+                "observation {other:?} is not \"planes\", \"cells\", \"rgb\" or \"tiny_rgb\""
             )))
         }
     };
@@ -425,6 +464,27 @@ impl SokobanCore {
     /// The current position as XSB (to solve from it).
     fn position_xsb(&self) -> String {
         board_level(&self.episode.board).to_xsb()
+    }
+
+    /// The current position as an RGB image `(H·8, W·8, 3)` of `max_size` (black around the
+    /// level), whatever the observation layout.
+    fn rgb<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        let spec = &self.spec;
+        let board = &self.episode.board;
+        let mut image = vec![0u8; spec.height * RGB_PIXELS * spec.width * RGB_PIXELS * 3];
+        for i in 0..board.cells().len() {
+            let xy = (i % board.width(), i / board.width());
+            paint(
+                &mut image,
+                spec.width,
+                RGB_PIXELS,
+                xy,
+                colour(board.cells()[i]),
+            );
+        }
+        image
+            .into_pyarray(py)
+            .reshape(vec![spec.height * RGB_PIXELS, spec.width * RGB_PIXELS, 3])
     }
 
     /// The current position's cell flags as a `(rows, columns)` array of the level's own size:
@@ -644,6 +704,7 @@ impl SokobanBatch {
 
 /// Add the environment engines to the extension module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("SOKOBAN_RGB_PIXELS", RGB_PIXELS)?;
     module.add_class::<SokobanCore>()?;
     module.add_class::<SokobanBatch>()?;
     Ok(())

@@ -16,7 +16,7 @@ def _levels(small_xsb):
     return [ONE_PUSH, small_xsb] + [level.xsb for level in puzzle_search.sokoban_set("microban")[:6]]
 
 
-@pytest.mark.parametrize("observation", ["planes", "cells"])
+@pytest.mark.parametrize("observation", ["planes", "cells", "tiny_rgb"])
 @pytest.mark.parametrize("actions", [4, 8])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_vector_env_equals_single_envs_step_for_step(small_xsb, observation, actions, threads):
@@ -123,3 +123,20 @@ def test_bundled_sets_and_unknown_ones():
     assert info["level_title"]
     with pytest.raises(ValueError, match="microban"):
         SokobanEnv(level_set="nope")
+
+
+def test_rgb_observations_are_the_rendered_picture(small_xsb):
+    env = gymnasium.make(
+        "puzzle_search/Sokoban-v0", levels=[small_xsb], observation="rgb", render_mode="rgb_array"
+    ).unwrapped
+    check_env(env)
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (5 * 8, 7 * 8, 3)
+    for action in (3, 1, 2):
+        observation, *_ = env.step(action)
+        assert np.array_equal(observation, env.render())
+    tiny = gymnasium.make("puzzle_search/Sokoban-v0", levels=[small_xsb], observation="tiny_rgb").unwrapped
+    small, _ = tiny.reset(seed=0)
+    for action in (3, 1, 2):
+        small, *_ = tiny.step(action)
+    assert np.array_equal(small, observation[::8, ::8])

@@ -102,6 +102,8 @@ def bundled_text(game: str, id: str) -> str:
 
 Rewards = tuple[float, float, float, float]
 
+SOKOBAN_RGB_PIXELS: int
+
 class SokobanCore:
     """One Sokoban episode stepped in Rust (the engine of ``SokobanEnv``)."""
 
@@ -127,6 +129,8 @@ class SokobanCore:
     @property
     def level(self) -> int: ...
     def position_xsb(self) -> str: ...
+    def rgb(self) -> npt.NDArray[np.uint8]:
+        """The position as an RGB image ``(H*8, W*8, 3)``."""
     def cells(self) -> npt.NDArray[np.uint8]:
         """Cell flags of the level's own size: 1 wall, 2 goal, 4 box, 8 player."""
 

@@ -14,7 +14,6 @@ import gymnasium as gym
 from .games_env import BaitEnv, SameGameEnv, SudokuEnv
 from .sokoban_env import (
     CELL_PIXELS,
-    COLOURS,
     DEFAULT_GENERATE,
     LURD_ACTIONS,
     SokobanEnv,
@@ -61,7 +60,6 @@ __all__ = [
     "SameGameEnv",
     "SudokuEnv",
     "CELL_PIXELS",
-    "COLOURS",
     "DEFAULT_GENERATE",
     "ENVIRONMENTS",
     "LURD_ACTIONS",

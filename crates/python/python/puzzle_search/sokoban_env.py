@@ -15,7 +15,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._puzzle_search import Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
+from ._puzzle_search import SOKOBAN_RGB_PIXELS, Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
 
 #: The generator's options used when no levels are given (``generate=`` overrides them):
 #: 7×7 interiors (9×9 levels with their walls); ``threshold`` 0 keeps every level the search
@@ -29,19 +29,8 @@ DEFAULT_GENERATE: dict[str, Any] = {
     "threshold": 0.0,
 }
 
-#: Colours of ``render()`` (RGB).
-COLOURS = {
-    "outside": (0, 0, 0),
-    "floor": (40, 40, 40),
-    "wall": (120, 110, 100),
-    "goal": (200, 60, 60),
-    "box": (210, 160, 50),
-    "box_on_goal": (60, 200, 80),
-    "player": (70, 120, 230),
-}
-
-#: Pixels per cell of ``render()``.
-CELL_PIXELS = 8
+#: Pixels per cell of ``render()`` and of the ``"rgb"`` observation layout.
+CELL_PIXELS = SOKOBAN_RGB_PIXELS
 
 #: The action of each LURD letter (pushes are upper case) in the 4-action space.
 LURD_ACTIONS = {"u": 0, "d": 1, "l": 2, "r": 3}
@@ -205,30 +194,15 @@ def _spaces(max_size: tuple[int, int], observation: str, actions: int):
         obs = spaces.Box(0, 1, (4, height, width), np.uint8)
     elif observation == "cells":
         obs = spaces.Box(0, WALL | GOAL | BOX | PLAYER, (height, width), np.uint8)
+    elif observation == "rgb":
+        obs = spaces.Box(0, 255, (height * CELL_PIXELS, width * CELL_PIXELS, 3), np.uint8)
+    elif observation == "tiny_rgb":
+        obs = spaces.Box(0, 255, (height, width, 3), np.uint8)
     else:
-        raise ValueError(f'observation {observation!r} is not "planes" or "cells"')
+        raise ValueError(f'observation {observation!r} is not "planes", "cells", "rgb" or "tiny_rgb"')
     if actions not in (4, 8):
         raise ValueError(f"actions must be 4 or 8, not {actions}")
     return obs, spaces.Discrete(actions)
-
-
-def _render(cells: np.ndarray, max_size: tuple[int, int]) -> np.ndarray:
-    """An RGB picture of a position's cell flags, padded to ``max_size``."""
-    height, width = max_size
-    flags = np.zeros((height, width), dtype=np.uint8)
-    flags[: cells.shape[0], : cells.shape[1]] = cells
-    inside = np.zeros((height, width), dtype=bool)
-    inside[: cells.shape[0], : cells.shape[1]] = True
-    picture = np.empty((height, width, 3), dtype=np.uint8)
-    picture[:] = COLOURS["outside"]
-    picture[inside] = COLOURS["floor"]
-    picture[(flags & WALL) != 0] = COLOURS["wall"]
-    goal, box = (flags & GOAL) != 0, (flags & BOX) != 0
-    picture[goal] = COLOURS["goal"]
-    picture[box] = COLOURS["box"]
-    picture[box & goal] = COLOURS["box_on_goal"]
-    picture[(flags & PLAYER) != 0] = COLOURS["player"]
-    return np.repeat(np.repeat(picture, CELL_PIXELS, axis=0), CELL_PIXELS, axis=1)
 
 
 def _stream_seed(rng: np.random.Generator) -> int:
@@ -255,7 +229,9 @@ class SokobanEnv(gym.Env):
     the generated levels' size, 9×9 with ``DEFAULT_GENERATE``; the level in the top-left
     corner, zeros around it): ``observation="planes"`` (default) ``Box(0, 1, (4, H, W),
     uint8)`` walls, goals, boxes, player; ``"cells"`` ``Box(0, 15, (H, W), uint8)`` with flags
-    1 wall, 2 goal, 4 box, 8 player. **Actions**: ``actions=4`` (default) 0 up, 1 down, 2 left,
+    1 wall, 2 goal, 4 box, 8 player; ``"rgb"`` the picture of ``render()``, ``(H*8, W*8, 3)``;
+    ``"tiny_rgb"`` one pixel per cell, ``(H, W, 3)`` (gym-sokoban's image observations).
+    **Actions**: ``actions=4`` (default) 0 up, 1 down, 2 left,
     3 right, a step into a box pushes it; ``actions=8`` is gym-sokoban's push/move split without
     its no-op: 0–3 push (or move) up, down, left, right, 4–7 move only (never push).
 
@@ -366,7 +342,7 @@ class SokobanEnv(gym.Env):
         """With ``render_mode="rgb_array"``: the padded board, ``CELL_PIXELS`` per cell."""
         if self.render_mode != "rgb_array" or self._core is None:
             return None
-        return _render(self._core.cells(), self.max_size)
+        return self._core.rgb()
 
 
 class SokobanVectorEnv(VectorEnv):
