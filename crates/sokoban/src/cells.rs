@@ -114,7 +114,9 @@ impl CellBoard {
             self.cells[next] &= !BOX;
             self.cells[beyond] |= BOX;
             step.goal_change = i8::from(at_beyond & GOAL != 0) - i8::from(at_next & GOAL != 0);
-            self.boxes_on_goals = self.boxes_on_goals.wrapping_add_signed(step.goal_change.into());
+            self.boxes_on_goals = self
+                .boxes_on_goals
+                .wrapping_add_signed(step.goal_change.into());
             step.pushed = true;
             step.changed[2] = beyond;
             step.changed_count = 3;
