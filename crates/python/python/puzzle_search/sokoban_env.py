@@ -367,34 +367,25 @@ class SokobanVectorEnv(VectorEnv):
         levels: Optional[Sequence[Union[str, Level]]] = None,
         xsb_file: Optional[str] = None,
         *,
-        level_set: Optional[str] = None,
-        max_size: Optional[tuple[int, int]] = None,
-        max_steps: int = 120,
-        observation: str = "planes",
-        actions: int = 4,
-        generate: Optional[dict[str, Any]] = None,
-        batch: int = 1,
-        boxes: Optional[int] = None,
-        min_pushes: int = 1,
-        max_pushes: Optional[int] = None,
-        reward_step: float = -0.1,
-        reward_box_on_goal: float = 1.0,
-        reward_box_off_goal: float = -1.0,
-        reward_solved: float = 10.0,
         threads: Optional[int] = None,
         copy: bool = True,
+        **options: Any,
     ) -> None:
         self.num_envs = int(num_envs)
         if self.num_envs < 1:
             raise ValueError("num_envs must be at least 1")
-        self._pool = _LevelPool(levels, xsb_file, level_set, generate, batch, boxes, min_pushes, max_pushes, max_size)
-        self.max_size = self._pool.max_size
-        self.single_observation_space, self.single_action_space = _spaces(self.max_size, observation, int(actions))
+        if options.get("render_mode") is not None:
+            raise ValueError("SokobanVectorEnv does not render; use SokobanEnv for pictures")
+        # One single environment's settings, read by SokobanEnv itself, so that both take the
+        # same arguments the same way.
+        self._single = SokobanEnv(levels, xsb_file, **options)
+        self._pool = self._single._pool
+        self.max_size = self._single.max_size
+        self.single_observation_space = self._single.observation_space
+        self.single_action_space = self._single.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.copy = bool(copy)
-        self._settings = (observation, int(max_steps), int(actions))
-        self._rewards = (float(reward_step), float(reward_box_on_goal), float(reward_box_off_goal), float(reward_solved))
         self._threads = (os.cpu_count() or 1) if threads is None else int(threads)
         self._batch: Optional[SokobanBatch] = None
         self._rewards_out = np.zeros(self.num_envs, dtype=np.float64)
@@ -412,9 +403,16 @@ class SokobanVectorEnv(VectorEnv):
         """Reset every sub-environment: ``seed`` an int (sub-environment ``i`` gets ``seed + i``),
         a list of seeds, or ``None`` (fresh entropy)."""
         if self._batch is None:
-            observation, max_steps, actions = self._settings
+            single = self._single
             self._batch = SokobanBatch(
-                self.num_envs, self._pool.get(), self.max_size, observation, max_steps, actions, self._rewards, self._threads
+                self.num_envs,
+                self._pool.get(),
+                self.max_size,
+                single._layout,
+                single.max_steps,
+                single._actions,
+                single._rewards,
+                self._threads,
             )
         if seed is None:
             seeds: list[Optional[int]] = [None] * self.num_envs
