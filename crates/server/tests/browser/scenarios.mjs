@@ -232,6 +232,103 @@ const scenarios = [
     },
   },
   {
+    name: 'the level browser marks a played level solved, and Solved! leads to the next level',
+    limitMs: 40_000,
+    async run(page) {
+      const solution = await microbanOneSolution();
+      await openSokoban(page);
+      const browser = page.getByRole('list', { name: 'Level browser' });
+      await browser.getByRole('button', { name: /^Level 1: not solved$/ }).waitFor();
+      await page.getByRole('application', { name: 'Board' }).focus();
+      for (const move of solution) await page.keyboard.press(KEYS[move.toLowerCase()][0]);
+      await solvedStatus(page).waitFor({ timeout: 15_000 });
+      const pushes = solution.replace(/[lurd]/g, '').length;
+      await browser.getByRole('button', { name: `Level 1: solved, best ${solution.length} moves, ${pushes} pushes` }).waitFor();
+      await page.getByText(`Solved: best ${solution.length} moves, ${pushes} pushes.`).waitFor();
+      await saveScreenshot(page, 'sokoban-browser.png');
+      await page.getByRole('button', { name: 'Play next level' }).click();
+      await page.getByText('Level: 2', { exact: true }).waitFor();
+      await expectCounters(page, '0/0', 'on the next level');
+      await eventually(async () => (await page.getByLabel('Level', { exact: true }).inputValue()) === '1', 'the level menu should show level 2');
+      // N and P move through the set from the keyboard.
+      await page.getByRole('application', { name: 'Board' }).focus();
+      await page.keyboard.press('n');
+      await page.getByText('Level: 3', { exact: true }).waitFor();
+      await page.keyboard.press('p');
+      await page.getByText('Level: 2', { exact: true }).waitFor();
+      // The record outlives the visit: level 1 is still marked solved after a reload.
+      await page.reload();
+      await page.getByText('Level: 2', { exact: true }).waitFor();
+      await page.getByRole('list', { name: 'Level browser' })
+        .getByRole('button', { name: `Level 1: solved, best ${solution.length} moves, ${pushes} pushes` }).waitFor();
+    },
+  },
+  {
+    name: 'a pasted LURD replays to Solved!',
+    limitMs: 30_000,
+    async run(page) {
+      const solution = await microbanOneSolution();
+      await openSokoban(page);
+      await page.getByLabel('Paste a LURD solution').fill('rrX');
+      await page.getByRole('button', { name: 'Replay LURD' }).click();
+      await page.getByText(/^That LURD does not replay: .*step 3/).waitFor();
+      await page.getByLabel('Paste a LURD solution').fill(solution);
+      await page.getByRole('button', { name: 'Replay LURD' }).click();
+      await page.getByText(/\(it solves the level\)\.$/).waitFor();
+      await solvedStatus(page).waitFor({ timeout: 20_000 });
+      const pushes = solution.replace(/[lurd]/g, '').length;
+      await expectCounters(page, `${solution.length}/${pushes}`, 'at the end of the replay');
+      await page.getByRole('list', { name: 'Level browser' })
+        .getByRole('button', { name: `Level 1: solved, best ${solution.length} moves, ${pushes} pushes` }).waitFor();
+    },
+  },
+  {
+    name: 'a box is pushed with the mouse: click it, then its target square',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Paste XSB').fill('#######\n#     #\n# @$  #\n#     #\n#.    #\n#######\n');
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      const board = page.getByRole('img', { name: /^Sokoban board 7 by 6: 1 boxes, 0 on goals/ });
+      await board.waitFor();
+      const box = await board.boundingBox();
+      const centre = ([x, y]) => ({ x: box.x + ((x + 0.5) * box.width) / 7, y: box.y + ((y + 0.5) * box.height) / 6 });
+      const boxCell = centre([3, 2]);
+      await page.mouse.click(boxCell.x, boxCell.y);
+      await page.getByText('Box picked: click the square to push it to.').waitFor();
+      const goal = centre([1, 4]);
+      await page.mouse.click(goal.x, goal.y);
+      await solvedStatus(page).waitFor();
+      await eventually(async () => (await page.getByLabel('Pushes', { exact: true }).textContent()).trim() === '4',
+        'the fewest pushes (4) should have been played');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await expectCounters(page, '0/0', 'after undoing the mouse push');
+    },
+  },
+  {
+    name: 'a reload keeps the chosen set and level',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Level set').selectOption('xsokoban');
+      await page.getByText('Level: screen.01', { exact: true }).waitFor();
+      await page.getByLabel('Level', { exact: true }).selectOption('4');
+      await page.getByText('Level: screen.05', { exact: true }).waitFor();
+      await page.reload();
+      await page.getByRole('img', { name: /Sokoban board/ }).waitFor();
+      await page.getByText('Level: screen.05', { exact: true }).waitFor();
+      await eventually(async () => (await page.getByLabel('Level set').inputValue()) === 'xsokoban', 'the set should still be XSokoban');
+      await eventually(async () => (await page.getByLabel('Level', { exact: true }).inputValue()) === '4', 'the level should still be 5');
+      // The plain link (no set in it) opens where the player left off too.
+      await page.goto(options.base);
+      await page.getByText('Level: screen.05', { exact: true }).waitFor();
+      // A shared link carries the level's title.
+      await page.getByRole('button', { name: 'Share link' }).click();
+      const link = await page.getByLabel('Link to this level').inputValue();
+      if (!new URL(link).hash.includes('title=')) throw new Error(`the share link has no title: ${link}`);
+    },
+  },
+  {
     name: 'undo and redo restore the counters',
     limitMs: 20_000,
     async run(page) {
@@ -273,7 +370,7 @@ const scenarios = [
     async run(page) {
       await openSokoban(page);
       await page.getByLabel('Speed').selectOption({ label: 'Very fast (33 moves/s)' });
-      await page.getByRole('button', { name: 'Solve' }).click();
+      await page.getByRole('button', { name: 'Solve', exact: true }).click();
       await solvedStatus(page).waitFor({ timeout: 30_000 });
       const scrubber = page.getByLabel('Replay position');
       await eventually(async () => (await scrubber.inputValue()) === (await scrubber.getAttribute('max')),
@@ -353,7 +450,7 @@ const scenarios = [
       await openSameGame(page);
       await page.getByLabel('Time limit (s)').fill('1.5');
       await page.getByLabel('Speed').selectOption({ label: 'Very fast (30 moves/s)' });
-      await page.getByRole('button', { name: 'Solve' }).click();
+      await page.getByRole('button', { name: 'Solve', exact: true }).click();
       const status = page.getByRole('status').filter({ hasText: /^Best score -?\d+ in \d+ moves/ });
       await status.waitFor({ timeout: 10_000 });
       const reported = Number(/^Best score (-?\d+)/.exec(await status.textContent())[1]);
@@ -416,7 +513,7 @@ const scenarios = [
         streamed = await response.text();
         await route.fulfill({ response, body: streamed });
       });
-      await page.getByRole('button', { name: 'Solve' }).click();
+      await page.getByRole('button', { name: 'Solve', exact: true }).click();
       const body = (await posted).postDataJSON();
       const { text, source, ...options } = body;
       const expected = { job: 'samegame_solve', algo: 'spmcts', playout: 'random', time_limit: 1 };

@@ -9,9 +9,10 @@ const cellSet = (cells) => new Set((cells ?? []).map(key));
 
 /**
  * The board as an <svg> (one unit per cell; CSS sizes it). Options: showDeadlocks (shade dead
- * squares, outline frozen boxes), cellPixels (the natural size of a cell), label (accessible name).
+ * squares, outline frozen boxes), cellPixels (the natural size of a cell), label (accessible name),
+ * selected (a [x, y] cell to outline: the box the player picked to push with the mouse).
  */
-export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label } = {}) {
+export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label, selected = null } = {}) {
   const svg = svgNode('svg', {
     viewBox: `0 0 ${state.width} ${state.height}`,
     width: state.width * cellPixels,
@@ -34,6 +35,10 @@ export function drawBoard(state, { showDeadlocks = true, cellPixels = 40, label 
     const onGoal = goals.has(key(cell));
     const isFrozen = showDeadlocks && frozen.has(key(cell));
     svg.append(box(cell, onGoal, isFrozen));
+  }
+  if (selected) {
+    const [x, y] = selected;
+    svg.append(svgNode('rect', { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.14, class: 'selected-box' }));
   }
   if (state.player) {
     const [x, y] = state.player;

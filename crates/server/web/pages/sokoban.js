@@ -4,11 +4,12 @@
 
 import { api, streamJob } from '../api.js';
 import { pageUrl, replaceRoute } from '../route.js';
-import { drawBoard } from '../board/sokoban.js';
+import { drawBoard, stateFromXsb } from '../board/sokoban.js';
 import { el, field, downloadText, copyText, slug, moveCaretTo, isTextEntry } from '../ui.js';
 import { cellAt } from '../svg.js';
 import { createReplay } from '../replay.js';
 import { buildForm, jobInfo } from '../forms.js';
+import { levelRecord, recordSolved, lastChoice, keepChoice } from '../sokoban-store.js';
 
 const PASTED_SET = 'pasted';
 const KEY_DIRECTIONS = {
@@ -20,6 +21,8 @@ const REPLAY_SPEEDS = [
   { label: 'Fast (16 moves/s)', ms: 60 },
   { label: 'Very fast (33 moves/s)', ms: 30 },
 ];
+/** Thumbnails shown at once in the level browser. */
+const BROWSER_PAGE = 24;
 /** The `sokoban_solve` fields the page fills itself: the level on screen. */
 const PAGE_FIELDS = ['xsb', 'source', 'level'];
 
@@ -45,6 +48,9 @@ const state = {
     speedMs: REPLAY_SPEEDS[1].ms,
   }),
   hint: { pending: false, controller: null, message: '' },
+  selectedBox: null,     // [x, y] of the box picked with the mouse, to push to the next clicked square
+  browserStart: 0,       // the first level (position) the level browser shows
+  lurdMessage: '',       // what became of a pasted LURD
   exportMessage: '',
   shareUrl: '',
   root: null,            // the page's DOM while mounted
@@ -76,11 +82,16 @@ async function startPage(params) {
     }
     buildSolveForm();
     const sharedXsb = params.get('xsb');
+    const last = lastChoice();
     if (sharedXsb) {
       if (state.ui) state.ui.pasteArea.value = sharedXsb;
-      await loadPasted(sharedXsb, { fromLink: true });
+      await loadPasted(sharedXsb, { fromLink: true, title: params.get('title') });
+    } else if (params.get('set')) {
+      // The route names the set and level (a reload, a bookmark).
+      await chooseSet(params.get('set'), Math.max(0, Number(params.get('level') ?? 1) - 1));
     } else if (!state.level) {
-      await chooseSet(state.setId);
+      const known = last && state.sets.some((set) => set.id === last.setId);
+      await chooseSet(known ? last.setId : state.setId, known ? last.levelPosition : 0);
     }
   } catch (error) {
     state.levelError = error;
@@ -102,12 +113,21 @@ function buildPage() {
   ui.loadButton = el('button', { type: 'button', onclick: () => loadPasted(ui.pasteArea.value) }, 'Load');
   ui.levelError = el('p', { id: 'sokoban-paste-error', class: 'error', role: 'alert' });
   ui.levelTitle = el('p', { class: 'level-title' });
+  ui.previousLevel = el('button', { type: 'button', onclick: () => goToLevel(-1), 'aria-keyshortcuts': 'P PageUp' }, 'Previous level');
+  ui.nextLevel = el('button', { type: 'button', onclick: () => goToLevel(1), 'aria-keyshortcuts': 'N PageDown' }, 'Next level');
+  ui.levelRecord = el('p', { class: 'note level-record' });
+  ui.browserList = el('ul', { class: 'level-browser', 'aria-label': 'Level browser' });
+  ui.browserEarlier = el('button', { type: 'button', onclick: () => moveBrowser(-1) }, 'Earlier levels');
+  ui.browserLater = el('button', { type: 'button', onclick: () => moveBrowser(1) }, 'Later levels');
+  ui.browserRange = el('span', { class: 'note' });
 
   const levelsSection = el('section', { class: 'panel levels', 'aria-labelledby': 'levels-heading' },
     el('h2', { id: 'levels-heading' }, 'Levels'),
     field('Level set', ui.setSelect),
     field('Level', ui.levelSelect),
+    el('div', { class: 'buttons' }, ui.previousLevel, ui.nextLevel),
     ui.levelTitle,
+    ui.levelRecord,
     field('Paste XSB', ui.pasteArea),
     ui.levelError,
     field('Open XSB file', ui.fileInput),
@@ -121,6 +141,7 @@ function buildPage() {
   ui.movesOutput = el('output', { id: 'moves-count', 'aria-live': 'off' }, '0');
   ui.pushesOutput = el('output', { id: 'pushes-count', 'aria-live': 'off' }, '0');
   ui.solvedStatus = el('p', { class: 'solved', role: 'status' });
+  ui.solvedNext = el('button', { type: 'button', class: 'solved-next', onclick: () => goToLevel(1) }, 'Play next level');
   ui.playMessage = el('p', { class: 'note', 'aria-live': 'polite' });
   ui.undoButton = el('button', { type: 'button', onclick: () => queueAction(undo), 'aria-keyshortcuts': 'Control+Z' }, 'Undo');
   ui.redoButton = el('button', { type: 'button', onclick: () => queueAction(redo), 'aria-keyshortcuts': 'Control+Y Control+Shift+Z' }, 'Redo');
@@ -134,11 +155,12 @@ function buildPage() {
     el('h2', { id: 'play-heading' }, 'Play'),
     ui.boardHolder,
     el('p', { id: 'board-help', class: 'help' },
-      'Arrow keys or WASD move, Ctrl+Z undoes, Ctrl+Y redoes; click a floor cell to walk there.'),
+      'Arrow keys or WASD move, Ctrl+Z undoes, Ctrl+Y redoes; click a floor cell to walk there, '
+      + 'or a box and then a square to push it there; N and P go to the next and previous level.'),
     el('div', { class: 'counters' },
       el('span', { class: 'counter' }, el('label', { for: 'moves-count' }, 'Moves'), ' ', ui.movesOutput),
       el('span', { class: 'counter' }, el('label', { for: 'pushes-count' }, 'Pushes'), ' ', ui.pushesOutput)),
-    ui.solvedStatus,
+    el('div', { class: 'solved-row' }, ui.solvedStatus, ui.solvedNext),
     el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
     el('div', { class: 'check' }, ui.deadlockBox, el('label', { for: 'show-deadlocks' }, 'Show deadlocks')),
     ui.playMessage,
@@ -163,6 +185,12 @@ function buildPage() {
     oninput: () => state.playback.scrubTo(Number(ui.scrubber.value)),
   });
   ui.replayPosition = el('span', { class: 'note' });
+  ui.lurdArea = el('textarea', {
+    id: 'sokoban-lurd', rows: 3, cols: 24, spellcheck: 'false', class: 'xsb-input',
+    placeholder: 'e.g. rrUlDD (upper case pushes)',
+  });
+  ui.lurdButton = el('button', { type: 'button', onclick: replayPastedLurd }, 'Replay LURD');
+  ui.lurdMessage = el('p', { class: 'note', 'aria-live': 'polite' });
 
   const solveSection = el('section', { class: 'panel solve', 'aria-labelledby': 'solve-heading' },
     el('h2', { id: 'solve-heading' }, 'Solve'),
@@ -173,7 +201,10 @@ function buildPage() {
       el('legend', {}, 'Replay of the solution'),
       el('div', { class: 'buttons' }, ui.replayBack, ui.replayPlay, ui.replayForward),
       el('div', { class: 'row' }, field('Speed', ui.speedSelect), field('Replay position', ui.scrubber)),
-      ui.replayPosition),
+      ui.replayPosition,
+      field('Paste a LURD solution', ui.lurdArea),
+      el('div', { class: 'buttons' }, ui.lurdButton),
+      ui.lurdMessage),
   );
 
   ui.shareOutput = el('input', { id: 'share-url', type: 'text', readonly: true, class: 'share-url' });
@@ -190,11 +221,17 @@ function buildPage() {
     ui.exportMessage,
   );
 
+  const browserSection = el('section', { class: 'panel browser', 'aria-labelledby': 'browser-heading' },
+    el('h2', { id: 'browser-heading' }, 'Level browser'),
+    el('div', { class: 'buttons' }, ui.browserEarlier, ui.browserLater, ui.browserRange),
+    ui.browserList,
+  );
+
   renderSetOptions();
   return el('div', { class: 'page sokoban-page' },
     el('h1', {}, 'Sokoban'),
     el('div', { class: 'columns' },
-      el('div', { class: 'column-main' }, playSection),
+      el('div', { class: 'column-main' }, playSection, browserSection),
       el('div', { class: 'column-side' }, levelsSection, solveSection, exportSection)));
 }
 
@@ -207,16 +244,23 @@ function render() {
   const shown = shownState();
   const replaying = state.replay !== null;
 
-  if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || !shown) {
+  if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || ui.drawnSelection !== state.selectedBox || !shown) {
     ui.drawnState = shown;
     ui.drawnDeadlocks = state.showDeadlocks;
+    ui.drawnSelection = state.selectedBox;
     ui.boardHolder.replaceChildren(shown
-      ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56 })
+      ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56, selected: state.selectedBox })
       : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
   }
   ui.movesOutput.value = String(shown?.moves ?? 0);
   ui.pushesOutput.value = String(shown?.pushes ?? 0);
   ui.solvedStatus.textContent = shown?.solved ? 'Solved!' : '';
+  const hasNext = state.levelPosition < state.levels.length - 1;
+  ui.solvedNext.hidden = !(shown?.solved && hasNext);
+  ui.previousLevel.disabled = state.levelPosition === 0;
+  ui.nextLevel.disabled = !hasNext;
+  ui.levelRecord.textContent = recordText(state.level);
+  ui.lurdMessage.textContent = state.lurdMessage;
   ui.playMessage.textContent = state.playMessage;
 
   ui.levelTitle.textContent = state.level ? `Level: ${state.level.title}` : '';
@@ -224,6 +268,7 @@ function render() {
   ui.pasteArea.toggleAttribute('aria-invalid', Boolean(state.levelError?.line));
   if (ui.setSelect.value !== state.setId) ui.setSelect.value = state.setId;
   renderLevelOptions();
+  renderBrowser();
 
   ui.undoButton.disabled = !replaying && state.cursor === 0;
   ui.redoButton.disabled = replaying || state.cursor >= state.history.length - 1;
@@ -272,6 +317,54 @@ function renderLevelOptions() {
   ui.levelSelect.value = String(state.levelPosition);
 }
 
+/** What the browser keeps of a level: "Solved: best 33 moves (10 pushes), 10 pushes (33 moves)." */
+function recordText(level) {
+  const record = level && levelRecord(level.xsb);
+  if (!record?.solved) return level ? 'Not solved yet.' : '';
+  const pushes = record.bestPushes === record.bestMovesPushes && record.bestPushesMoves === record.bestMoves
+    ? '' : `; fewest pushes ${record.bestPushes} (${record.bestPushesMoves} moves)`;
+  return `Solved: best ${record.bestMoves} moves, ${record.bestMovesPushes} pushes${pushes}.`;
+}
+
+/** The level browser: a page of thumbnails of the set's levels, each marked when solved. */
+function renderBrowser() {
+  const ui = state.ui;
+  const start = state.browserStart;
+  const end = Math.min(state.levels.length, start + BROWSER_PAGE);
+  const records = state.levels.slice(start, end).map((level) => levelRecord(level.xsb));
+  const signature = `${state.setId}:${state.levels.length}:${start}:${state.levelPosition}:${JSON.stringify(records)}`;
+  if (ui.browserList.dataset.signature === signature) return;
+  ui.browserList.dataset.signature = signature;
+  ui.browserRange.textContent = state.levels.length ? `Levels ${start + 1}–${end} of ${state.levels.length}` : '';
+  ui.browserEarlier.disabled = start === 0;
+  ui.browserLater.disabled = end >= state.levels.length;
+  ui.browserList.replaceChildren(...state.levels.slice(start, end).map((level, i) => {
+    const position = start + i;
+    const record = records[i];
+    const title = levelTitle(level);
+    const name = title !== String(level.index) ? `Level ${level.index} (${title})` : `Level ${level.index}`;
+    const status = record?.solved ? `solved, best ${record.bestMoves} moves, ${record.bestMovesPushes} pushes` : 'not solved';
+    const thumbnail = drawBoard(stateFromXsb(level.xsb), { showDeadlocks: false, cellPixels: 9, label: '' });
+    thumbnail.setAttribute('aria-hidden', 'true');
+    return el('li', {},
+      el('button', {
+        type: 'button', class: `level-thumb${record?.solved ? ' is-solved' : ''}`,
+        'aria-label': `${name}: ${status}`, 'aria-current': position === state.levelPosition ? 'true' : null,
+        onclick: () => chooseLevel(position),
+      },
+      thumbnail,
+      el('span', { class: 'thumb-caption' }, String(level.index),
+        record?.solved ? el('span', { class: 'thumb-solved' }, ` ✓ ${record.bestMoves}/${record.bestMovesPushes}`) : null)));
+  }));
+}
+
+function moveBrowser(direction) {
+  const last = Math.max(0, state.levels.length - 1);
+  state.browserStart = Math.min(Math.floor(last / BROWSER_PAGE) * BROWSER_PAGE,
+    Math.max(0, state.browserStart + direction * BROWSER_PAGE));
+  render();
+}
+
 /** The state on screen: the replay's frame while a replay is open, else the play position. */
 function shownState() {
   if (state.replay?.shown) return state.replay.shown;
@@ -301,7 +394,7 @@ function levelTitle(level) {
   return level.title ?? String(level.index);
 }
 
-async function chooseSet(setId) {
+async function chooseSet(setId, position = 0) {
   if (setId === PASTED_SET) return;
   try {
     const set = await api(`sokoban/sets/${encodeURIComponent(setId)}`);
@@ -309,7 +402,7 @@ async function chooseSet(setId) {
     state.levels = set.levels;
     state.levelError = null;
     renderSetOptions();
-    await chooseLevel(0);
+    await chooseLevel(Math.min(position, set.levels.length - 1));
   } catch (error) {
     state.levelError = error;
     render();
@@ -320,17 +413,32 @@ async function chooseLevel(position) {
   const level = state.levels[position];
   if (!level) return;
   state.levelPosition = position;
-  if (state.root) replaceRoute('sokoban');
+  state.browserStart = Math.floor(position / BROWSER_PAGE) * BROWSER_PAGE;
+  if (state.setId !== PASTED_SET) {
+    keepChoice(state.setId, position);
+    // The route names the set and level, so a reload or a bookmark comes back here.
+    if (state.root) replaceRoute('sokoban', { set: state.setId, level: level.index });
+  }
   await openLevel({ title: levelTitle(level), xsb: level.xsb });
 }
 
-async function loadPasted(text, { fromLink = false } = {}) {
+/** The next (+1) or previous (−1) level of the set. */
+function goToLevel(direction) {
+  const position = state.levelPosition + direction;
+  if (position < 0 || position >= state.levels.length) return;
+  chooseLevel(position).then(() => state.ui?.boardHolder.focus());
+}
+
+async function loadPasted(text, { fromLink = false, title = null } = {}) {
   try {
     const { levels } = await api('sokoban/parse', { xsb: text });
     state.levelError = null;
     state.setId = PASTED_SET;
+    // A shared link names its level's title.
+    if (title && levels.length === 1 && !levels[0].title) levels[0].title = title;
     state.levels = levels;
     state.levelPosition = 0;
+    state.browserStart = 0;
     renderSetOptions();
     if (!fromLink && state.root) replaceRoute('sokoban');
     await openLevel({ title: levelTitle(levels[0]), xsb: levels[0].xsb });
@@ -361,6 +469,8 @@ async function openLevel(level) {
   state.solve.message = '';
   state.solve.error = null;
   state.shareUrl = '';
+  state.selectedBox = null;
+  state.lurdMessage = '';
   render();
   try {
     const answer = await api('sokoban/play', { xsb: level.xsb, moves: '', action: null });
@@ -408,6 +518,9 @@ async function playAction(action) {
   if (answer.applied) {
     pushPosition(answer.moves, answer.state);
     state.playMessage = '';
+    if (answer.state.solved) recordSolved(level.xsb, answer.state.moves, answer.state.pushes, answer.moves);
+  } else if (action.push_box) {
+    state.playMessage = 'No way to push that box there.';
   } else {
     state.playMessage = action.walk_to ? 'No path there.' : 'Blocked.';
   }
@@ -448,17 +561,35 @@ function onKeyDown(event) {
     else if (letter === 'y' || (letter === 'z' && event.shiftKey)) { event.preventDefault(); queueAction(redo); }
     return;
   }
+  if (letter === 'n' || letter === 'PageDown') { event.preventDefault(); goToLevel(1); return; }
+  if (letter === 'p' || letter === 'PageUp') { event.preventDefault(); goToLevel(-1); return; }
   const direction = KEY_DIRECTIONS[letter];
   if (!direction) return;
   event.preventDefault();
   step(direction);
 }
 
+/**
+ * A click on the board: on a box, picks it (a second click on it lets go); on any other square,
+ * pushes the picked box there, else walks there. The server finds the pushes and the walk.
+ */
 function onBoardClick(event) {
   const svg = state.ui.boardHolder.querySelector('svg');
   if (!svg) return;
   const cell = cellAt(svg, event.clientX, event.clientY);
-  if (cell) queueAction(() => playAction({ walk_to: cell }));
+  if (!cell) return;
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  const onBox = (shownState()?.boxes ?? []).some((box) => same(box, cell));
+  const picked = state.selectedBox;
+  if (onBox) {
+    state.selectedBox = same(picked, cell) ? null : cell;
+    state.playMessage = state.selectedBox ? 'Box picked: click the square to push it to.' : '';
+    render();
+    return;
+  }
+  state.selectedBox = null;
+  if (picked) queueAction(() => playAction({ push_box: { from: picked, to: cell } }));
+  else queueAction(() => playAction({ walk_to: cell }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -580,10 +711,13 @@ async function askHint() {
   }
 }
 
-/** A replay of `solution` from the level's start; frames are fetched from the server. */
-function openReplay(solution) {
+/**
+ * A replay of `solution` from the level's start; frames are fetched from the server. `pasted`:
+ * the player's own solution (a solved last frame counts as the level solved).
+ */
+function openReplay(solution, { pasted = false } = {}) {
   closeReplay();
-  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, shownPosition: 0, level: state.level };
+  const replay = { solution, frames: [], shown: state.history[0]?.state ?? null, shownPosition: 0, level: state.level, pasted };
   state.replay = replay;
   prefetchFrames(replay);
   state.playback.play();
@@ -627,6 +761,9 @@ async function showFrame(position) {
     if (state.replay === replay && state.playback.position === position) {
       replay.shown = frame;
       replay.shownPosition = position;
+      if (replay.pasted && frame.solved && position === replay.solution.length) {
+        recordSolved(replay.level.xsb, frame.moves, frame.pushes, replay.solution);
+      }
       render();
     }
   } catch (error) {
@@ -634,6 +771,29 @@ async function showFrame(position) {
     state.playback.pause();
     render();
   }
+}
+
+/** Replays a pasted LURD from the level's start, once the server has checked that it replays. */
+async function replayPastedLurd() {
+  const level = state.level;
+  const text = state.ui?.lurdArea.value.replace(/\s+/g, '') ?? '';
+  if (!level) return;
+  if (!text) {
+    state.lurdMessage = 'Paste a LURD first (l u r d moves, L U R D pushes).';
+    render();
+    return;
+  }
+  try {
+    // The server's replay: a wrong letter or an illegal step is refused with its number.
+    const end = await api('sokoban/play', { xsb: level.xsb, moves: text, action: null });
+    if (state.level !== level) return;
+    state.lurdMessage = `Replaying ${end.state.moves} moves, ${end.state.pushes} pushes`
+      + `${end.state.solved ? ' (it solves the level)' : ' (it does not solve the level)'}.`;
+    openReplay(end.moves, { pasted: true });
+  } catch (error) {
+    state.lurdMessage = `That LURD does not replay: ${error.message}`;
+  }
+  render();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -668,7 +828,7 @@ function exportText(kind, how) {
 
 function shareLink() {
   if (!state.level) return;
-  state.shareUrl = pageUrl('sokoban', { xsb: state.level.xsb });
+  state.shareUrl = pageUrl('sokoban', { xsb: state.level.xsb, title: state.level.title });
   copyText(state.shareUrl).then((copied) => {
     state.exportMessage = copied
       ? 'Link copied. Whoever opens it needs the token of their own `puzzle serve`.'
