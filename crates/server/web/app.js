@@ -7,6 +7,7 @@ import { hasToken, takeToken } from './api.js';
 const PAGES = {
   sokoban: { title: 'Sokoban', load: () => import('./pages/sokoban.js') },
   generate: { title: 'Sokoban generator', load: () => import('./pages/generate.js') },
+  editor: { title: 'Sokoban level editor', load: () => import('./pages/editor.js') },
   samegame: { title: 'SameGame', load: () => import('./pages/samegame.js') },
   testsets: { title: 'Test sets', load: () => import('./pages/testsets.js') },
   bait: { title: 'Bait', load: () => import('./pages/bait.js') },

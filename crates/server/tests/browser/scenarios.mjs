@@ -329,6 +329,43 @@ const scenarios = [
     },
   },
   {
+    name: 'the editor: draw a small level, solve it, check it, play it to Solved!',
+    limitMs: 60_000,
+    async run(page) {
+      await page.goto(`${options.base}#/editor`);
+      await page.getByRole('heading', { name: 'Sokoban level editor', level: 1 }).waitFor();
+      const board = page.getByRole('img', { name: 'Level being drawn, 7 by 5' });
+      await board.waitFor();
+      // A box of walls without a player: the parser's own message.
+      const error = page.getByRole('alert').filter({ hasText: /player/ });
+      await error.waitFor();
+      const box = await board.boundingBox();
+      const click = async ([x, y]) => page.mouse.click(box.x + ((x + 0.5) * box.width) / 7, box.y + ((y + 0.5) * box.height) / 5);
+      await page.getByLabel('Player', { exact: true }).check();
+      await click([1, 2]);
+      await page.getByLabel('Box', { exact: true }).check();
+      await click([3, 2]);
+      await page.getByLabel('Goal', { exact: true }).check();
+      await click([5, 2]);
+      await page.getByRole('status').filter({ hasText: 'Valid level: 1 box, 7×5.' }).waitFor();
+      await error.waitFor({ state: 'hidden' });
+      // The server's dead squares are drawn (the corners of the room, at least).
+      await eventually(async () => (await page.locator('.editor-board .dead').count()) > 0, 'dead squares should be shown');
+      await page.getByRole('button', { name: 'Solve it' }).click();
+      await page.getByText(/^Solved: 3 moves, 2 pushes/).waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: 'Check push-optimality' }).click();
+      await page.getByText('The solution found (2 pushes) is push-optimal.').waitFor({ timeout: 20_000 });
+      await saveScreenshot(page, 'editor.png');
+      await page.getByRole('button', { name: 'Play it' }).click();
+      await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
+      await page.getByText('Level: Edited level', { exact: true }).waitFor();
+      await page.getByRole('application', { name: 'Board' }).focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      await solvedStatus(page).waitFor();
+      await expectCounters(page, '3/2', 'after playing the edited level');
+    },
+  },
+  {
     name: 'undo and redo restore the counters',
     limitMs: 20_000,
     async run(page) {
@@ -713,7 +750,7 @@ const scenarios = [
     limitMs: 60_000,
     async run(page) {
       const pages = [
-        ['sokoban', 'Sokoban'], ['generate', 'Sokoban generator'], ['samegame', 'SameGame'],
+        ['sokoban', 'Sokoban'], ['generate', 'Sokoban generator'], ['editor', 'Sokoban level editor'], ['samegame', 'SameGame'],
         ['sudoku', 'Sudoku'], ['bait', 'Bait'], ['testsets', 'Test sets'], ['experiments', 'Experiments'],
       ];
       for (const size of WINDOW_SIZES) {
