@@ -49,6 +49,10 @@ pub enum AlgorithmName {
     Bfs,
     /// The reactive-string genetic algorithm (the paper's).
     Ga,
+    /// FESS, the feature space search of Shoham & Schaeffer (IEEE CoG 2020): macro moves,
+    /// four features, seven advisors, one thread (see `docs/METHODS.md#sokoban-fess`).
+    #[schemars(title = "FESS: feature space search on macro moves")]
+    Fess,
 }
 
 impl AlgorithmName {

@@ -25,6 +25,7 @@ pub mod corraldl;
 pub mod deadlock;
 pub mod dir;
 pub mod features;
+pub mod fess;
 pub mod game;
 pub mod genetic;
 pub mod goalroom;

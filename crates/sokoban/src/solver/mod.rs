@@ -42,10 +42,13 @@ pub enum Algorithm {
     Greedy,
     /// The genetic "reactive string" solver of the paper (see `docs/METHODS.md#sokoban-ga`).
     Genetic,
+    /// FESS, the feature space search of Shoham & Schaeffer (IEEE CoG 2020), on macro moves
+    /// with its four features and seven advisors ([`crate::fess`]). Not push-optimal.
+    Fess,
 }
 
 impl Algorithm {
-    /// Parse a CLI name: `astar`, `idastar`, `bfs`, `greedy`, `ga`.
+    /// Parse a CLI name: `astar`, `idastar`, `bfs`, `greedy`, `ga`, `fess`.
     pub fn from_name(name: &str) -> Option<Algorithm> {
         Some(match name {
             "astar" => Algorithm::AStar,
@@ -53,6 +56,7 @@ impl Algorithm {
             "bfs" => Algorithm::Bfs,
             "greedy" => Algorithm::Greedy,
             "ga" => Algorithm::Genetic,
+            "fess" => Algorithm::Fess,
             _ => return None,
         })
     }
@@ -65,6 +69,7 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::Greedy => "greedy",
             Algorithm::Genetic => "ga",
+            Algorithm::Fess => "fess",
         }
     }
 }
@@ -516,6 +521,7 @@ pub fn solve_with(
             let config = crate::genetic::GaConfig::default();
             crate::genetic::solve_ga(&board, &config, budget, 1)
         }
+        Algorithm::Fess => crate::fess::fess(&board, budget),
     };
     let lurd = outcome
         .pushes

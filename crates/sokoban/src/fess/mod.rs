@@ -1,0 +1,678 @@
+//! FESS, the feature space search of Shoham & Schaeffer, "The FESS Algorithm: A Feature
+//! Based Approach to Single-Agent Search" (IEEE CoG 2020), as a search of its own
+//! (`--algo fess`; see `docs/METHODS.md#sokoban-fess`).
+//!
+//! - **Moves** are macro moves (§III-D, [`macros`]): one box from its cell to any cell it
+//!   reaches by pushes, the other boxes standing still.
+//! - **Features** (§III-B): packing ([`plan`]: boxes on goals in the order of a retrograde
+//!   analysis), connectivity (free-floor areas), room connectivity ([`rooms`]: room links
+//!   obstructed by boxes) and out of plan ([`plan`]: boxes outside the basins of the goals
+//!   still to be packed). A position's cell in the feature space is these four values.
+//! - **Advisors** (§III-E, [`advisors`]): seven, each suggesting at most one move of a new
+//!   position; suggested moves weigh 0, the others 1.
+//! - **Search** (§II, Fig. 2): every position of the tree belongs to its cell; the search goes
+//!   round the non-empty cells in turn and, in each, expands the unexpanded move of least
+//!   accumulated weight (parent's weight + move weight) among the positions of that cell,
+//!   ties broken by the features of the position it leads to (out of plan, packed,
+//!   connectivity, room connectivity, hotspots, mobility; the order of the authors' longer
+//!   write-up). A transposition table keeps each position once (§II-A); a position with no
+//!   moves left whose every child is a dead end is a dead end too, up the tree (§II-A). The
+//!   project's deadlock tests prune moves: dead squares (never entered), freeze and closed
+//!   diagonal around the moved box, corral deadlocks of a new position, and PI-corral pruning
+//!   (only moves whose first push goes into the PI-corral).
+//! - **Budget**: a position added to the tree is an expansion (the budget's iterations), each
+//!   stored move counts as a node against `max_nodes` (memory), and the clock and stop flag
+//!   are read at every expansion.
+
+pub mod advisors;
+pub mod hotspot;
+pub mod macros;
+pub mod plan;
+pub mod rooms;
+
+use crate::board::{Board, CellSet, NONE};
+use crate::corral::CorralPruner;
+use crate::corraldl::CorralDeadlock;
+use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
+use crate::dir::Dir;
+use crate::outcome::SearchOutcome;
+use crate::position::{count_regions_beside_player, generate_pushes, Position, Push, Reach};
+use advisors::{advise, Candidate, Context};
+use hotspot::Hotspots;
+use macros::{MacroGen, MacroMove};
+use plan::PackingPlan;
+use puzzle_engine::{Budget, FxHashMap, StopReason};
+use rooms::Rooms;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The features of a position: the four of the feature space (§III-B) and the two the
+/// search breaks ties with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Features {
+    /// Boxes on goals in the packing order ([`PackingPlan::packed`]).
+    pub packed: u32,
+    /// Connected areas of free floor ([`crate::position::count_regions`]).
+    pub regions: u32,
+    /// Room links obstructed by boxes ([`Rooms::obstructed_links`]).
+    pub rooms: u32,
+    /// Boxes out of plan ([`PackingPlan::out_of_plan`]).
+    pub out_of_plan: u32,
+    /// Boxes that are hotspots ([`Hotspots::count`]); tie-breaks only.
+    pub hotspots: u32,
+    /// Box sides the player reaches; tie-breaks only.
+    pub mobility: u32,
+}
+
+impl Features {
+    /// The cell of the feature space: packed, connectivity, room connectivity, out of plan.
+    pub fn cell(&self) -> u64 {
+        u64::from(self.packed.min(0xffff))
+            | u64::from(self.regions.min(0xffff)) << 16
+            | u64::from(self.rooms.min(0xffff)) << 32
+            | u64::from(self.out_of_plan.min(0xffff)) << 48
+    }
+
+    /// The tie-break key (smaller is better): fewer out of plan, more packed, fewer areas,
+    /// fewer obstructed room links, fewer hotspots, more mobility.
+    pub fn order(&self) -> u64 {
+        u64::from(self.out_of_plan.min(0xff)) << 56
+            | u64::from(0xff - self.packed.min(0xff)) << 48
+            | u64::from(self.regions.min(0xff)) << 40
+            | u64::from(self.rooms.min(0xff)) << 32
+            | u64::from(self.hotspots.min(0xff)) << 24
+            | u64::from(0xff_ffff - self.mobility.min(0xff_ffff))
+    }
+}
+
+/// What FESS knows of a level before it searches: the packing plan, the rooms and the
+/// hotspot table.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Packing order and basins.
+    pub plan: PackingPlan,
+    /// Rooms and their links.
+    pub rooms: Rooms,
+    /// The hotspot table.
+    pub hotspots: Hotspots,
+}
+
+impl Analysis {
+    /// Analyse `board`.
+    pub fn new(board: &Board) -> Analysis {
+        Analysis {
+            plan: PackingPlan::new(board),
+            rooms: Rooms::new(board),
+            hotspots: Hotspots::new(board),
+        }
+    }
+
+    /// The features of the position `boxes` whose player's area `reach` was just computed
+    /// (it is flooded further for the connectivity count). `mask` is scratch.
+    pub fn features(
+        &mut self,
+        board: &Board,
+        boxes: &CellSet,
+        reach: &mut Reach,
+        mask: &mut CellSet,
+    ) -> Features {
+        let mobility = boxes
+            .iter()
+            .map(|b| {
+                board.neighbors[b as usize]
+                    .iter()
+                    .filter(|&&c| reach.reachable(c))
+                    .count() as u32
+            })
+            .sum();
+        Features {
+            packed: self.plan.packed(board, boxes),
+            regions: count_regions_beside_player(board, boxes, reach),
+            rooms: self.rooms.obstructed_links(board, boxes),
+            out_of_plan: self.plan.out_of_plan(board, boxes, mask),
+            hotspots: self.hotspots.count(board, boxes),
+            mobility,
+        }
+    }
+}
+
+/// No node (the root's parent).
+const NO_NODE: u32 = u32::MAX;
+
+/// A position of the search tree.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    /// The move from the parent.
+    m: MacroMove,
+    /// The normalized player.
+    player: u16,
+    /// Unexpanded moves plus children that are not dead ends.
+    pending: u32,
+    dead: bool,
+}
+
+/// An unexpanded move: its position and the move.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    node: u32,
+    m: MacroMove,
+}
+
+/// A cell of the feature space: the unexpanded moves of its positions, least accumulated
+/// weight first, then by the tie-break order of the position they lead to, then oldest first.
+#[derive(Default)]
+struct Cell {
+    moves: BinaryHeap<Reverse<(u32, u64, u32)>>,
+    active: bool,
+}
+
+/// The search tree, the transposition table and the feature space.
+struct Tree {
+    nodes: Vec<Node>,
+    words: Vec<u64>,
+    words_per: usize,
+    table: FxHashMap<u64, u32>,
+    moves: Vec<Pending>,
+    cells: Vec<Cell>,
+    cell_of: FxHashMap<u64, u32>,
+    /// The non-empty cells in the order they were first filled (the round).
+    round: Vec<u32>,
+}
+
+impl Tree {
+    fn boxes(&self, board: &Board, k: u32) -> CellSet {
+        let mut set = CellSet::new(board.cells());
+        let w = self.words_per;
+        set.set_words(&self.words[k as usize * w..(k as usize + 1) * w]);
+        set
+    }
+
+    fn find(&self, board: &Board, key: u64, boxes: &CellSet, player: u16) -> Option<u32> {
+        let &k = self.table.get(&key)?;
+        (self.nodes[k as usize].player == player && self.boxes(board, k) == *boxes).then_some(k)
+    }
+
+    fn cell(&mut self, f: &Features) -> u32 {
+        let next = self.cells.len() as u32;
+        let id = *self.cell_of.entry(f.cell()).or_insert(next);
+        if id == next {
+            self.cells.push(Cell::default());
+        }
+        id
+    }
+
+    /// A node's move or child is gone: one less pending; a node with none left is a dead
+    /// end, and so on up the tree.
+    fn settle(&mut self, mut k: u32) {
+        while k != NO_NODE {
+            let n = &mut self.nodes[k as usize];
+            n.pending = n.pending.saturating_sub(1);
+            if n.pending > 0 || n.dead {
+                return;
+            }
+            n.dead = true;
+            k = n.parent;
+        }
+    }
+}
+
+/// Scratch and level knowledge for expanding positions.
+struct Expander {
+    analysis: Analysis,
+    gen: MacroGen,
+    reach: Reach,
+    child_reach: Reach,
+    mask: CellSet,
+    freeze: FreezeCheck,
+    corrals: CorralPruner,
+    corral_dl: CorralDeadlock,
+    pushes: Vec<Push>,
+    moves: Vec<MacroMove>,
+    cands: Vec<Candidate>,
+    advised: Vec<bool>,
+    blocked: Vec<(u16, u32)>,
+    parent_reach: CellSet,
+}
+
+/// The positions a corral-deadlock search may store ([`CorralDeadlock`]).
+const CORRAL_SEARCH_LIMIT: usize = 300;
+
+/// The candidates of one position: its legal, non-deadlocked macro moves with their features,
+/// or a solving move.
+enum Children {
+    Solved(MacroMove),
+    Moves,
+}
+
+impl Expander {
+    fn new(board: &Board) -> Expander {
+        let n = board.cells();
+        Expander {
+            analysis: Analysis::new(board),
+            gen: MacroGen::new(board),
+            reach: Reach::new(n),
+            child_reach: Reach::new(n),
+            mask: CellSet::new(n),
+            freeze: FreezeCheck::new(),
+            corrals: CorralPruner::new(),
+            corral_dl: CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT),
+            pushes: Vec::new(),
+            moves: Vec::new(),
+            cands: Vec::new(),
+            advised: Vec::new(),
+            blocked: Vec::new(),
+            parent_reach: CellSet::new(n),
+        }
+    }
+
+    /// Fill `self.cands` with the moves of `pos` (whose features are `features`), mark the
+    /// advised ones in `self.advised`; a corral deadlock leaves no candidates.
+    fn children(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        moved: u16,
+        features: &Features,
+    ) -> Children {
+        self.cands.clear();
+        self.advised.clear();
+        self.reach.compute(board, &pos.boxes, pos.player);
+        if self.corral_dl.is_deadlock(board, pos, &self.reach, moved) {
+            return Children::Moves;
+        }
+        self.parent_reach.clear();
+        for c in 0..board.cells() as u16 {
+            if self.reach.reachable(c) {
+                self.parent_reach.insert(c);
+            }
+        }
+        // PI-corral pruning: only macro moves that begin with one of its pushes.
+        generate_pushes(board, pos, &self.reach, true, &mut self.pushes);
+        let pruned = self
+            .corrals
+            .restrict(board, pos, &self.reach, &mut self.pushes);
+        self.moves.clear();
+        let mut boxes = pos.boxes.clone();
+        for b in pos.boxes.iter() {
+            let allowed = |d: Dir| !pruned || self.pushes.contains(&Push { from: b, dir: d });
+            self.gen
+                .moves_of_box(board, &mut boxes, &self.reach, b, allowed, &mut self.moves);
+        }
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            boxes.remove(m.from);
+            boxes.insert(m.to);
+            let player = m.player(board);
+            let solved = boxes.words() == board.goals.words();
+            let dead = !solved
+                && (self.freeze.is_deadlock(board, &boxes, m.to)
+                    || closed_diagonal_deadlock(board, &boxes, player, m.to));
+            if solved {
+                return Children::Solved(m);
+            }
+            if !dead {
+                self.child_reach.compute(board, &boxes, player);
+                let f =
+                    self.analysis
+                        .features(board, &boxes, &mut self.child_reach, &mut self.mask);
+                // `child_reach` was flooded further by the area count: again for the player.
+                self.child_reach.compute(board, &boxes, player);
+                let explores = boxes.iter().any(|x| {
+                    x != m.to
+                        && Dir::ALL.into_iter().any(|d| {
+                            let behind = board.step(x, d.opposite());
+                            let to = board.step(x, d);
+                            behind != NONE
+                                && to != NONE
+                                && !boxes.contains(to)
+                                && !board.is_dead(to)
+                                && self.child_reach.reachable(behind)
+                                && !self.parent_reach.contains(behind)
+                        })
+                });
+                self.cands.push(Candidate {
+                    m,
+                    features: f,
+                    explores,
+                });
+            }
+            boxes.remove(m.to);
+            boxes.insert(m.from);
+        }
+        // The advisors' view of the position.
+        self.analysis
+            .hotspots
+            .blocked_counts(board, &pos.boxes, &mut self.blocked);
+        let mut out_of_plan = Vec::new();
+        self.analysis
+            .plan
+            .out_of_plan_boxes(board, &pos.boxes, &mut self.mask, &mut out_of_plan);
+        let ctx = Context {
+            board,
+            features: *features,
+            blocked: &self.blocked,
+            out_of_plan: &out_of_plan,
+            in_plan: &self.mask,
+        };
+        advise(&ctx, &self.cands, &mut self.advised);
+        Children::Moves
+    }
+}
+
+/// The pushes of the path to node `k` followed by `last` (if any).
+fn solution(
+    board: &Board,
+    tree: &Tree,
+    exp: &mut Expander,
+    k: u32,
+    last: Option<MacroMove>,
+) -> Vec<Push> {
+    let mut chain = Vec::new();
+    if let Some(m) = last {
+        chain.push((k, m));
+    }
+    let mut at = k;
+    while tree.nodes[at as usize].parent != NO_NODE {
+        let n = tree.nodes[at as usize];
+        chain.push((n.parent, n.m));
+        at = n.parent;
+    }
+    chain.reverse();
+    let mut pushes = Vec::new();
+    for (parent, m) in chain {
+        let mut boxes = tree.boxes(board, parent);
+        let player = tree.nodes[parent as usize].player;
+        exp.reach.compute(board, &boxes, player);
+        let path = exp
+            .gen
+            .path(board, &mut boxes, &exp.reach, m)
+            .expect("a stored macro move replays");
+        pushes.extend(path);
+    }
+    pushes
+}
+
+/// Run FESS on `board` within `budget` (see the module documentation).
+pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
+    let deadline = budget.start();
+    let mut outcome = SearchOutcome {
+        pushes: None,
+        nodes: 0,
+        expanded: 0,
+        stop: StopReason::Exhausted,
+    };
+    let start = Position::start(board);
+    if start.is_solved(board) {
+        outcome.pushes = Some(Vec::new());
+        outcome.stop = StopReason::Solved;
+        return outcome;
+    }
+    let mut exp = Expander::new(board);
+    let words_per = start.boxes.words().len();
+    let mut tree = Tree {
+        nodes: Vec::new(),
+        words: Vec::new(),
+        words_per,
+        table: FxHashMap::default(),
+        moves: Vec::new(),
+        cells: Vec::new(),
+        cell_of: FxHashMap::default(),
+        round: Vec::new(),
+    };
+    let limit = budget.max_nodes.max(1);
+    // The position to add next: its boxes, player, parent and move, weight.
+    let mut next = Some((start.clone(), NO_NODE, None::<MacroMove>, 0u32));
+    let mut turn = 0usize;
+    loop {
+        if let Some((mut pos, parent, m, weight)) = next.take() {
+            // Add the position to the tree and weigh its moves.
+            let norm = exp.reach.compute(board, &pos.boxes, pos.player);
+            pos.player = norm;
+            let k = tree.nodes.len() as u32;
+            let features = exp
+                .analysis
+                .features(board, &pos.boxes, &mut exp.reach, &mut exp.mask);
+            tree.nodes.push(Node {
+                parent,
+                m: m.unwrap_or(MacroMove {
+                    from: NONE,
+                    to: NONE,
+                    side: Dir::Up,
+                    pushes: 0,
+                }),
+                player: norm,
+                pending: 0,
+                dead: false,
+            });
+            tree.words.extend_from_slice(pos.boxes.words());
+            tree.table
+                .insert(pos.box_hash ^ board.zobrist_player[norm as usize], k);
+            outcome.expanded += 1;
+            deadline.report_iterations(1);
+            let moved = m.map_or(NONE, |m| m.to);
+            if let Children::Solved(last) = exp.children(board, &pos, moved, &features) {
+                outcome.pushes = Some(solution(board, &tree, &mut exp, k, Some(last)));
+                outcome.stop = StopReason::Solved;
+                outcome.nodes = (tree.nodes.len() + tree.moves.len()) as u64;
+                return outcome;
+            }
+            let cell = tree.cell(&features);
+            tree.nodes[k as usize].pending = exp.cands.len() as u32;
+            for (c, &advised) in exp.cands.iter().zip(&exp.advised) {
+                let id = tree.moves.len() as u32;
+                tree.moves.push(Pending { node: k, m: c.m });
+                let w = weight + u32::from(!advised);
+                tree.cells[cell as usize]
+                    .moves
+                    .push(Reverse((w, c.features.order(), id)));
+            }
+            if exp.cands.is_empty() {
+                // A dead end: its parent loses a child.
+                tree.nodes[k as usize].pending = 1;
+                tree.settle(k);
+            } else if !tree.cells[cell as usize].active {
+                tree.cells[cell as usize].active = true;
+                tree.round.push(cell);
+            }
+            outcome.nodes = (tree.nodes.len() + tree.moves.len()) as u64;
+            if tree.nodes.len() + tree.moves.len() >= limit {
+                outcome.stop = StopReason::Nodes;
+                return outcome;
+            }
+        }
+        if budget.max_iterations.is_some_and(|n| outcome.expanded >= n) {
+            outcome.stop = StopReason::Iterations;
+            return outcome;
+        }
+        if deadline.stopped() {
+            outcome.stop = StopReason::Interrupted;
+            return outcome;
+        }
+        if deadline.expired() {
+            outcome.stop = StopReason::Time;
+            return outcome;
+        }
+        // The next non-empty cell of the round, and its least-weight move to a new position.
+        while next.is_none() {
+            if tree.round.is_empty() {
+                outcome.stop = StopReason::Exhausted;
+                return outcome;
+            }
+            turn %= tree.round.len();
+            let cell = tree.round[turn] as usize;
+            let Some(Reverse((w, _, id))) = tree.cells[cell].moves.pop() else {
+                tree.cells[cell].active = false;
+                tree.round.remove(turn);
+                continue;
+            };
+            let Pending { node, m } = tree.moves[id as usize];
+            if tree.nodes[node as usize].dead {
+                continue;
+            }
+            let mut pos = Position::from_words(
+                board,
+                &tree.words[node as usize * words_per..(node as usize + 1) * words_per],
+                tree.nodes[node as usize].player,
+            );
+            pos.boxes.remove(m.from);
+            pos.boxes.insert(m.to);
+            pos.box_hash ^= board.zobrist_box[m.from as usize] ^ board.zobrist_box[m.to as usize];
+            pos.player = m.player(board);
+            let norm = exp.reach.compute(board, &pos.boxes, pos.player);
+            let key = pos.box_hash ^ board.zobrist_player[norm as usize];
+            if tree.find(board, key, &pos.boxes, norm).is_some() {
+                // A transposition: the move is used up and leads nowhere new.
+                tree.settle(node);
+                continue;
+            }
+            // The move's place among the node's pending ones goes to the new child.
+            next = Some((pos, node, Some(m), w));
+            turn += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{parse_xsb, Level};
+    use crate::lurd::replay;
+    use crate::position::pushes_to_lurd;
+
+    fn board(text: &str) -> Board {
+        Board::new(&Level::parse_one(text).expect("level")).expect("board")
+    }
+
+    #[test]
+    fn the_feature_cell_and_order_follow_the_paper() {
+        let f = Features {
+            packed: 2,
+            regions: 3,
+            rooms: 1,
+            out_of_plan: 0,
+            hotspots: 4,
+            mobility: 9,
+        };
+        // Hotspots and mobility are not dimensions of the feature space.
+        assert_eq!(
+            f.cell(),
+            Features {
+                hotspots: 0,
+                mobility: 0,
+                ..f
+            }
+            .cell()
+        );
+        for g in [
+            Features { rooms: 2, ..f },
+            Features { regions: 2, ..f },
+            Features { packed: 3, ..f },
+            Features {
+                out_of_plan: 1,
+                ..f
+            },
+        ] {
+            assert_ne!(g.cell(), f.cell());
+        }
+        // Out of plan first, then packed, then connectivity, ...
+        let worse_oop_better_rest = Features {
+            out_of_plan: 1,
+            packed: 5,
+            regions: 1,
+            ..f
+        };
+        assert!(f.order() < worse_oop_better_rest.order());
+        assert!(
+            Features {
+                packed: 3,
+                regions: 9,
+                ..f
+            }
+            .order()
+                < f.order()
+        );
+        assert!(
+            Features {
+                regions: 2,
+                rooms: 5,
+                ..f
+            }
+            .order()
+                < f.order()
+        );
+        assert!(
+            Features {
+                hotspots: 3,
+                mobility: 0,
+                ..f
+            }
+            .order()
+                < f.order()
+        );
+        assert!(Features { mobility: 10, ..f }.order() < f.order());
+    }
+
+    #[test]
+    fn features_of_a_small_level() {
+        // Two rooms joined by a doorway holding a box; one area for the player on the left,
+        // the right room cut off.
+        let b =
+            board("#############\n#   #   #   #\n#@  .   $   #\n#   #   #   #\n#############\n");
+        let mut a = Analysis::new(&b);
+        let mut reach = Reach::new(b.cells());
+        let mut mask = CellSet::new(b.cells());
+        let pos = Position::start(&b);
+        reach.compute(&b, &pos.boxes, pos.player);
+        let f = a.features(&b, &pos.boxes, &mut reach, &mut mask);
+        assert_eq!(f.packed, 0);
+        assert_eq!(f.regions, 2);
+        assert_eq!(f.rooms, 1);
+        assert_eq!(f.out_of_plan, 0, "the box can still go left to the goal");
+        assert_eq!(f.hotspots, 0, "one box");
+        // The player reaches the box's left side only.
+        assert_eq!(f.mobility, 1);
+    }
+
+    #[test]
+    fn an_unsolvable_level_is_exhausted() {
+        let b = board("######\n#$  .#\n#  @ #\n######\n");
+        let out = fess(&b, &Budget::iterations(10_000));
+        assert!(out.pushes.is_none());
+        assert_eq!(out.stop, StopReason::Exhausted);
+    }
+
+    #[test]
+    fn the_budgets_stop_the_search() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let levels = parse_xsb(text).expect("xsokoban");
+        let b = Board::new(&levels[28]).expect("board");
+        let out = fess(&b, &Budget::iterations(5));
+        assert_eq!(out.stop, StopReason::Iterations);
+        assert_eq!(out.expanded, 5);
+        let out = fess(&b, &Budget::iterations(1_000_000).with_max_nodes(500));
+        assert_eq!(out.stop, StopReason::Nodes);
+        assert!(out.nodes >= 500 && out.expanded < 1_000_000);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let out = fess(&b, &Budget::iterations(1_000_000).with_stop_flag(stop));
+        assert_eq!(out.stop, StopReason::Interrupted);
+    }
+
+    #[test]
+    fn small_microban_levels_are_solved_and_replay() {
+        let text = include_str!("../../../../data/sokoban/Microban_155.xsb");
+        let levels = parse_xsb(text).expect("microban");
+        for (i, level) in levels.iter().enumerate().take(6) {
+            let b = Board::new(level).expect("board");
+            let out = fess(&b, &Budget::iterations(20_000));
+            assert_eq!(out.stop, StopReason::Solved, "Microban {}", i + 1);
+            let pushes = out.pushes.expect("pushes");
+            let lurd = pushes_to_lurd(&b, &pushes).expect("the pushes join up");
+            assert!(
+                replay(level, &lurd).expect("replays").solved,
+                "Microban {}",
+                i + 1
+            );
+        }
+    }
+}

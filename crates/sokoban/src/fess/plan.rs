@@ -1,0 +1,317 @@
+//! The packing plan behind FESS's packing and out-of-plan features (Shoham & Schaeffer 2020,
+//! §III-B; see `docs/METHODS.md#sokoban-fess`).
+//!
+//! **Packing order.** A retrograde analysis from the solved position: round by round, every
+//! goal box that can be pulled off the goals is removed from the board (taken to the "sink",
+//! as the paper's authors put it), the player coming from any free cell outside the goals;
+//! goals emptied in the last round must be filled first. The pulls are searched with the
+//! player's access checked at every pull, and the player may come in by any entrance of a
+//! goal area, so an area with several entrances is emptied from whichever entrance works
+//! (goals no pull frees at all share the first rank).
+//!
+//! **Packing feature.** The boxes on goals filled in that order: with `r` the lowest rank of
+//! an empty goal, the goal boxes of rank at most `r` (all earlier goals are then full).
+//!
+//! **Basins and out of plan.** The basin of a goal is the set of cells from which a box can
+//! still be pushed onto it when every other goal holds a box (the final position): those are
+//! the paths packing leaves open. A box that is neither packed nor in the basin of some goal
+//! still to be packed stands in an area about to be sealed off: it is *out of plan*.
+
+use crate::board::{Board, CellSet, NONE};
+use crate::dir::Dir;
+
+/// A flood of the free cells from `from` (walls: `walls` and the box on `box_cell`).
+fn flood(board: &Board, walls: &CellSet, box_cell: u16, from: u16, seen: &mut [bool]) {
+    seen.fill(false);
+    if from == NONE || from == box_cell || walls.contains(from) {
+        return;
+    }
+    let mut stack = vec![from];
+    seen[from as usize] = true;
+    while let Some(x) = stack.pop() {
+        for &y in &board.neighbors[x as usize] {
+            if y != NONE && y != box_cell && !walls.contains(y) && !seen[y as usize] {
+                seen[y as usize] = true;
+                stack.push(y);
+            }
+        }
+    }
+}
+
+/// The cells a box on `start` reaches by pulls with the boxes of `walls` standing, the player
+/// starting on any free cell for which `player_start` holds, in breadth-first order; stops
+/// early at the first cell for which `stop` holds.
+fn pull_cells(
+    board: &Board,
+    walls: &CellSet,
+    start: u16,
+    player_start: impl Fn(u16) -> bool,
+    stop: impl Fn(u16) -> bool,
+) -> Vec<u16> {
+    let n = board.cells();
+    let free = |c: u16| c != NONE && !walls.contains(c);
+    let mut seen_state = vec![false; n * 4];
+    let mut seen_cell = vec![false; n];
+    let mut cells = vec![start];
+    seen_cell[start as usize] = true;
+    let mut area = vec![false; n];
+    let mut queue = Vec::new();
+    // The first pulls: the player stands beside the box on a start cell.
+    for d in Dir::ALL {
+        let p = board.step(start, d);
+        if free(p) && player_start(p) && free(board.step(p, d)) {
+            seen_state[p as usize * 4 + d as usize] = true;
+            queue.push((p, d));
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let (c, d) = queue[head];
+        head += 1;
+        if !seen_cell[c as usize] {
+            seen_cell[c as usize] = true;
+            cells.push(c);
+            if stop(c) {
+                return cells;
+            }
+        }
+        // The box on `c`, the player one step beyond it in direction `d`.
+        flood(board, walls, c, board.step(c, d), &mut area);
+        for e in Dir::ALL {
+            let p = board.step(c, e);
+            if p == NONE || !area[p as usize] || !free(board.step(p, e)) {
+                continue;
+            }
+            let s = p as usize * 4 + e as usize;
+            if !seen_state[s] {
+                seen_state[s] = true;
+                queue.push((p, e));
+            }
+        }
+    }
+    cells
+}
+
+/// The packing order and basins of a level (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct PackingPlan {
+    /// The rank of each goal (index as in [`Board::goal_list`]): 0 = fill first.
+    pub rank: Vec<u16>,
+    /// The basin of each goal.
+    pub basin: Vec<CellSet>,
+}
+
+impl PackingPlan {
+    /// The plan of `board`.
+    pub fn new(board: &Board) -> PackingPlan {
+        let n = board.cells();
+        let goals = board.goal_list.len();
+        let mut removed_in = vec![u16::MAX; goals];
+        let mut standing = board.goals.clone();
+        let mut round = 0u16;
+        let mut area = vec![false; n];
+        loop {
+            let mut removable = Vec::new();
+            for (k, &removed) in removed_in.iter().enumerate() {
+                if removed != u16::MAX {
+                    continue;
+                }
+                let g = board.goal_list[k];
+                let mut walls = standing.clone();
+                walls.remove(g);
+                // The player comes from outside: any free cell of an area that holds a
+                // non-goal cell.
+                let mut outside = vec![false; n];
+                for c in 0..n as u16 {
+                    if outside[c as usize] || walls.contains(c) || c == g || board.is_goal(c) {
+                        continue;
+                    }
+                    flood(board, &walls, g, c, &mut area);
+                    for (o, &a) in outside.iter_mut().zip(&area) {
+                        *o |= a;
+                    }
+                }
+                let cells = pull_cells(
+                    board,
+                    &walls,
+                    g,
+                    |p| outside[p as usize],
+                    |c| !board.is_goal(c),
+                );
+                if cells.iter().any(|&c| !board.is_goal(c)) {
+                    removable.push(k);
+                }
+            }
+            if removable.is_empty() {
+                break;
+            }
+            for &k in &removable {
+                removed_in[k] = round;
+                standing.remove(board.goal_list[k]);
+            }
+            round += 1;
+        }
+        // Goals no pull frees are filled first, with the last round's.
+        let last = round.saturating_sub(1);
+        let rank = removed_in
+            .iter()
+            .map(|&r| if r == u16::MAX { 0 } else { last - r })
+            .collect();
+        let basin = board
+            .goal_list
+            .iter()
+            .map(|&t| {
+                let mut walls = board.goals.clone();
+                walls.remove(t);
+                let mut set = CellSet::new(n);
+                for c in pull_cells(board, &walls, t, |_| true, |_| false) {
+                    set.insert(c);
+                }
+                set
+            })
+            .collect();
+        PackingPlan { rank, basin }
+    }
+
+    /// The lowest rank of an empty goal (`u16::MAX` when every goal is full).
+    fn next_rank(&self, board: &Board, boxes: &CellSet) -> u16 {
+        board
+            .goal_list
+            .iter()
+            .zip(&self.rank)
+            .filter(|&(&g, _)| !boxes.contains(g))
+            .map(|(_, &r)| r)
+            .min()
+            .unwrap_or(u16::MAX)
+    }
+
+    /// The packing feature: goal boxes placed in the packing order.
+    pub fn packed(&self, board: &Board, boxes: &CellSet) -> u32 {
+        let r = self.next_rank(board, boxes);
+        board
+            .goal_list
+            .iter()
+            .zip(&self.rank)
+            .filter(|&(&g, &k)| boxes.contains(g) && k <= r)
+            .count() as u32
+    }
+
+    /// The cells still in plan: the union of the basins of the goals not packed. Written into
+    /// `mask` (cleared first).
+    pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
+        mask.clear();
+        let r = self.next_rank(board, boxes);
+        let mut words = mask.words().to_vec();
+        for ((&g, &k), basin) in board.goal_list.iter().zip(&self.rank).zip(&self.basin) {
+            if boxes.contains(g) && k <= r {
+                continue;
+            }
+            for (w, b) in words.iter_mut().zip(basin.words()) {
+                *w |= b;
+            }
+        }
+        mask.set_words(&words);
+    }
+
+    /// The out-of-plan feature: boxes neither packed nor in the basin of a goal still to be
+    /// packed. `mask` is scratch (left holding [`PackingPlan::in_plan`]).
+    pub fn out_of_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) -> u32 {
+        let mut out = Vec::new();
+        self.out_of_plan_boxes(board, boxes, mask, &mut out);
+        out.len() as u32
+    }
+
+    /// The boxes out of plan (see [`PackingPlan::out_of_plan`]), written into `out`; `mask`
+    /// is left holding [`PackingPlan::in_plan`].
+    pub fn out_of_plan_boxes(
+        &self,
+        board: &Board,
+        boxes: &CellSet,
+        mask: &mut CellSet,
+        out: &mut Vec<u16>,
+    ) {
+        self.in_plan(board, boxes, mask);
+        let r = self.next_rank(board, boxes);
+        let packed_goal = |c: u16| {
+            board
+                .goal_list
+                .iter()
+                .position(|&g| g == c)
+                .is_some_and(|k| self.rank[k] <= r)
+        };
+        out.clear();
+        out.extend(
+            boxes
+                .iter()
+                .filter(|&b| !mask.contains(b) && !packed_goal(b)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn board(text: &str) -> Board {
+        Board::new(&Level::parse_one(text).expect("level")).expect("board")
+    }
+
+    fn cell(b: &Board, x: usize, y: usize) -> u16 {
+        b.cell_of[y * b.width + x]
+    }
+
+    #[test]
+    fn a_dead_end_corridor_of_goals_fills_from_its_far_end() {
+        // Goals at x = 1, 2, 3 of a corridor closed on the left: the far one first.
+        let b = board("########\n#...   #\n#### $ #\n#  $ $@#\n#      #\n########\n");
+        let plan = PackingPlan::new(&b);
+        let rank_of = |x| {
+            plan.rank[b
+                .goal_list
+                .iter()
+                .position(|&g| g == cell(&b, x, 1))
+                .unwrap()]
+        };
+        assert!(rank_of(1) < rank_of(2) && rank_of(2) < rank_of(3));
+        let mut boxes = CellSet::new(b.cells());
+        // A box on the entrance goal only: on a goal, not packed.
+        boxes.insert(cell(&b, 3, 1));
+        assert_eq!(plan.packed(&b, &boxes), 0);
+        boxes.insert(cell(&b, 1, 1));
+        assert_eq!(plan.packed(&b, &boxes), 1);
+        boxes.insert(cell(&b, 2, 1));
+        assert_eq!(plan.packed(&b, &boxes), 3);
+    }
+
+    #[test]
+    fn a_goal_room_with_two_entrances_is_emptied_through_either() {
+        // Two goals side by side, reachable from the left or the right end of the row, the
+        // row below walled: each goal can leave through its own side.
+        let b = board("#########\n#  ..   #\n## ## ###\n#@ $$   #\n#########\n");
+        let plan = PackingPlan::new(&b);
+        assert_eq!(plan.rank, vec![0, 0], "both leave in the first round");
+    }
+
+    #[test]
+    fn boxes_outside_every_basin_are_out_of_plan() {
+        // Two goals at the top of a two-wide shaft over a room; the start boxes stand in the
+        // room under the shaft, from where they can still be pushed up: in plan. A box in the
+        // room's top-left corner (a dead square) can reach no goal: out of plan.
+        let b = board("######\n##..##\n##  ##\n#    #\n# $$ #\n#@   #\n######\n");
+        let plan = PackingPlan::new(&b);
+        let mut mask = CellSet::new(b.cells());
+        let start = b.start_boxes.clone();
+        assert_eq!(plan.out_of_plan(&b, &start, &mut mask), 0);
+        for &t in &b.goal_list {
+            assert!(mask.contains(t));
+        }
+        let corner = cell(&b, 1, 3);
+        assert!(b.is_dead(corner));
+        assert!(!mask.contains(corner));
+        let mut boxes = CellSet::new(b.cells());
+        boxes.insert(corner);
+        boxes.insert(cell(&b, 3, 4));
+        assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 1);
+    }
+}

@@ -1,0 +1,218 @@
+//! Rooms and FESS's room-connectivity feature (Shoham & Schaeffer 2020, §III-B; the room
+//! definition follows the authors' longer write-up; see `docs/METHODS.md#sokoban-fess`).
+//!
+//! A *room* is a connected area made of 2×3 (or 3×2) blocks of floor; every other floor cell
+//! is corridor. Two rooms are *linked* when a path on the empty board goes from one to the
+//! other through corridor cells only. In a position, each room's free cells are flooded
+//! through the room and the corridors (never through another room or a box), one flood per
+//! part the boxes cut the room into; a link is *obstructed* when some part of one of its rooms
+//! does not reach the other room. The feature is the number of obstructed links.
+
+use crate::board::{Board, CellSet, NONE};
+
+/// The rooms of a level and their links.
+#[derive(Clone, Debug)]
+pub struct Rooms {
+    /// The room of each cell, or [`NONE`] for a corridor cell.
+    pub room_of: Vec<u16>,
+    /// The number of rooms.
+    pub count: usize,
+    /// The linked rooms of each room (sorted).
+    pub links: Vec<Vec<u16>>,
+    seen: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    touched: Vec<u32>,
+}
+
+impl Rooms {
+    /// The rooms of `board` (see the module documentation).
+    pub fn new(board: &Board) -> Rooms {
+        let n = board.cells();
+        let floor = |x: usize, y: usize| {
+            x < board.width && y < board.height && {
+                let c = board.cell_of[y * board.width + x];
+                c != NONE && board.neighbors[c as usize].iter().any(|&m| m != NONE)
+            }
+        };
+        let mut in_room = vec![false; n];
+        for y in 0..board.height {
+            for x in 0..board.width {
+                for (w, h) in [(3, 2), (2, 3)] {
+                    if (0..h).all(|j| (0..w).all(|i| floor(x + i, y + j))) {
+                        for j in 0..h {
+                            for i in 0..w {
+                                in_room[board.cell_of[(y + j) * board.width + x + i] as usize] =
+                                    true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut room_of = vec![NONE; n];
+        let mut count = 0usize;
+        for start in 0..n {
+            if !in_room[start] || room_of[start] != NONE {
+                continue;
+            }
+            let id = count as u16;
+            count += 1;
+            room_of[start] = id;
+            let mut stack = vec![start as u16];
+            while let Some(x) = stack.pop() {
+                for &y in &board.neighbors[x as usize] {
+                    if y != NONE && in_room[y as usize] && room_of[y as usize] == NONE {
+                        room_of[y as usize] = id;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        let mut rooms = Rooms {
+            room_of,
+            count,
+            links: vec![Vec::new(); count],
+            seen: vec![0; n],
+            stamp: 0,
+            stack: Vec::new(),
+            touched: vec![0; count],
+        };
+        let empty = CellSet::new(n);
+        for r in 0..count as u16 {
+            let first = (0..n as u16).find(|&c| rooms.room_of[c as usize] == r);
+            if let Some(c) = first {
+                rooms.flood_part(board, &empty, r, c);
+                let stamp = rooms.stamp;
+                rooms.links[r as usize] = (0..count as u16)
+                    .filter(|&o| o != r && rooms.touched[o as usize] == stamp)
+                    .collect();
+            }
+        }
+        rooms
+    }
+
+    /// Flood from `start` (a free cell of room `r`) through room `r` and corridor cells
+    /// around `boxes`; the rooms whose free cells it meets get `touched == stamp`.
+    fn flood_part(&mut self, board: &Board, boxes: &CellSet, r: u16, start: u16) {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.seen[start as usize] = stamp;
+        self.stack.clear();
+        self.stack.push(start);
+        while let Some(x) = self.stack.pop() {
+            for &y in &board.neighbors[x as usize] {
+                if y == NONE || boxes.contains(y) || self.seen[y as usize] == stamp {
+                    continue;
+                }
+                let ry = self.room_of[y as usize];
+                if ry != NONE && ry != r {
+                    self.touched[ry as usize] = stamp;
+                    continue;
+                }
+                self.seen[y as usize] = stamp;
+                self.stack.push(y);
+            }
+        }
+    }
+
+    /// The room-connectivity feature of the position `boxes`: links obstructed by boxes.
+    pub fn obstructed_links(&mut self, board: &Board, boxes: &CellSet) -> u32 {
+        if self.count < 2 {
+            return 0;
+        }
+        let n = board.cells();
+        let mut broken: Vec<(u16, u16)> = Vec::new();
+        // Cells of the current room already covered by one of its parts.
+        let mut covered = vec![false; n];
+        for r in 0..self.count as u16 {
+            if self.links[r as usize].is_empty() {
+                continue;
+            }
+            for c in 0..n as u16 {
+                if self.room_of[c as usize] != r || boxes.contains(c) || covered[c as usize] {
+                    continue;
+                }
+                self.flood_part(board, boxes, r, c);
+                let stamp = self.stamp;
+                for (x, cov) in covered.iter_mut().enumerate() {
+                    if self.seen[x] == stamp {
+                        *cov = true;
+                    }
+                }
+                for &o in &self.links[r as usize] {
+                    if self.touched[o as usize] != stamp {
+                        let link = (r.min(o), r.max(o));
+                        if !broken.contains(&link) {
+                            broken.push(link);
+                        }
+                    }
+                }
+            }
+        }
+        broken.len() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn board(text: &str) -> Board {
+        Board::new(&Level::parse_one(text).expect("level")).expect("board")
+    }
+
+    fn cell(b: &Board, x: usize, y: usize) -> u16 {
+        b.cell_of[y * b.width + x]
+    }
+
+    /// Three 3×3 rooms in a row joined by doorways of one cell.
+    const TWO_ROOMS: &str =
+        "#############\n#   #   #   #\n#@  .   $   #\n#   #   #   #\n#############\n";
+
+    #[test]
+    fn two_rooms_and_a_corridor() {
+        let b = board(TWO_ROOMS);
+        let mut rooms = Rooms::new(&b);
+        // Each room is linked to its neighbours only.
+        assert_eq!(rooms.count, 3);
+        assert_eq!(rooms.links[0], vec![1]);
+        assert_eq!(rooms.links[1], vec![0, 2]);
+        assert_eq!(
+            rooms.room_of[cell(&b, 4, 2) as usize],
+            NONE,
+            "the doorway is corridor"
+        );
+        // The start box stands in the right doorway: one link obstructed.
+        assert_eq!(rooms.obstructed_links(&b, &b.start_boxes), 1);
+        let mut boxes = CellSet::new(b.cells());
+        boxes.insert(cell(&b, 10, 1));
+        assert_eq!(rooms.obstructed_links(&b, &boxes), 0, "a box inside a room");
+        boxes.insert(cell(&b, 4, 2));
+        assert_eq!(rooms.obstructed_links(&b, &boxes), 1);
+        boxes.insert(cell(&b, 8, 2));
+        assert_eq!(rooms.obstructed_links(&b, &boxes), 2);
+    }
+
+    #[test]
+    fn a_room_cut_in_two_obstructs_the_link_of_its_far_part() {
+        let b = board(TWO_ROOMS);
+        let mut rooms = Rooms::new(&b);
+        // A wall of boxes down the left room's middle column: its left part no longer reaches
+        // the corridor, although its right part does.
+        let mut boxes = CellSet::new(b.cells());
+        for y in 1..=3 {
+            boxes.insert(cell(&b, 2, y));
+        }
+        assert_eq!(rooms.obstructed_links(&b, &boxes), 1);
+    }
+
+    #[test]
+    fn corridors_alone_make_no_room() {
+        let b = board("#######\n#@$  .#\n#######\n");
+        let mut rooms = Rooms::new(&b);
+        assert_eq!(rooms.count, 0);
+        assert_eq!(rooms.obstructed_links(&b, &b.start_boxes), 0);
+    }
+}
