@@ -260,6 +260,8 @@ pub async fn start(
             let _ = send(event("error", &ApiError::bad_request(e).body));
         }
         let reason = run.end_reason(outcome.is_err());
+        // The slot is free before the client hears `end`, so it may start another job at once.
+        drop(run);
         let _ = send(event("end", &json!({ "reason": reason })));
     });
     let stream = JobStream {

@@ -5,16 +5,19 @@
 
 use crate::body::JsonBody;
 use crate::error::ApiError;
-use axum::extract::Path;
+use crate::jobs::StopOnDrop;
+use crate::AppState;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use puzzle_jobs::data::{sudoku_set, SUDOKU_SETS};
 use puzzle_jobs::sudoku::parse_puzzle_text;
-use puzzle_sudoku::hint::{hint as find_hint, Hint, Reason};
+use puzzle_sudoku::hint::{hint_until, Hint, Reason};
 use puzzle_sudoku::play::{mask_values, parse_entries, play_state};
 use puzzle_sudoku::{parse_puzzle, Grid, ParsedPuzzle};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 fn records(puzzles: &[ParsedPuzzle]) -> Vec<Value> {
     puzzles
@@ -122,10 +125,33 @@ pub async fn state(JsonBody(body): JsonBody<GridBody>) -> Result<Json<Value>, Ap
 
 /// `POST /api/sudoku/hint`: a forced cell and why, else the solver's value for the cell with
 /// the fewest candidates; or the clashing cells, or the wrong entries.
-pub async fn hint(JsonBody(body): JsonBody<GridBody>) -> Result<Json<Value>, ApiError> {
+///
+/// Beyond 9×9 the exact solver may search for long, so a hint runs as any search does: admitted
+/// under the job limit, stopped at the time cap and when its client goes away.
+pub async fn hint(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody<GridBody>,
+) -> Result<Json<Value>, ApiError> {
     let (puzzle, grid) = read_grid(&body)?;
     let side = grid.side();
-    let h = find_hint(&puzzle, &grid);
+    let run = state.jobs.start()?;
+    let _client = StopOnDrop(run.stop().clone());
+    let cap = state.jobs.time_cap;
+    let h = tokio::task::spawn_blocking(move || {
+        hint_until(&puzzle, &grid, Some(run.stop())).ok_or_else(|| {
+            let why = if run.capped() {
+                format!(
+                    "no hint within the server's time cap of {} s",
+                    cap.as_secs_f64()
+                )
+            } else {
+                "the hint was stopped".to_string()
+            };
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, why)
+        })
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
     let message = h.message(side);
     let mut out = match &h {
         Hint::Place {

@@ -204,3 +204,33 @@ async fn a_time_limit_out_of_range_names_the_range() {
     assert!(message.contains("1000000000"), "{message}");
     assert!(message.contains("at most"), "{message}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sudoku_hint_is_a_search_under_the_job_limit() {
+    let app = app_capped(Duration::from_secs(600));
+    let puzzle = ".".repeat(256);
+    // Every place taken by two long jobs: the hint is refused like a third job.
+    let long = json!({ "job": "sokoban_generate", "time_limit": 60 });
+    let first = app.clone().oneshot(post("/api/jobs", &long)).await.unwrap();
+    let second = app.clone().oneshot(post("/api/jobs", &long)).await.unwrap();
+    assert_eq!(
+        (first.status(), second.status()),
+        (StatusCode::OK, StatusCode::OK)
+    );
+    let (status, body) = call(&app, post("/api/sudoku/hint", &json!({ "puzzle": puzzle }))).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    drop((first, second));
+    let start = Instant::now();
+    while running(&app).await > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the jobs outlived their streams"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // With a place free, the 16×16 hint (the solver's guess) is answered and frees it.
+    let (status, body) = call(&app, post("/api/sudoku/hint", &json!({ "puzzle": puzzle }))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["reason"], "solver");
+    assert_eq!(running(&app).await, 0);
+}

@@ -5,7 +5,8 @@
 
 use crate::grid::Grid;
 use crate::play::{mask_values, play_state};
-use crate::solver::{solve_exact, ExactLimits};
+use crate::solver::{solve_exact_until, ExactLimits};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A row, column or box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,18 +164,32 @@ fn hidden_single(grid: &Grid, candidates: &[u32]) -> Option<(usize, u8, Unit, us
 
 /// A hint for `grid` (the givens of `puzzle` plus the player's entries).
 pub fn hint(puzzle: &Grid, grid: &Grid) -> Hint {
+    hint_until(puzzle, grid, None).expect("a hint without a stop flag is never stopped")
+}
+
+/// [`hint`], given up (`None`) once `stop` is raised while the exact solver searches (a server
+/// stops a hint whose client went away, or at its time cap).
+pub fn hint_until(puzzle: &Grid, grid: &Grid, stop: Option<&AtomicBool>) -> Option<Hint> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let state = play_state(puzzle, grid);
     if !state.conflicts.is_empty() {
-        return Hint::Conflicts {
+        return Some(Hint::Conflicts {
             cells: state.conflicts,
-        };
+        });
     }
     if state.solved {
-        return Hint::Solved;
+        return Some(Hint::Solved);
     }
-    let now = solve_exact(grid, ExactLimits::default());
+    let now = solve_exact_until(grid, ExactLimits::default(), stop);
+    if stopped() {
+        return None;
+    }
     let Some(solution) = &now.solution else {
-        let wrong = solve_exact(puzzle, ExactLimits::default())
+        let of_puzzle = solve_exact_until(puzzle, ExactLimits::default(), stop);
+        if stopped() {
+            return None;
+        }
+        let wrong = of_puzzle
             .solution
             .map(|s| {
                 (0..grid.len())
@@ -182,21 +197,21 @@ pub fn hint(puzzle: &Grid, grid: &Grid) -> Hint {
                     .collect()
             })
             .unwrap_or_default();
-        return Hint::NoSolution { wrong };
+        return Some(Hint::NoSolution { wrong });
     };
     if let Some((cell, value)) = naked_single(&state.candidates) {
-        return Hint::Place {
+        return Some(Hint::Place {
             cell,
             value,
             reason: Reason::NakedSingle,
-        };
+        });
     }
     if let Some((cell, value, unit, index)) = hidden_single(grid, &state.candidates) {
-        return Hint::Place {
+        return Some(Hint::Place {
             cell,
             value,
             reason: Reason::HiddenSingle { unit, index },
-        };
+        });
     }
     let (cell, mask) = state
         .candidates
@@ -206,14 +221,14 @@ pub fn hint(puzzle: &Grid, grid: &Grid) -> Hint {
         .min_by_key(|&(i, m)| (m.count_ones(), i))
         .map(|(i, &m)| (i, m))
         .expect("an unsolved conflict-free grid has an empty cell");
-    Hint::Place {
+    Some(Hint::Place {
         cell,
         value: solution.get(cell),
         reason: Reason::Solver {
             candidates: mask_values(mask).len(),
             unique: now.is_unique(),
         },
-    }
+    })
 }
 
 #[cfg(test)]
@@ -354,5 +369,18 @@ mod tests {
             "No solution from here: row 1, column 1 is wrong."
         );
         assert_eq!(hint(&puzzle, &solution), Hint::Solved);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_gives_up_a_hint_that_needs_a_search() {
+        // An empty 16×16 grid: no single, so the hint asks the generic solver, which guesses.
+        let empty = parse_puzzle(&".".repeat(256)).unwrap();
+        let raised = AtomicBool::new(true);
+        assert_eq!(hint_until(&empty, &empty, Some(&raised)), None);
+        let lowered = AtomicBool::new(false);
+        assert!(matches!(
+            hint_until(&empty, &empty, Some(&lowered)),
+            Some(Hint::Place { .. })
+        ));
     }
 }

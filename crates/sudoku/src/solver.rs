@@ -8,6 +8,7 @@
 use crate::board::Board;
 use crate::fast9;
 use crate::grid::Grid;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Limits of an exact search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +51,17 @@ impl ExactOutcome {
 
 /// Solve `puzzle` exactly within `limits`.
 pub fn solve_exact(puzzle: &Grid, limits: ExactLimits) -> ExactOutcome {
+    solve_exact_until(puzzle, limits, None)
+}
+
+/// [`solve_exact`], ended early (as `aborted`) once `stop` is raised. The generic solver polls it
+/// at every guess; a 9×9 grid goes to the band-bitboard solver, which takes milliseconds at
+/// most, and is not interrupted.
+pub fn solve_exact_until(
+    puzzle: &Grid,
+    limits: ExactLimits,
+    stop: Option<&AtomicBool>,
+) -> ExactOutcome {
     if puzzle.side() == 9 {
         let mut cells = [0u8; 81];
         cells.copy_from_slice(puzzle.cells());
@@ -63,7 +75,7 @@ pub fn solve_exact(puzzle: &Grid, limits: ExactLimits) -> ExactOutcome {
             aborted: o.aborted,
         };
     }
-    solve_generic(puzzle, limits)
+    generic(puzzle, limits, stop)
 }
 
 /// The first solution, if any (unlimited solutions not needed: stops at the first).
@@ -80,6 +92,10 @@ pub fn solve(puzzle: &Grid) -> Option<Grid> {
 
 /// The generic solver for any size (also used to cross-check the 9×9 one in tests).
 pub fn solve_generic(puzzle: &Grid, limits: ExactLimits) -> ExactOutcome {
+    generic(puzzle, limits, None)
+}
+
+fn generic(puzzle: &Grid, limits: ExactLimits, stop: Option<&AtomicBool>) -> ExactOutcome {
     let mut out = ExactOutcome {
         solutions: 0,
         solution: None,
@@ -90,7 +106,7 @@ pub fn solve_generic(puzzle: &Grid, limits: ExactLimits) -> ExactOutcome {
         return out;
     };
     let mut scratch = Vec::new();
-    generic_search(board, &limits, &mut out, &mut scratch);
+    generic_search(board, &limits, stop, &mut out, &mut scratch);
     out
 }
 
@@ -158,6 +174,7 @@ fn generic_propagate(board: &mut Board, unit: &mut Vec<u16>) -> bool {
 fn generic_search(
     mut board: Board,
     limits: &ExactLimits,
+    stop: Option<&AtomicBool>,
     out: &mut ExactOutcome,
     unit: &mut Vec<u16>,
 ) {
@@ -175,7 +192,7 @@ fn generic_search(
         if out.solutions >= limits.max_solutions || out.aborted {
             return;
         }
-        if out.guesses >= limits.max_guesses {
+        if out.guesses >= limits.max_guesses || stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             out.aborted = true;
             return;
         }
@@ -184,7 +201,7 @@ fn generic_search(
         out.guesses += 1;
         let mut next = board.clone();
         next.place(cell, v);
-        generic_search(next, limits, out, unit);
+        generic_search(next, limits, stop, out, unit);
     }
 }
 
