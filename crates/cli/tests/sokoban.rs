@@ -175,6 +175,29 @@ fn bench_reports_solved_counts() {
 }
 
 #[test]
+fn fess_solves_small_microban_levels_and_its_solutions_replay() {
+    let levels = parse_xsb(&std::fs::read_to_string(MICROBAN).unwrap()).unwrap();
+    let out = puzzle()
+        .args(["bench", "sokoban", "--set", "microban", "--algo", "fess"])
+        .args(["--levels", "1-4,7", "--per-level", "--json", "-q"])
+        .args(["--threads", "1", "--time-limit", "30"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let lines = json_lines(&out.stdout);
+    let per_level: Vec<_> = lines.iter().filter(|v| v.get("title").is_some()).collect();
+    assert_eq!(per_level.len(), 5);
+    for v in per_level {
+        let k = v["level"].as_u64().unwrap() as usize;
+        assert_eq!(v["algo"], "fess");
+        assert_eq!(v["solved"], true, "level {k}");
+        let r = replay(&levels[k - 1], v["solution"].as_str().unwrap()).unwrap();
+        assert!(r.solved, "level {k}");
+        assert_eq!(v["pushes"].as_u64().unwrap() as usize, r.pushes);
+    }
+}
+
+#[test]
 fn bench_skip_keeps_the_set_level_numbers() {
     let levels = parse_xsb(&std::fs::read_to_string(MICROBAN).unwrap()).unwrap();
     let out = puzzle()
