@@ -682,8 +682,8 @@ pub struct SetSummary {
     pub median_time_s: f64,
     /// The slowest solved level's seconds.
     pub max_solved_time_s: f64,
-    /// The per-level limit.
-    pub time_limit_s: f64,
+    /// The per-level time limit (`None` when iterations alone bounded the levels).
+    pub time_limit_s: Option<f64>,
     /// Positions generated over all levels.
     pub nodes: u64,
     /// `--threads` (only `greedy` uses a second thread).
@@ -705,7 +705,8 @@ pub fn bench(
     req.limits.validate()?;
     let algos: Vec<Algorithm> = req.algos.iter().map(|a| a.algorithm()).collect();
     req.portfolio.validate(&algos)?;
-    let limit = req.limits.time_or(DEFAULT_TIME_LIMIT).as_secs_f64();
+    // The one budget rule: an iteration budget alone sets no time limit.
+    let limit = req.limits.time(DEFAULT_TIME_LIMIT).map(|t| t.as_secs_f64());
     let started = Instant::now();
     let mut sets = Vec::new();
     for set in &req.sets {
@@ -1141,6 +1142,39 @@ mod tests {
         assert_eq!(run(vec![2, 5, 9], 1).unwrap(), (vec![5, 9], 2));
         let e = run(vec![3, 156], 0).unwrap_err().to_string();
         assert!(e.contains("level 156 is not in set 'microban'"), "{e}");
+    }
+
+    #[test]
+    fn the_set_summary_names_the_time_limit_only_when_one_was_set() {
+        let run = |limits: Limits| {
+            let req = BenchRequest {
+                sets: vec![LevelSet {
+                    name: "microban".into(),
+                    xsb: None,
+                }],
+                algos: vec![AlgorithmName::Ga],
+                levels: Some(vec![2]),
+                limits: Limits {
+                    threads: Some(1),
+                    ..limits
+                },
+                ..BenchRequest::default()
+            };
+            bench(&req, &Arc::new(AtomicBool::new(false)), &mut |_| Ok(())).unwrap()[0].time_limit_s
+        };
+        let iterations = Limits {
+            iterations: Some(20),
+            ..Limits::default()
+        };
+        assert_eq!(run(iterations.clone()), None);
+        assert_eq!(
+            run(Limits {
+                time_limit: Some(5.0),
+                ..iterations
+            }),
+            Some(5.0)
+        );
+        assert_eq!(run(Limits::default()), Some(DEFAULT_TIME_LIMIT));
     }
 
     #[test]
