@@ -280,6 +280,39 @@ const scenarios = [
       await expectCounters(page, `${solution.length}/${pushes}`, 'at the end of the replay');
       await page.getByRole('list', { name: 'Level browser' })
         .getByRole('button', { name: `Level 1: solved, best ${solution.length} moves, ${pushes} pushes` }).waitFor();
+      // The kept best replays on request.
+      await page.getByRole('button', { name: 'Restart' }).click();
+      await page.getByRole('button', { name: 'Replay my best solution' }).click();
+      await page.getByText(`Replaying your best: ${solution.length} moves, ${pushes} pushes.`).waitFor();
+      await solvedStatus(page).waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    name: 'on a touch screen a swipe steps and a drag pushes a box',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Paste XSB').fill('#######\n#     #\n# @$  #\n#     #\n#.    #\n#######\n');
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      const board = page.getByRole('img', { name: /^Sokoban board 7 by 6: 1 boxes, 0 on goals/ });
+      await board.waitFor();
+      const box = await board.boundingBox();
+      const centre = ([x, y]) => ({ x: box.x + ((x + 0.5) * box.width) / 7, y: box.y + ((y + 0.5) * box.height) / 6 });
+      // A finger on the board, as the browser reports it (pointer events of type touch).
+      const finger = (from, to) => page.getByRole('application', { name: 'Board' }).evaluate((holder, [a, b]) => {
+        const fire = (type, p) => holder.dispatchEvent(new PointerEvent(type, {
+          pointerType: 'touch', clientX: p.x, clientY: p.y, bubbles: true, isPrimary: true,
+        }));
+        fire('pointerdown', a);
+        fire('pointerup', b);
+      }, [from, to]);
+      const player = centre([2, 2]);
+      await finger(player, { x: player.x, y: player.y + 60 });
+      await expectCounters(page, '1/0', 'after a swipe down');
+      await finger(centre([3, 2]), centre([1, 4]));
+      await solvedStatus(page).waitFor();
+      await eventually(async () => (await page.getByLabel('Pushes', { exact: true }).textContent()).trim() === '4',
+        'the drag should push the box to the goal in 4 pushes');
     },
   },
   {

@@ -49,6 +49,8 @@ const state = {
   }),
   hint: { pending: false, controller: null, message: '' },
   selectedBox: null,     // [x, y] of the box picked with the mouse, to push to the next clicked square
+  touch: null,           // {x, y, cell} where a finger went down on the board, until it lifts
+  swiped: false,         // the last touch was a swipe or a drag: the click after it is not a click
   browserStart: 0,       // the first level (position) the level browser shows
   lurdMessage: '',       // what became of a pasted LURD
   exportMessage: '',
@@ -116,6 +118,7 @@ function buildPage() {
   ui.previousLevel = el('button', { type: 'button', onclick: () => goToLevel(-1), 'aria-keyshortcuts': 'P PageUp' }, 'Previous level');
   ui.nextLevel = el('button', { type: 'button', onclick: () => goToLevel(1), 'aria-keyshortcuts': 'N PageDown' }, 'Next level');
   ui.levelRecord = el('p', { class: 'note level-record' });
+  ui.replayBest = el('button', { type: 'button', onclick: replayBest }, 'Replay my best solution');
   ui.browserList = el('ul', { class: 'level-browser', 'aria-label': 'Level browser' });
   ui.browserEarlier = el('button', { type: 'button', onclick: () => moveBrowser(-1) }, 'Earlier levels');
   ui.browserLater = el('button', { type: 'button', onclick: () => moveBrowser(1) }, 'Later levels');
@@ -128,6 +131,7 @@ function buildPage() {
     el('div', { class: 'buttons' }, ui.previousLevel, ui.nextLevel),
     ui.levelTitle,
     ui.levelRecord,
+    el('div', { class: 'buttons' }, ui.replayBest),
     field('Paste XSB', ui.pasteArea),
     ui.levelError,
     field('Open XSB file', ui.fileInput),
@@ -137,6 +141,7 @@ function buildPage() {
   ui.boardHolder = el('div', {
     class: 'board-holder', tabindex: 0, role: 'application', 'aria-label': 'Board',
     'aria-describedby': 'board-help', onclick: onBoardClick,
+    onpointerdown: onBoardPointerDown, onpointerup: onBoardPointerUp, onpointercancel: () => { state.touch = null; },
   });
   ui.movesOutput = el('output', { id: 'moves-count', 'aria-live': 'off' }, '0');
   ui.pushesOutput = el('output', { id: 'pushes-count', 'aria-live': 'off' }, '0');
@@ -156,7 +161,8 @@ function buildPage() {
     ui.boardHolder,
     el('p', { id: 'board-help', class: 'help' },
       'Arrow keys or WASD move, Ctrl+Z undoes, Ctrl+Y redoes; click a floor cell to walk there, '
-      + 'or a box and then a square to push it there; N and P go to the next and previous level.'),
+      + 'or a box and then a square to push it there (on a touch screen: swipe to step, drag a box '
+      + 'to push it); N and P go to the next and previous level.'),
     el('div', { class: 'counters' },
       el('span', { class: 'counter' }, el('label', { for: 'moves-count' }, 'Moves'), ' ', ui.movesOutput),
       el('span', { class: 'counter' }, el('label', { for: 'pushes-count' }, 'Pushes'), ' ', ui.pushesOutput)),
@@ -260,6 +266,7 @@ function render() {
   ui.previousLevel.disabled = state.levelPosition === 0;
   ui.nextLevel.disabled = !hasNext;
   ui.levelRecord.textContent = recordText(state.level);
+  ui.replayBest.disabled = !(state.level && levelRecord(state.level.xsb)?.lurd);
   ui.lurdMessage.textContent = state.lurdMessage;
   ui.playMessage.textContent = state.playMessage;
 
@@ -574,6 +581,7 @@ function onKeyDown(event) {
  * pushes the picked box there, else walks there. The server finds the pushes and the walk.
  */
 function onBoardClick(event) {
+  if (state.swiped) { state.swiped = false; return; }
   const svg = state.ui.boardHolder.querySelector('svg');
   if (!svg) return;
   const cell = cellAt(svg, event.clientX, event.clientY);
@@ -590,6 +598,40 @@ function onBoardClick(event) {
   state.selectedBox = null;
   if (picked) queueAction(() => playAction({ push_box: { from: picked, to: cell } }));
   else queueAction(() => playAction({ walk_to: cell }));
+}
+
+/** A finger down on the board: remembered until it lifts (a swipe moves, a drag pushes a box). */
+function onBoardPointerDown(event) {
+  if (event.pointerType !== 'touch') return;
+  const svg = state.ui.boardHolder.querySelector('svg');
+  state.touch = { x: event.clientX, y: event.clientY, cell: svg ? cellAt(svg, event.clientX, event.clientY) : null };
+}
+
+/**
+ * A finger lifted: a drag that started on a box pushes it to where the finger lifted (the server
+ * finds the pushes); a swipe elsewhere is one step in its direction; a tap is left to the click.
+ */
+function onBoardPointerUp(event) {
+  const touch = state.touch;
+  state.touch = null;
+  if (!touch || event.pointerType !== 'touch') return;
+  const dx = event.clientX - touch.x;
+  const dy = event.clientY - touch.y;
+  if (Math.hypot(dx, dy) < 24) return;
+  state.swiped = true;
+  setTimeout(() => { state.swiped = false; }, 400);
+  const svg = state.ui.boardHolder.querySelector('svg');
+  const end = svg ? cellAt(svg, event.clientX, event.clientY) : null;
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  const fromBox = (shownState()?.boxes ?? []).some((box) => same(box, touch.cell));
+  state.selectedBox = null;
+  if (fromBox && end && !same(end, touch.cell)) {
+    queueAction(() => playAction({ push_box: { from: touch.cell, to: end } }));
+  } else if (Math.abs(dx) > Math.abs(dy)) {
+    step(dx > 0 ? 'r' : 'l');
+  } else {
+    step(dy > 0 ? 'd' : 'u');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -771,6 +813,15 @@ async function showFrame(position) {
     state.playback.pause();
     render();
   }
+}
+
+/** Replays the best solution this browser has kept for the level. */
+function replayBest() {
+  const record = state.level && levelRecord(state.level.xsb);
+  if (!record?.lurd) return;
+  state.lurdMessage = `Replaying your best: ${record.bestMoves} moves, ${record.bestMovesPushes} pushes.`;
+  openReplay(record.lurd, { pasted: true });
+  render();
 }
 
 /** Replays a pasted LURD from the level's start, once the server has checked that it replays. */
