@@ -475,6 +475,13 @@ const scenarios = [
       if (await stop.isEnabled()) await stop.click();
       await page.getByRole('status').filter({ hasText: /Finished \((stopped|done|time_cap)\)/ }).waitFor({ timeout: 10_000 });
       await saveScreenshot(page, 'generate.png');
+      const kept = await cards.count();
+      await page.getByRole('button', { name: 'Play all as a set' }).click();
+      await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
+      await eventually(async () => (await page.getByRole('list', { name: 'Level browser' }).getByRole('listitem').count()) === Math.min(kept, 24),
+        `the level browser should list the ${kept} kept levels`);
+      await page.goBack();
+      await page.getByRole('heading', { name: 'Sokoban generator' }).waitFor();
       await cards.first().getByRole('button', { name: 'Play' }).click();
       await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
       await eventually(async () => (await page.getByLabel('Level set').inputValue()) === 'pasted',

@@ -1,7 +1,8 @@
 // The Sokoban generator page: the `sokoban_generate` job's options as a form (built from the
 // job's schema by forms.js), Start/Stop, live
 // charts of the best score and of iterations per second, a card per kept level (Play opens it
-// on the Sokoban page) and a download of all kept levels as XSB.
+// on the Sokoban page; "Play all as a set" opens them all there as one set) and a download of all
+// kept levels as XSB.
 
 import { streamJob } from '../api.js';
 import { navigate } from '../route.js';
@@ -79,6 +80,7 @@ function buildPage() {
   ui.speedChart = el('figure', { class: 'chart' });
   ui.cards = el('ol', { class: 'cards', 'aria-label': 'Kept levels' });
   ui.downloadButton = el('button', { type: 'button', onclick: downloadSet }, 'Download set (XSB)');
+  ui.playAllButton = el('button', { type: 'button', onclick: playAll }, 'Play all as a set');
 
   return el('div', { class: 'page generate-page' },
     el('h1', {}, 'Sokoban generator'),
@@ -90,7 +92,7 @@ function buildPage() {
           el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart)),
         el('section', { class: 'panel', 'aria-labelledby': 'kept-heading' },
           el('h2', { id: 'kept-heading' }, 'Kept levels'),
-          el('div', { class: 'buttons' }, ui.downloadButton), ui.cards))));
+          el('div', { class: 'buttons' }, ui.playAllButton, ui.downloadButton), ui.cards))));
 }
 
 /** The job request: only the options changed from the schema's defaults. */
@@ -155,6 +157,12 @@ function playLevel(level) {
   navigate('sokoban', { xsb: `; ${levelTitle(level)}\n${level.xsb}` });
 }
 
+/** Opens every kept level on the Sokoban page as one set (its level browser lists them). */
+function playAll() {
+  if (state.levels.length === 0) return;
+  navigate('sokoban', { xsb: state.levels.map((level) => `; ${levelTitle(level)}\n${level.xsb}`).join('\n') });
+}
+
 function levelTitle(level) {
   const run = state.run ?? { width: '?', height: '?' };
   return `sokogen ${run.width}x${run.height} #${level.index} score ${Number(level.score).toFixed(4)}`;
@@ -181,6 +189,7 @@ function render() {
   ui.startButton.disabled = state.running || !ui.form;
   ui.stopButton.disabled = !state.running;
   ui.downloadButton.disabled = state.levels.length === 0;
+  ui.playAllButton.disabled = state.levels.length === 0;
   ui.error.textContent = state.error ? state.error.message : '';
   ui.message.textContent = state.message;
   const latest = state.latest;
