@@ -82,3 +82,68 @@ fn serve_prints_its_url_and_sigterm_ends_open_jobs_cleanly() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A Bait agent deep in a move whose budget is ten minutes: SIGTERM still ends its stream with
+/// the `end` event at once (the agent polls the stop flag inside the move).
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_a_bait_move_in_progress_with_its_end_event() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzle"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("starting puzzle serve");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in {first:?}"))
+        .to_string();
+    let (addr, token) = url
+        .strip_prefix("http://")
+        .and_then(|r| r.split_once("/?token="))
+        .expect("URL with a token");
+    let body = r#"{"job":"bait_play","level":3,"agent":"mcts","budget_ms":600000}"#;
+    let mut stream = http(
+        addr,
+        &format!(
+            "POST /api/jobs HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    let mut head = [0u8; 64];
+    let n = stream.read(&mut head).unwrap();
+    assert!(String::from_utf8_lossy(&head[..n]).starts_with("HTTP/1.1 200"));
+    // Into the first move.
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    stream.read_to_string(&mut rest).unwrap();
+    let ended = signalled.elapsed();
+    assert!(
+        rest.contains("event: end\ndata: {\"reason\":\"stopped\"}"),
+        "the stream ends with its end event: {rest:.300}"
+    );
+    assert!(rest.contains("\"interrupted\":true"), "the game says so");
+    // The promise is a second; the rest is slack for a busy machine (the server's own last
+    // resort cuts streams after 5 s).
+    assert!(ended < Duration::from_secs(3), "the stream ended {ended:?} after SIGTERM");
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "a clean exit: {status}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the server did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
