@@ -133,7 +133,10 @@ fn sigterm_ends_a_bait_move_in_progress_with_its_end_event() {
     assert!(rest.contains("\"interrupted\":true"), "the game says so");
     // The promise is a second; the rest is slack for a busy machine (the server's own last
     // resort cuts streams after 5 s).
-    assert!(ended < Duration::from_secs(3), "the stream ended {ended:?} after SIGTERM");
+    assert!(
+        ended < Duration::from_secs(3),
+        "the stream ended {ended:?} after SIGTERM"
+    );
     let start = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
