@@ -1,10 +1,11 @@
 // What the Sokoban player keeps across visits, in the browser's local storage: per level whether
-// it was solved and the best moves and pushes (with the solution that reached them), and the
-// set and level chosen last. Levels are keyed by their XSB text, so a level keeps its record
+// it was solved and the best moves and pushes (with the solution that reached them) and a saved
+// position, and the set and level chosen last. Levels are keyed by their XSB text, so a level keeps its record
 // whichever set it was opened from. A leaf module; it knows no rule (the server says "solved").
 
 const PROGRESS_KEY = 'puzzle-search-sokoban-progress';
 const LAST_KEY = 'puzzle-search-sokoban-last';
+const SAVED_KEY = 'puzzle-search-sokoban-saved';
 
 function read(key, fallback) {
   try {
@@ -76,4 +77,16 @@ export function lastChoice() {
 /** Keeps the set and level chosen now for the next visit. */
 export function keepChoice(setId, levelPosition) {
   write(LAST_KEY, { setId, levelPosition });
+}
+
+/** The position saved for a level (its moves, LURD from the start), or null. */
+export function savedPosition(xsb) {
+  return read(SAVED_KEY, {})[levelKey(xsb)] ?? null;
+}
+
+/** Saves a position of a level (its moves) for a later visit, replacing the one saved before. */
+export function savePosition(xsb, moves) {
+  const all = read(SAVED_KEY, {});
+  all[levelKey(xsb)] = moves;
+  write(SAVED_KEY, all);
 }

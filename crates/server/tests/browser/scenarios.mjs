@@ -399,6 +399,33 @@ const scenarios = [
     },
   },
   {
+    name: 'a saved position comes back after a reload; the board zooms and fits',
+    limitMs: 20_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByRole('application', { name: 'Board' }).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowRight');
+      await expectCounters(page, '2/1', 'after a move and a push');
+      await page.getByRole('button', { name: 'Save position' }).click();
+      await page.getByText('Position saved (2 moves).').waitFor();
+      await page.reload();
+      await page.getByRole('img', { name: /Sokoban board/ }).waitFor();
+      await expectCounters(page, '0/0', 'after the reload');
+      await page.getByRole('button', { name: 'Back to saved position' }).click();
+      await expectCounters(page, '2/1', 'back at the saved position');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await expectCounters(page, '0/0', 'the restore is one step of the undo stack');
+      const board = page.getByRole('img', { name: /Sokoban board/ });
+      const fitted = (await board.boundingBox()).width;
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await eventually(async () => (await board.boundingBox()).width > fitted * 1.2, 'Zoom in should enlarge the board');
+      await page.getByRole('button', { name: 'Fit to window' }).click();
+      await eventually(async () => Math.abs((await board.boundingBox()).width - fitted) < 2, 'Fit should bring the board back');
+      await expectFitsBothSizes(page, 'the Sokoban page after zooming');
+    },
+  },
+  {
     name: 'undo and redo restore the counters',
     limitMs: 20_000,
     async run(page) {

@@ -9,7 +9,7 @@ import { el, field, downloadText, copyText, slug, moveCaretTo, isTextEntry } fro
 import { cellAt } from '../svg.js';
 import { createReplay } from '../replay.js';
 import { buildForm, jobInfo } from '../forms.js';
-import { levelRecord, recordSolved, lastChoice, keepChoice } from '../sokoban-store.js';
+import { levelRecord, recordSolved, lastChoice, keepChoice, savedPosition, savePosition } from '../sokoban-store.js';
 
 const PASTED_SET = 'pasted';
 const KEY_DIRECTIONS = {
@@ -50,6 +50,7 @@ const state = {
   hint: { pending: false, controller: null, message: '' },
   selectedBox: null,     // [x, y] of the box picked with the mouse, to push to the next clicked square
   touch: null,           // {x, y, cell} where a finger went down on the board, until it lifts
+  zoom: 'fit',           // 'fit' (the board fills the window's width) or a factor of the natural size
   swiped: false,         // the last touch was a swipe or a drag: the click after it is not a click
   browserStart: 0,       // the first level (position) the level browser shows
   lurdMessage: '',       // what became of a pasted LURD
@@ -151,6 +152,11 @@ function buildPage() {
   ui.undoButton = el('button', { type: 'button', onclick: () => queueAction(undo), 'aria-keyshortcuts': 'Control+Z' }, 'Undo');
   ui.redoButton = el('button', { type: 'button', onclick: () => queueAction(redo), 'aria-keyshortcuts': 'Control+Y Control+Shift+Z' }, 'Redo');
   ui.restartButton = el('button', { type: 'button', onclick: () => queueAction(restart) }, 'Restart');
+  ui.saveButton = el('button', { type: 'button', onclick: saveSnapshot }, 'Save position');
+  ui.restoreButton = el('button', { type: 'button', onclick: () => queueAction(restoreSnapshot) }, 'Back to saved position');
+  ui.zoomOut = el('button', { type: 'button', onclick: () => zoomBy(1 / 1.25) }, 'Zoom out');
+  ui.zoomIn = el('button', { type: 'button', onclick: () => zoomBy(1.25) }, 'Zoom in');
+  ui.zoomFit = el('button', { type: 'button', onclick: () => { state.zoom = 'fit'; render(); } }, 'Fit to window');
   ui.deadlockBox = el('input', {
     id: 'show-deadlocks', type: 'checkbox', checked: state.showDeadlocks,
     onchange: () => { state.showDeadlocks = ui.deadlockBox.checked; render(); },
@@ -168,6 +174,8 @@ function buildPage() {
       el('span', { class: 'counter' }, el('label', { for: 'pushes-count' }, 'Pushes'), ' ', ui.pushesOutput)),
     el('div', { class: 'solved-row' }, ui.solvedStatus, ui.solvedNext),
     el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
+    el('div', { class: 'buttons' }, ui.saveButton, ui.restoreButton),
+    el('div', { class: 'buttons' }, ui.zoomOut, ui.zoomIn, ui.zoomFit),
     el('div', { class: 'check' }, ui.deadlockBox, el('label', { for: 'show-deadlocks' }, 'Show deadlocks')),
     ui.playMessage,
   );
@@ -250,12 +258,16 @@ function render() {
   const shown = shownState();
   const replaying = state.replay !== null;
 
-  if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || ui.drawnSelection !== state.selectedBox || !shown) {
+  if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || ui.drawnSelection !== state.selectedBox
+    || ui.drawnZoom !== state.zoom || !shown) {
     ui.drawnState = shown;
     ui.drawnDeadlocks = state.showDeadlocks;
     ui.drawnSelection = state.selectedBox;
+    ui.drawnZoom = state.zoom;
+    const cellPixels = state.zoom === 'fit' ? 56 : Math.round(56 * state.zoom);
+    ui.boardHolder.classList.toggle('fit', state.zoom === 'fit');
     ui.boardHolder.replaceChildren(shown
-      ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels: 56, selected: state.selectedBox })
+      ? drawBoard(shown, { showDeadlocks: state.showDeadlocks, cellPixels, selected: state.selectedBox })
       : el('p', { class: 'note' }, state.levelError ? 'No level loaded.' : 'Loading…'));
   }
   ui.movesOutput.value = String(shown?.moves ?? 0);
@@ -280,6 +292,9 @@ function render() {
   ui.undoButton.disabled = !replaying && state.cursor === 0;
   ui.redoButton.disabled = replaying || state.cursor >= state.history.length - 1;
   ui.restartButton.disabled = !state.level;
+  ui.saveButton.disabled = !state.level || state.history.length === 0;
+  ui.restoreButton.disabled = !(state.level && savedPosition(state.level.xsb) !== null);
+  ui.zoomFit.disabled = state.zoom === 'fit';
 
   const solving = state.solve.running;
   ui.solveButton.disabled = solving || !state.level || !ui.solveForm;
@@ -549,6 +564,35 @@ async function redo() {
   if (state.replay) return;
   if (state.cursor < state.history.length - 1) state.cursor += 1;
   state.playMessage = '';
+  render();
+}
+
+/** Keeps the position on screen (its moves) for this level, in the browser. */
+function saveSnapshot() {
+  if (!state.level) return;
+  takeOverReplay();
+  savePosition(state.level.xsb, currentMoves());
+  state.playMessage = `Position saved (${shownState()?.moves ?? 0} moves).`;
+  render();
+}
+
+/** Goes back to the saved position: the server replays its moves; it joins the undo stack. */
+async function restoreSnapshot() {
+  const level = state.level;
+  const moves = level && savedPosition(level.xsb);
+  if (moves === null || moves === undefined) return;
+  takeOverReplay();
+  const answer = await api('sokoban/play', { xsb: level.xsb, moves, action: null });
+  if (state.level !== level) return;
+  pushPosition(answer.moves, answer.state);
+  state.playMessage = `Back to the saved position (${answer.state.moves} moves).`;
+  render();
+}
+
+/** Zooms the board by `factor` from its size now (from the fitted size, the natural one). */
+function zoomBy(factor) {
+  const now = state.zoom === 'fit' ? 1 : state.zoom;
+  state.zoom = Math.min(3, Math.max(0.3, now * factor));
   render();
 }
 
