@@ -3,7 +3,8 @@
 //! `docs/METHODS.md#sokoban-fess`).
 //!
 //! A box on `y` is a hotspot for a box on `x` when turning `y` into a wall lowers the number
-//! of goals a box on `x` can reach. The table is computed once per level for every pair of
+//! of goals other than `y` a box on `x` can reach (a box on a goal is not a hotspot merely for
+//! taking its own goal). The table is computed once per level for every pair of
 //! cells, on an otherwise empty board, with the player's access relaxed to "the cell behind
 //! the box is floor" (one box-cell search per pair instead of one over box cells and player
 //! sides). In a position, a box is a hotspot when it is one for some box off its goal.
@@ -74,9 +75,13 @@ impl Hotspots {
             }
             used.clear();
             let base = reachable_goals(board, x, NONE, &mut seen, Some(&mut used));
-            // Only a cell the search used can change its answer.
+            let reached = seen.clone();
+            // Only a cell the search used can change its answer. A box on a goal takes that
+            // goal away from every other box; it is a hotspot only if it also cuts a box off
+            // other goals.
             for y in used.iter() {
-                if y != x && reachable_goals(board, x, y, &mut seen, None) < base {
+                let own = u32::from(board.is_goal(y) && reached[y as usize]);
+                if y != x && reachable_goals(board, x, y, &mut seen, None) < base - own {
                     hot[x as usize].insert(y);
                 }
             }
@@ -141,6 +146,11 @@ mod tests {
         let mut counts = Vec::new();
         h.blocked_counts(&b, &b.start_boxes, &mut counts);
         assert_eq!(counts, vec![(far, 0), (near, 1)]);
+        // A box on the goal at the pocket's mouth cuts the far box off the deeper goal; one on
+        // the deeper goal takes only its own.
+        let (mouth, deep) = (cell(&b, 7, 1), cell(&b, 8, 1));
+        assert!(h.is_hot(far, mouth));
+        assert!(!h.is_hot(far, deep));
     }
 
     #[test]

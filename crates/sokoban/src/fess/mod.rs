@@ -458,6 +458,19 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 return outcome;
             }
             let cell = tree.cell(&features);
+            tracing::trace!(
+                node = k,
+                parent,
+                from = ?m.map(|m| board.xy(m.from)),
+                to = ?m.map(|m| board.xy(m.to)),
+                weight,
+                ?features,
+                cell,
+                cells = tree.round.len(),
+                moves = exp.cands.len(),
+                advised = exp.advised.iter().filter(|&&a| a).count(),
+                "fess: position added"
+            );
             tree.nodes[k as usize].pending = exp.cands.len() as u32;
             for (c, &advised) in exp.cands.iter().zip(&exp.advised) {
                 let id = tree.moves.len() as u32;
