@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Comparison tables and plots of docs/results/ from the recorded runs' JSON Lines.
+
+Every number this prints comes from the JSON Lines files named on the command line (the merged
+output of `puzzle merge`, or the shards themselves), beside the papers' published numbers
+(cited below with their table and page). The reports in docs/results/ quote its output.
+
+    scripts/results.py czech-samegame docs/results/raw/czech-samegame.jsonl
+    scripts/results.py sudoku docs/results/raw/czech-sudoku-*.jsonl
+    scripts/results.py bait docs/results/raw/bait.jsonl
+    scripts/results.py samegame-solve docs/results/raw/samegame-spmcts.jsonl ...
+    scripts/results.py ga docs/results/raw/ga-*.jsonl
+    scripts/results.py sokogen --plots DIR docs/results/raw/sokogen-thesis-iterations-*.jsonl
+
+`--plots DIR` writes SVG plots there (for the commands whose experiment writes none itself).
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+# The Czech thesis (Malý 2010), §3.4, pp. 24-25: totals over the 20 standard boards,
+# 700,000 simulations per board, 20 simulations before expansion.
+CZECH_TOTALS = {
+    "tabu": {"ucb-tuned": 63606, "uctk0.1": 66091, "uctk0.2": 67409, "uctk0.4": 62624},
+    "pseudo-tabu-3": {"ucb-tuned": 55228, "uctk0.1": 64136, "uctk0.2": 62566, "uctk0.4": 56244},
+    "double-tabu": {"ucb-tuned": 61739, "uctk0.1": 60988, "uctk0.2": 62910, "uctk0.4": 62443},
+}
+# §3.5, p. 27: the best score of each board over all twelve settings, summed.
+CZECH_BEST_OF_ALL = 71076
+
+
+def records(paths):
+    """Every JSON object of the files, the header lines (`request`) left out."""
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a cut-off last line of an interrupted shard
+                if "request" in r:
+                    continue
+                yield r
+
+
+def fmt(x, digits=0):
+    if x is None:
+        return "–"
+    if digits == 0:
+        return f"{x:,.0f}"
+    return f"{x:,.{digits}f}"
+
+
+def signed(x, digits=0):
+    if x is None:
+        return "–"
+    s = fmt(abs(x), digits)
+    return ("+" if x >= 0 else "−") + s
+
+
+def svg_bars(path, title, categories, series, values, y_label):
+    """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar)."""
+    width, height = max(900, 90 + 22 * len(categories) * len(series)), 460
+    left, right, top, bottom = 80, 20, 50, 150
+    plot_w, plot_h = width - left - right, height - top - bottom
+    vmax = max((v for row in values for v in row if v is not None), default=1.0)
+    vmin = min((v for row in values for v in row if v is not None), default=0.0)
+    lo = 0.0 if vmin >= 0 else vmin
+    hi = vmax * 1.05 if vmax > 0 else 1.0
+    colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="15">{esc(title)}</text>',
+    ]
+
+    def y(v):
+        return top + plot_h * (1 - (v - lo) / (hi - lo))
+
+    ticks = 5
+    for i in range(ticks + 1):
+        v = lo + (hi - lo) * i / ticks
+        out.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'stroke="#ddd"/><text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">'
+            f"{v:,.3g}</text>"
+        )
+    out.append(
+        f'<text transform="translate(18,{top + plot_h / 2}) rotate(-90)" '
+        f'text-anchor="middle">{esc(y_label)}</text>'
+    )
+    n_c, n_s = len(categories), len(series)
+    group = plot_w / max(n_c, 1)
+    bar = group * 0.8 / max(n_s, 1)
+    for c, name in enumerate(categories):
+        x0 = left + c * group + group * 0.1
+        for s in range(n_s):
+            v = values[s][c]
+            if v is None:
+                continue
+            y0, y1 = y(max(v, 0 if lo == 0 else v)), y(0 if lo == 0 else lo)
+            out.append(
+                f'<rect x="{x0 + s * bar:.1f}" y="{min(y0, y1):.1f}" width="{bar * 0.95:.1f}" '
+                f'height="{abs(y1 - y0):.1f}" fill="{colours[s % len(colours)]}">'
+                f"<title>{esc(series[s])}: {v:,.4g}</title></rect>"
+            )
+        cx = left + c * group + group / 2
+        out.append(
+            f'<text transform="translate({cx:.1f},{top + plot_h + 12}) rotate(40)" '
+            f'text-anchor="start">{esc(name)}</text>'
+        )
+    for s, name in enumerate(series):
+        lx = left + 10 + s * 280
+        out.append(
+            f'<rect x="{lx}" y="{height - 22}" width="12" height="12" '
+            f'fill="{colours[s % len(colours)]}"/><text x="{lx + 16}" y="{height - 12}">'
+            f"{esc(name)}</text>"
+        )
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"(plot written: {path})", file=sys.stderr)
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def czech_samegame(args):
+    runs = [r for r in records(args.files) if "playout" in r and "score" in r]
+    totals = defaultdict(int)
+    count = defaultdict(int)
+    best = {}
+    time_s = 0.0
+    for r in runs:
+        key = (r["playout"], r["formula"])
+        totals[key] += r["score"]
+        count[key] += 1
+        best[r["board"]] = max(best.get(r["board"], 0), r["score"])
+        time_s += r["time_s"]
+    print("| playout | formula | boards | ours | thesis | ours − thesis | ours / thesis |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for playout, row in CZECH_TOTALS.items():
+        for formula, paper in row.items():
+            ours = totals.get((playout, formula))
+            n = count.get((playout, formula), 0)
+            print(
+                f"| {playout} | {formula} | {n} | {fmt(ours)} | {fmt(paper)} | "
+                f"{signed(None if ours is None else ours - paper)} | "
+                f"{'–' if ours is None else f'{100 * ours / paper:.1f} %'} |"
+            )
+    b = sum(best.values())
+    print()
+    print(
+        f"Best of the twelve settings per board, summed over {len(best)} boards: ours "
+        f"{fmt(b)}, thesis {fmt(CZECH_BEST_OF_ALL)} ({signed(b - CZECH_BEST_OF_ALL)}, "
+        f"{100 * b / CZECH_BEST_OF_ALL:.1f} %). Runs: {len(runs)}, {time_s:,.0f} s of run time."
+    )
+    # Rank of the formulas within each playout: the thesis's finding is about the order.
+    print()
+    print("| playout | order of the formulas, ours | order, thesis |")
+    print("|---|---|---|")
+    for playout, row in CZECH_TOTALS.items():
+        ours = sorted(row, key=lambda f: -totals.get((playout, f), 0))
+        paper = sorted(row, key=lambda f: -row[f])
+        print(f"| {playout} | {' > '.join(ours)} | {' > '.join(paper)} |")
+
+
+def sudoku(args):
+    runs = [r for r in records(args.files) if r.get("table") == "grid" and "simulations" in r]
+    groups = defaultdict(list)
+    for r in runs:
+        groups[(r["puzzle"], r["configuration"])].append(r)
+    for puzzle in ["easy", "medium", "hard"]:
+        rows = [(c, rs) for (p, c), rs in groups.items() if p == puzzle]
+        if not rows:
+            continue
+        print(f"\n{puzzle}:\n")
+        print("| configuration | solved | mean simulations (solved runs) | mean time (s) |")
+        print("|---|---:|---:|---:|")
+        for c, rs in sorted(rows, key=lambda x: order_key(x[0])):
+            solved = [r for r in rs if r["solved"]]
+            sims = statistics.mean(r["simulations"] for r in solved) if solved else None
+            t = statistics.mean(r["time_s"] for r in rs)
+            print(f"| {c} | {len(solved)}/{len(rs)} | {fmt(sims)} | {t:.2f} |")
+    print(f"\nRuns: {len(runs)}, {sum(r['time_s'] for r in runs):,.0f} s of run time.")
+
+
+def order_key(configuration):
+    return ("amaf" in configuration.lower(), configuration)
+
+
+def bait(args):
+    games = [r for r in records(args.files) if "agent" in r and "level" in r]
+    for g in games[:1]:
+        print("(fields: " + ", ".join(sorted(g)) + ")", file=sys.stderr)
+    by = defaultdict(list)
+    for g in games:
+        by[(g["agent"], g["level"])].append(g)
+    agents = []
+    for g in games:
+        if g["agent"] not in agents:
+            agents.append(g["agent"])
+    print("| agent | level 0 | level 1 | level 2 | level 3 | level 4 | levels won | max ms |")
+    print("|---|---|---|---|---|---|---:|---:|")
+    for a in agents:
+        cells, won = [], 0
+        for lv in range(5):
+            gs = by.get((a, lv), [])
+            if not gs:
+                cells.append("–")
+                continue
+            w = sum(1 for g in gs if g.get("win"))
+            won += w * 2 > len(gs)
+            score = statistics.mean(g.get("score", 0) for g in gs)
+            ticks = statistics.mean(g.get("ticks", 0) for g in gs)
+            cells.append(f"{w}/{len(gs)}, {score:g}, {ticks:.0f}")
+        ms = max((g.get("max_move_ms", 0) for lv in range(5) for g in by.get((a, lv), [])), default=0)
+        print(f"| {a} | " + " | ".join(cells) + f" | {won}/5 | {ms:.1f} |")
+
+
+def samegame_solve(args):
+    """`puzzle solve samegame --json` outputs, one file per algorithm (named by --label)."""
+    labels = args.label or [p for p in args.files]
+    table = {}
+    for label, path in zip(labels, args.files):
+        for r in records([path]):
+            if "board" in r and "score" in r:
+                table.setdefault(label, {})[r["board"]] = r
+    boards = sorted({b for t in table.values() for b in t})
+    print("| board | " + " | ".join(labels) + " |")
+    print("|---:|" + "---:|" * len(labels))
+    for b in boards:
+        print(f"| {b} | " + " | ".join(fmt(table[l].get(b, {}).get("score")) for l in labels) + " |")
+    totals = [sum(r["score"] for r in table[l].values()) for l in labels]
+    print("| total | " + " | ".join(f"**{fmt(t)}**" for t in totals) + " |")
+    secs = [sum(r.get("time_s", 0) for r in table[l].values()) for l in labels]
+    print("| run time (s) | " + " | ".join(fmt(s) for s in secs) + " |")
+    if args.plots:
+        svg_bars(
+            f"{args.plots}/samegame-solve-boards.svg",
+            "SameGame, the 20 standard boards: score per board",
+            [str(b) for b in boards],
+            labels,
+            [[table[l].get(b, {}).get("score") for b in boards] for l in labels],
+            "score (points)",
+        )
+
+
+def ga(args):
+    labels = args.label or args.files
+    print("| run | levels | solved | solved levels | mean pushes (solved) | run time (s) |")
+    print("|---|---:|---:|---|---:|---:|")
+    counts = []
+    for label, path in zip(labels, args.files):
+        levels = [r for r in records([path]) if "level" in r and "solved" in r]
+        solved = [r for r in levels if r["solved"]]
+        counts.append(len(solved))
+        pushes = statistics.mean(r["pushes"] for r in solved) if solved else None
+        names = ranges([r["level"] for r in solved])
+        t = sum(r["time_s"] for r in levels)
+        print(f"| {label} | {len(levels)} | {len(solved)} | {names} | {fmt(pushes, 1)} | {t:,.0f} |")
+    if args.plots:
+        svg_bars(
+            f"{args.plots}/ga-microban-solved.svg",
+            "Reactive-string GA on Microban (155 levels): levels solved",
+            labels,
+            ["levels solved"],
+            [counts],
+            "levels solved",
+        )
+
+
+def ranges(nums):
+    nums = sorted(nums)
+    out, i = [], 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if i == j else f"{nums[i]}–{nums[j]}")
+        i = j + 1
+    return ", ".join(out) if out else "–"
+
+
+# The generation thesis (Koczorowski 2023), Tables 3.1-3.8 (§3.2-3.9, pp. 27-30): mean best
+# score and iterations per 30 s run over 10 seeds. The same figures are built into
+# `puzzle experiment sokoban-gen` (crates/sokogen/src/experiment.rs); the run records do not
+# carry them, so they are read from the experiment's column records when present.
+def sokogen(args):
+    runs = [r for r in records(args.files) if "column" in r and "seed" in r and "best_score" in r]
+    columns = {}
+    for r in records(args.files):
+        if "thesis_best_score" in r:
+            columns[(r["table"], r["column"])] = r
+    by = defaultdict(list)
+    order = []
+    for r in runs:
+        key = (r["table"], r["column"])
+        if key not in by:
+            order.append(key)
+        by[key].append(r)
+    tables = []
+    for t, _ in order:
+        if t not in tables:
+            tables.append(t)
+    cpu = sum(r.get("cpu_s") or 0 for r in runs)
+    for t in tables:
+        keys = [k for k in order if k[0] == t]
+        print(f"\n**Table {t}**\n")
+        print(
+            "| column | seeds | thesis it/run | ours it/run | thesis score | ours score | "
+            "ours − thesis | ours σ | thesis σ | ours t_best (s) | thesis t_best (s) | "
+            "ours it/CPU-s |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for k in keys:
+            rs = by[k]
+            c = columns.get(k, {})
+            score = statistics.mean(r["best_score"] for r in rs)
+            sigma = statistics.pstdev(r["best_score"] for r in rs) if len(rs) > 1 else None
+            its = statistics.mean(r["iterations"] for r in rs)
+            tb = statistics.mean(r["time_to_best_s"] for r in rs)
+            cpu_k = sum(r.get("cpu_s") or 0 for r in rs)
+            rate = sum(r["all_iterations"] for r in rs) / cpu_k if cpu_k > 0 else None
+            ts = c.get("thesis_best_score")
+            print(
+                f"| {k[1]} | {len(rs)} | {fmt(c.get('thesis_iterations_per_30s'))} | {fmt(its)} | "
+                f"{fmt(ts, 4)} | {score:.4f} | "
+                f"{signed(None if ts is None else score - ts, 4)} | {fmt(sigma, 4)} | "
+                f"{fmt(c.get('thesis_sigma'), 4)} | {tb:.2f} | "
+                f"{fmt(c.get('thesis_time_to_best_s'), 2)} | {fmt(rate)} |"
+            )
+    if args.plots:
+        svg_bars(
+            f"{args.plots}/{args.prefix}.svg",
+            f"Tables 3.1-3.8: mean best score per column ({args.budget}) beside the thesis's",
+            [f"{k[0]} {k[1]}" for k in order],
+            [f"ours ({args.budget})", "thesis (30 s per run, 10 seeds)"],
+            [
+                [statistics.mean(r["best_score"] for r in by[k]) for k in order],
+                [columns.get(k, {}).get("thesis_best_score") for k in order],
+            ],
+            "mean best score",
+        )
+    seeds = sorted({r["seed"] for r in runs})
+    print(f"\nRuns: {len(runs)} (seeds {ranges(seeds)}), {cpu:,.0f} CPU-s.")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("what", choices=["czech-samegame", "sudoku", "bait", "samegame-solve", "ga", "sokogen"])
+    p.add_argument("files", nargs="+")
+    p.add_argument("--plots", help="write SVG plots into this directory")
+    p.add_argument("--label", action="append", help="a name per file (samegame-solve, ga)")
+    p.add_argument("--prefix", default="sokogen", help="sokogen: plot file prefix")
+    p.add_argument("--budget", default="ours", help="sokogen: what bounded our runs, for the plot")
+    args = p.parse_args()
+    {
+        "czech-samegame": czech_samegame,
+        "sudoku": sudoku,
+        "bait": bait,
+        "samegame-solve": samegame_solve,
+        "ga": ga,
+        "sokogen": sokogen,
+    }[args.what.replace("_", "-")](args)
+
+
+if __name__ == "__main__":
+    main()
