@@ -15,7 +15,7 @@ use puzzle_sokogen::experiment::{
 };
 use puzzle_sokogen::{
     generate as run_generation, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig, GenParams,
-    GeneratedLevel, MoveAgent, Rules, Selection,
+    GeneratedLevel, MoveAgent, Rules, SeedLevel, Selection,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,13 @@ pub struct GenerateRequest {
     #[arg(long, value_name = "X,Y", value_parser = parse_start)]
     #[schemars(title = "Start cell (X,Y)")]
     pub start: Option<(usize, usize)>,
+    /// A level to continue from (XSB, one level): its floor is cleared and boxes are placed on
+    /// its goals before the search goes on (bootstrapping from a seed level); the board is the
+    /// level without its outer ring, the start its player's cell (width, height and start are
+    /// taken from it).
+    #[arg(skip)]
+    #[schemars(extend("x-hidden" = true))]
+    pub seed_level: Option<String>,
     /// Also keep every level scoring at least this (besides each new best).
     #[arg(long, value_name = "SCORE")]
     #[schemars(title = "Score threshold")]
@@ -413,7 +420,23 @@ pub fn default_threads(limits: &Limits) -> usize {
 pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams> {
     req.limits.validate()?;
     crate::options::check_ranges(req)?;
-    let (w, h) = (req.width as usize, req.height as usize);
+    let seed = match &req.seed_level {
+        Some(xsb) => {
+            let levels = crate::sokoban::parse_levels(xsb, "seed level")?;
+            if levels.len() != 1 {
+                bail!("seed_level: one level, not {}", levels.len());
+            }
+            Some(
+                SeedLevel::from_level(&levels[0])
+                    .map_err(|e| anyhow::anyhow!("seed_level: {e}"))?,
+            )
+        }
+        None => None,
+    };
+    let (w, h) = match &seed {
+        Some((w, h, _, _)) => (*w, *h),
+        None => (req.width as usize, req.height as usize),
+    };
     if !(3..=31).contains(&w) || !(3..=31).contains(&h) {
         bail!("the board is {w}×{h}: width and height must be 3 to 31");
     }
@@ -490,10 +513,14 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         selection,
         ..defaults
     };
-    Ok(GenParams {
+    let (start, seed_level) = match seed {
+        Some((_, _, start, seed)) => (Some(start), Some(seed)),
+        None => (req.start, None),
+    };
+    let params = GenParams {
         width: w,
         height: h,
-        start: req.start,
+        start,
         config,
         budget,
         seed: req.limits.seed_or(1),
@@ -501,7 +528,11 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         threshold: req.threshold,
         near_duplicate_cells: req.near_duplicates,
         bootstrap_iterations: None,
-    })
+        seed_level,
+    };
+    // Refused before the run: a seed the generation game cannot reach.
+    puzzle_sokogen::check_seed(&params).map_err(|e| anyhow::anyhow!("seed_level: {e}"))?;
+    Ok(params)
 }
 
 fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {

@@ -456,3 +456,47 @@ async fn play_pushes_a_clicked_box_to_a_clicked_square() {
         assert_eq!(body["moves"], "");
     }
 }
+
+#[tokio::test]
+async fn the_generator_continues_from_a_seed_level() {
+    let app = app_with(2);
+    let seed = "#######\n#     #\n# .$  #\n#  @  #\n# $ . #\n#     #\n#######\n";
+    let request =
+        json!({ "job": "sokoban_generate", "seed_level": seed, "iterations": 3000, "seed": 1 });
+    let streamed = events(&app, post("/api/jobs", &request)).await;
+    assert_eq!(streamed.last().unwrap().1["reason"], "done", "{streamed:?}");
+    let levels: Vec<&serde_json::Value> = streamed
+        .iter()
+        .filter(|(n, _)| n == "result")
+        .map(|(_, d)| d)
+        .collect();
+    assert!(!levels.is_empty(), "a seeded run keeps levels");
+    for level in levels {
+        // The seed's 5×5 board inside a wall border, the player where the seed had it.
+        let rows: Vec<&str> = level["xsb"].as_str().unwrap().lines().collect();
+        assert_eq!(rows.len(), 7, "{}", level["xsb"]);
+        assert!(
+            rows[3].chars().nth(3).is_some_and(|c| c == '@' || c == '+'),
+            "{}",
+            level["xsb"]
+        );
+        let (_, played) = call(
+            &app,
+            post(
+                "/api/sokoban/play",
+                &json!({ "xsb": level["xsb"], "moves": level["solution"] }),
+            ),
+        )
+        .await;
+        assert_eq!(played["state"]["solved"], true, "{level}");
+    }
+    // A goal under the player is a seed the game cannot reach: refused, naming why.
+    let under = "#######\n#     #\n#  +  #\n#     #\n#   $ #\n#     #\n#######\n";
+    let bad = json!({ "job": "sokoban_generate", "seed_level": under, "iterations": 100 });
+    let refused = events(&app, post("/api/jobs", &bad)).await;
+    let error = &refused.iter().find(|(n, _)| n == "error").unwrap().1;
+    assert!(
+        error["error"].as_str().unwrap().contains("seed_level"),
+        "{error}"
+    );
+}

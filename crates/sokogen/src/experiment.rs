@@ -387,6 +387,7 @@ pub fn run_once(
         threshold: None,
         near_duplicate_cells: 0,
         bootstrap_iterations,
+        seed_level: None,
     };
     let cpu_before = process_cpu_seconds();
     let summary = generate(&params, &mut |_| Ok(()))?;

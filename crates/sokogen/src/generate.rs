@@ -45,6 +45,94 @@ pub struct GenParams {
     /// the share δ of them. The thesis counts Table 3.6's iterations from the bootstrap start
     /// (thesis §3.7), so the equal-iterations comparison gives each phase its own count.
     pub bootstrap_iterations: Option<u64>,
+    /// A level to continue from instead of a board of walls ([`GenState::seeded`]); `width`,
+    /// `height` and `start` must be the seed's ([`SeedLevel::from_level`] gives them).
+    pub seed_level: Option<SeedLevel>,
+}
+
+/// A level of one's own to continue generating from (bootstrapping from a seed level): its
+/// floor, and its goals as the boxes placed before Freeze-Level. Cells are `(x, y)` on the
+/// generator's board (the level without its outer ring).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeedLevel {
+    /// The floor the player can reach.
+    pub floor: Vec<(usize, usize)>,
+    /// The goals: where boxes are placed before Freeze-Level.
+    pub boxes: Vec<(usize, usize)>,
+}
+
+impl SeedLevel {
+    /// The seed of `level` with the board's width, height and start: the level without its
+    /// outer ring of cells (which must hold no floor). The level's boxes are left out (the
+    /// generator places its boxes on the goals and moves them itself).
+    pub fn from_level(level: &Level) -> Result<(usize, usize, (usize, usize), SeedLevel), String> {
+        let (w, h) = (level.width, level.height);
+        if w < 5 || h < 5 {
+            return Err(format!(
+                "a {w}×{h} level is too small: the generator's board is the level without its outer walls, at least 3×3"
+            ));
+        }
+        let area = level.area();
+        let inner = |i: usize| {
+            let (x, y) = level.xy(i);
+            (x >= 1 && y >= 1 && x + 1 < w && y + 1 < h).then(|| (x - 1, y - 1))
+        };
+        let mut seed = SeedLevel::default();
+        for (i, &reached) in area.iter().enumerate() {
+            if level.goals[i] && !reached {
+                let (x, y) = level.xy(i);
+                return Err(format!(
+                    "the goal at ({x},{y}) is out of the player's reach"
+                ));
+            }
+            if !reached {
+                continue;
+            }
+            let cell = inner(i).ok_or_else(|| {
+                let (x, y) = level.xy(i);
+                format!("the floor at ({x},{y}) is on the level's outer ring")
+            })?;
+            seed.floor.push(cell);
+            if level.goals[i] {
+                seed.boxes.push(cell);
+            }
+        }
+        let start = inner(level.player).ok_or("the player is on the level's outer ring")?;
+        Ok((w - 2, h - 2, start, seed))
+    }
+}
+
+/// Whether the generation game can reach `params`' seed level (none: yes), in the state width
+/// a run of these dimensions uses.
+pub fn check_seed(params: &GenParams) -> Result<(), GenError> {
+    fn seeded<const N: usize, const B: usize>(
+        params: &GenParams,
+        seed: &SeedLevel,
+    ) -> Result<(), GenError> {
+        let start = params
+            .start
+            .unwrap_or((params.width / 2, params.height / 2));
+        GenState::<N, B>::seeded(
+            params.width,
+            params.height,
+            start,
+            params.config.rules,
+            &seed.floor,
+            &seed.boxes,
+        )
+        .map(drop)
+        .map_err(GenError::Board)
+    }
+    let Some(seed) = &params.seed_level else {
+        return Ok(());
+    };
+    match capacity(params.width, params.height).0 {
+        1 => seeded::<1, 48>(params, seed),
+        2 => seeded::<2, 96>(params, seed),
+        4 => seeded::<4, 160>(params, seed),
+        8 => seeded::<8, 256>(params, seed),
+        _ => seeded::<16, 512>(params, seed),
+    }
 }
 
 impl Default for GenParams {
@@ -60,6 +148,7 @@ impl Default for GenParams {
             threshold: None,
             near_duplicate_cells: 2,
             bootstrap_iterations: None,
+            seed_level: None,
         }
     }
 }
@@ -371,8 +460,18 @@ fn run<const N: usize, const B: usize>(
     let start = params
         .start
         .unwrap_or((params.width / 2, params.height / 2));
-    let root = GenState::<N, B>::new(params.width, params.height, start, params.config.rules)
-        .map_err(GenError::Board)?;
+    let root = match &params.seed_level {
+        Some(seed) => GenState::<N, B>::seeded(
+            params.width,
+            params.height,
+            start,
+            params.config.rules,
+            &seed.floor,
+            &seed.boxes,
+        ),
+        None => GenState::<N, B>::new(params.width, params.height, start, params.config.rules),
+    }
+    .map_err(GenError::Board)?;
     let stop = params
         .budget
         .stop

@@ -68,5 +68,7 @@ pub mod state;
 pub use config::{
     Bootstrap, BoxLimit, Congestion, GenConfig, MoveAgent, Rules, ScoreWeights, Selection,
 };
-pub use generate::{generate, GenError, GenParams, GenSummary, GeneratedLevel};
+pub use generate::{
+    check_seed, generate, GenError, GenParams, GenSummary, GeneratedLevel, SeedLevel,
+};
 pub use state::{GenAction, GenState, Metrics, Phase};

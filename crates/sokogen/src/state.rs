@@ -76,6 +76,8 @@ pub enum BoardError {
         /// Requested y.
         y: usize,
     },
+    /// A seed level the generation game cannot reach by its own actions (why, in words).
+    Seed(String),
 }
 
 impl std::fmt::Display for BoardError {
@@ -88,6 +90,7 @@ impl std::fmt::Display for BoardError {
                 crate::geometry::MAX_SIDE
             ),
             BoardError::Start { x, y } => write!(f, "the start ({x},{y}) is not on the board"),
+            BoardError::Seed(why) => write!(f, "the seed level cannot be continued: {why}"),
         }
     }
 }
@@ -155,6 +158,73 @@ impl<const N: usize, const B: usize> GenState<N, B> {
             phase: Phase::Build,
             metrics: Metrics::default(),
         })
+    }
+
+    /// A root that continues from a seed level (bootstrapping from a level of one's own): the
+    /// state the game's own actions reach by deleting the obstacles on `floor` (nearest to the
+    /// start first, so each has a non-wall neighbour when deleted) and placing a box on each of
+    /// `boxes` (the seed's goals: boxes are placed where they will be solved), before
+    /// Freeze-Level. Cells are `(x, y)` on the board (the interior, without the wall border).
+    /// Refused when a cell is off the board, the floor is not connected to the start, a box is
+    /// not on the floor or is on the start, or there are more boxes than the box limit.
+    pub fn seeded(
+        width: usize,
+        height: usize,
+        start: (usize, usize),
+        rules: Rules,
+        floor: &[(usize, usize)],
+        boxes: &[(usize, usize)],
+    ) -> Result<Self, BoardError> {
+        let mut state = GenState::new(width, height, start, rules)?;
+        let geo = state.geo;
+        let cell = |&(x, y): &(usize, usize)| {
+            (x < width && y < height)
+                .then(|| geo.cell(x, y))
+                .ok_or_else(|| {
+                    BoardError::Seed(format!(
+                        "the cell ({x},{y}) is off the {width}×{height} board"
+                    ))
+                })
+        };
+        let mut to_clear: Vec<usize> = floor.iter().map(cell).collect::<Result<_, _>>()?;
+        let start_cell = state.start as usize;
+        to_clear.retain(|&c| c != start_cell);
+        // Delete the obstacles in the order the game can: always one next to the cleared area.
+        let mut actions = Vec::new();
+        while !to_clear.is_empty() {
+            state.legal_actions(&mut actions);
+            let Some(i) = to_clear
+                .iter()
+                .position(|&c| actions.contains(&GenAction::DeleteObstacle(c as u16)))
+            else {
+                let (x, y) = geo.xy(to_clear[0]);
+                return Err(BoardError::Seed(format!(
+                    "the floor at ({x},{y}) is not connected to the player's start"
+                )));
+            };
+            let c = to_clear.swap_remove(i);
+            state.apply(GenAction::DeleteObstacle(c as u16));
+        }
+        for b in boxes {
+            let c = cell(b)?;
+            state.legal_actions(&mut actions);
+            if !actions.contains(&GenAction::PlaceBox(c as u16)) {
+                let (x, y) = *b;
+                let why = if c == start_cell {
+                    format!("a goal at ({x},{y}) is under the player")
+                } else if state.walls.has(c) {
+                    format!("a goal at ({x},{y}) is not on the floor")
+                } else {
+                    format!(
+                        "no room for a box at ({x},{y}) (at most {} boxes on this board)",
+                        state.box_limit
+                    )
+                };
+                return Err(BoardError::Seed(why));
+            }
+            state.apply(GenAction::PlaceBox(c as u16));
+        }
+        Ok(state)
     }
 
     /// The board geometry.

@@ -362,7 +362,7 @@ const scenarios = [
     },
   },
   {
-    name: 'the editor: draw a small level, solve it, check it, play it to Solved!',
+    name: 'the editor: draw a small level, solve it, check it, generate from it, play it to Solved!',
     limitMs: 60_000,
     async run(page) {
       await page.goto(`${options.base}#/editor`);
@@ -389,6 +389,18 @@ const scenarios = [
       await page.getByRole('button', { name: 'Check push-optimality' }).click();
       await page.getByText('The solution found (2 pushes) is push-optimal.').waitFor({ timeout: 20_000 });
       await saveScreenshot(page, 'editor.png');
+      // The generator continues from the drawing, then the drawing is played.
+      await page.getByRole('button', { name: 'Generate from it' }).click();
+      await page.getByRole('heading', { name: 'Sokoban generator', level: 1 }).waitFor();
+      await page.getByRole('note').filter({ hasText: /^Continuing from your level/ }).waitFor();
+      await page.getByLabel('Time limit (s)').fill('2');
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('status').filter({ hasText: /Finished \((done|time_cap)\)/ }).waitFor({ timeout: 15_000 });
+      const kept = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
+      if ((await kept.count()) === 0) throw new Error('a run from the drawn level should keep levels');
+      await page.goBack();
+      await page.getByRole('heading', { name: 'Sokoban level editor', level: 1 }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Valid level: 1 box, 7×5.' }).waitFor();
       await page.getByRole('button', { name: 'Play it' }).click();
       await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
       await page.getByText('Level: Edited level', { exact: true }).waitFor();

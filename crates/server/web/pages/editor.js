@@ -1,6 +1,7 @@
 // The Sokoban level editor: draw walls, floor, goals, boxes and the player on a grid; the
 // server checks the level as it is drawn (its parser's own messages), solves it, says whether
-// the solution is push-optimal, shows its dead squares; then play or export it. The page keeps
+// the solution is push-optimal, shows its dead squares; then play it, export it, or have the
+// generator continue from it. The page keeps
 // the grid as characters of XSB (drawing, not rules): everything the level means comes from the
 // server.
 
@@ -111,6 +112,7 @@ function buildPage() {
   ui.optimalStatus = el('p', { class: 'note', 'aria-live': 'polite' });
   ui.searchError = el('p', { class: 'error', role: 'alert' });
   ui.playButton = el('button', { type: 'button', onclick: playIt }, 'Play it');
+  ui.generateButton = el('button', { type: 'button', onclick: generateFromIt }, 'Generate from it');
   ui.downloadButton = el('button', { type: 'button', onclick: downloadIt }, 'Download XSB');
   ui.xsbArea = el('textarea', { id: 'editor-xsb', rows: 8, cols: 24, spellcheck: 'false', class: 'xsb-input' });
   ui.openButton = el('button', { type: 'button', onclick: openText }, 'Edit this XSB');
@@ -119,7 +121,7 @@ function buildPage() {
     el('h2', { id: 'editor-use-heading' }, 'Solve, play, export'),
     el('div', { class: 'buttons' }, ui.solveButton, ui.optimalButton, ui.stopButton),
     ui.solveStatus, ui.optimalStatus, ui.searchError,
-    el('div', { class: 'buttons' }, ui.playButton, ui.downloadButton),
+    el('div', { class: 'buttons' }, ui.playButton, ui.generateButton, ui.downloadButton),
     field('XSB', ui.xsbArea),
     el('div', { class: 'buttons' }, ui.openButton),
   );
@@ -150,6 +152,7 @@ function render() {
   ui.optimalButton.disabled = !valid || searching;
   ui.stopButton.disabled = !searching;
   ui.playButton.disabled = !valid;
+  ui.generateButton.disabled = !valid;
   ui.downloadButton.disabled = !valid;
   ui.solveStatus.textContent = state.solve.message;
   ui.optimalStatus.textContent = state.optimal.message;
@@ -426,6 +429,12 @@ function stopSearches() {
 function playIt() {
   if (!state.check.level) return;
   navigate('sokoban', { xsb: state.check.level.xsb, title: 'Edited level' });
+}
+
+/** Opens the generator continuing from the drawing (its floor, boxes on its goals). */
+function generateFromIt() {
+  if (!state.check.level) return;
+  navigate('generate', { seed_level: state.check.level.xsb });
 }
 
 function downloadIt() {

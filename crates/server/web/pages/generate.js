@@ -5,7 +5,7 @@
 // kept levels as XSB.
 
 import { streamJob } from '../api.js';
-import { navigate } from '../route.js';
+import { navigate, replaceRoute } from '../route.js';
 import { drawBoard, stateFromXsb } from '../board/sokoban.js';
 import { el, downloadText } from '../ui.js';
 import { buildForm, jobInfo } from '../forms.js';
@@ -24,13 +24,15 @@ const state = {
   samples: [],        // [{t, best, ips}] from progress events
   latest: null,       // the last progress event
   levels: [],         // kept levels (result records)
+  seedLevel: null,    // XSB of a level to continue from (the editor's "Generate from it")
   message: '',
   error: null,
   root: null,
   ui: null,
 };
 
-export function mount(main) {
+export function mount(main, params = new URLSearchParams()) {
+  if (params.get('seed_level')) state.seedLevel = params.get('seed_level');
   state.root = buildPage();
   main.append(state.root);
   render();
@@ -70,6 +72,7 @@ function buildPage() {
     onsubmit: (event) => { event.preventDefault(); start(); },
   },
   el('h2', { id: 'generate-options-heading' }, 'Options'),
+  ui.seedNote = el('div', { class: 'seed-note' }),
   el('p', { class: 'help' }, 'Empty fields take the defaults of ', el('code', {}, 'puzzle generate sokoban'), '; hover over a field for its help.'),
   ui.fields,
   el('div', { class: 'buttons' }, ui.startButton, ui.stopButton));
@@ -95,9 +98,18 @@ function buildPage() {
           el('div', { class: 'buttons' }, ui.playAllButton, ui.downloadButton), ui.cards))));
 }
 
-/** The job request: only the options changed from the schema's defaults. */
+/** The job request: only the options changed from the schema's defaults (and the seed level). */
 function jobRequest() {
-  return { job: 'sokoban_generate', ...state.ui.form.request() };
+  const request = { job: 'sokoban_generate', ...state.ui.form.request() };
+  if (state.seedLevel) request.seed_level = state.seedLevel;
+  return request;
+}
+
+/** Back to generating from a board of walls. */
+function dropSeed() {
+  state.seedLevel = null;
+  replaceRoute('generate');
+  render();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,7 +127,8 @@ async function start() {
   }
   const controller = new AbortController();
   Object.assign(state, {
-    running: true, controller, run: { width: sizeOf(request, 'width'), height: sizeOf(request, 'height') },
+    running: true, controller, run: state.seedLevel ? seedSize(state.seedLevel)
+      : { width: sizeOf(request, 'width'), height: sizeOf(request, 'height') },
     samples: [], latest: null, levels: [], message: 'Generating…', error: null,
   });
   render();
@@ -149,6 +162,12 @@ function stop() {
 }
 
 /** The board size a request asks for (the schema's default when the form leaves it). */
+/** The board of a seed level: its text's rows and columns without the outer ring (labels only). */
+function seedSize(xsb) {
+  const rows = xsb.split('\n').filter((row) => row.trim() !== '' && !row.trimStart().startsWith(';'));
+  return { width: Math.max(...rows.map((row) => row.length)) - 2, height: rows.length - 2 };
+}
+
 function sizeOf(request, name) {
   return request[name] ?? state.ui?.form?.field(name)?.default ?? '?';
 }
@@ -187,6 +206,11 @@ function render() {
   const ui = state.ui;
   if (!ui) return;
   ui.startButton.disabled = state.running || !ui.form;
+  ui.seedNote.replaceChildren(...(state.seedLevel
+    ? [el('p', { class: 'note', role: 'note' }, 'Continuing from your level: its floor, with boxes on its goals, is where the '
+        + 'search starts (its size and start replace the width, height and start below).'),
+      el('button', { type: 'button', onclick: dropSeed }, 'Generate from scratch')]
+    : []));
   ui.stopButton.disabled = !state.running;
   ui.downloadButton.disabled = state.levels.length === 0;
   ui.playAllButton.disabled = state.levels.length === 0;
