@@ -438,6 +438,23 @@ const scenarios = [
     },
   },
   {
+    name: 'a hint being looked for is cancelled from the page and frees its slot',
+    limitMs: 30_000,
+    async run(page) {
+      await openSokoban(page);
+      await page.getByLabel('Level set').selectOption('xsokoban');
+      await page.getByText('Level: screen.01', { exact: true }).waitFor();
+      await page.getByLabel('Level', { exact: true }).selectOption('49');
+      await page.getByText('Level: screen.50', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Hint' }).click();
+      const running = async () => (await (await apiCall('info')).json()).running_jobs;
+      await eventually(async () => (await running()) === 1, 'the hint should take a slot');
+      await page.getByRole('button', { name: 'Cancel hint' }).click();
+      await page.getByText('Hint cancelled.').waitFor();
+      await eventually(async () => (await running()) === 0, 'the cancelled hint should free its slot', 3_000);
+    },
+  },
+  {
     name: 'undo and redo restore the counters',
     limitMs: 20_000,
     async run(page) {
