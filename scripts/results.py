@@ -67,7 +67,7 @@ def signed(x, digits=0):
 def svg_bars(path, title, categories, series, values, y_label):
     """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar)."""
     width, height = max(900, 90 + 22 * len(categories) * len(series)), 460
-    left, right, top, bottom = 80, 20, 50, 150
+    left, right, top, bottom = 95, 20, 50, 150
     plot_w, plot_h = width - left - right, height - top - bottom
     vmax = max((v for row in values for v in row if v is not None), default=1.0)
     vmin = min((v for row in values for v in row if v is not None), default=0.0)
@@ -84,16 +84,20 @@ def svg_bars(path, title, categories, series, values, y_label):
     def y(v):
         return top + plot_h * (1 - (v - lo) / (hi - lo))
 
-    ticks = 5
-    for i in range(ticks + 1):
-        v = lo + (hi - lo) * i / ticks
+    raw_step = (hi - lo) / 5
+    mag = 10 ** math.floor(math.log10(raw_step))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw_step)
+    v = math.ceil(lo / step) * step
+    while v <= hi + 1e-9:
+        label = f"{v:,.0f}" if step >= 1 else f"{v:.{max(0, -math.floor(math.log10(step)))}f}"
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
             f'stroke="#ddd"/><text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">'
-            f"{v:,.3g}</text>"
+            f"{label}</text>"
         )
+        v += step
     out.append(
-        f'<text transform="translate(18,{top + plot_h / 2}) rotate(-90)" '
+        f'<text transform="translate(16,{top + plot_h / 2}) rotate(-90)" '
         f'text-anchor="middle">{esc(y_label)}</text>'
     )
     n_c, n_s = len(categories), len(series)
