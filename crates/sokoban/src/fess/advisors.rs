@@ -158,11 +158,7 @@ fn nearest_to_plan(ctx: &Context) -> Option<u16> {
 mod tests {
     use super::*;
     use crate::dir::Dir;
-    use crate::level::Level;
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
+    use crate::fess::test_levels::board;
 
     fn feats(packed: u32, regions: u32, rooms: u32, oop: u32, hotspots: u32) -> Features {
         Features {

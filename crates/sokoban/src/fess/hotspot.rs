@@ -121,15 +121,7 @@ impl Hotspots {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
-
-    fn cell(b: &Board, x: usize, y: usize) -> u16 {
-        b.cell_of[y * b.width + x]
-    }
+    use crate::fess::test_levels::{board, cell};
 
     #[test]
     fn a_box_in_a_corridor_blocks_the_boxes_behind_it() {

@@ -257,13 +257,10 @@ impl MacroGen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::{parse_xsb, Level};
+    use crate::fess::test_levels::board;
+    use crate::level::parse_xsb;
     use crate::position::Position;
     use std::collections::{HashSet, VecDeque};
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
 
     /// Every (box cell, normalized player) the box on `b` reaches by single pushes of that box
     /// alone, breadth-first over whole positions (the reference).

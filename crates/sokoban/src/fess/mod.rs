@@ -29,6 +29,8 @@ pub mod hotspot;
 pub mod macros;
 pub mod plan;
 pub mod rooms;
+#[cfg(test)]
+mod test_levels;
 
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
@@ -549,13 +551,10 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::{parse_xsb, Level};
+    use crate::fess::test_levels::board;
+    use crate::level::parse_xsb;
     use crate::lurd::replay;
     use crate::position::pushes_to_lurd;
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
 
     #[test]
     fn the_feature_cell_and_order_follow_the_paper() {

@@ -251,15 +251,7 @@ impl PackingPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
-
-    fn cell(b: &Board, x: usize, y: usize) -> u16 {
-        b.cell_of[y * b.width + x]
-    }
+    use crate::fess::test_levels::{board, cell};
 
     #[test]
     fn a_dead_end_corridor_of_goals_fills_from_its_far_end() {

@@ -157,15 +157,7 @@ impl Rooms {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn board(text: &str) -> Board {
-        Board::new(&Level::parse_one(text).expect("level")).expect("board")
-    }
-
-    fn cell(b: &Board, x: usize, y: usize) -> u16 {
-        b.cell_of[y * b.width + x]
-    }
+    use crate::fess::test_levels::{board, cell};
 
     /// Three 3×3 rooms in a row joined by doorways of one cell.
     const TWO_ROOMS: &str =

@@ -1,0 +1,14 @@
+//! Small levels for the FESS modules' unit tests.
+
+use crate::board::Board;
+use crate::level::Level;
+
+/// The board of one level in XSB.
+pub(crate) fn board(text: &str) -> Board {
+    Board::new(&Level::parse_one(text).expect("level")).expect("board")
+}
+
+/// The board cell at grid column `x`, row `y`.
+pub(crate) fn cell(b: &Board, x: usize, y: usize) -> u16 {
+    b.cell_of[y * b.width + x]
+}
