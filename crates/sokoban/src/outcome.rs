@@ -17,3 +17,25 @@ pub struct SearchOutcome {
     /// Why it ended.
     pub stop: StopReason,
 }
+
+impl SearchOutcome {
+    /// A search that has found nothing yet, having generated `nodes` positions: what every
+    /// search starts from (and returns when it runs out of positions).
+    pub fn exhausted(nodes: u64) -> SearchOutcome {
+        SearchOutcome {
+            pushes: None,
+            nodes,
+            expanded: 0,
+            stop: StopReason::Exhausted,
+        }
+    }
+
+    /// The answer for a start position that is already solved: no pushes.
+    pub fn solved_at_start(nodes: u64) -> SearchOutcome {
+        SearchOutcome {
+            pushes: Some(Vec::new()),
+            stop: StopReason::Solved,
+            ..SearchOutcome::exhausted(nodes)
+        }
+    }
+}

@@ -398,18 +398,11 @@ fn solution(
 /// Run FESS on `board` within `budget` (see the module documentation).
 pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
     let deadline = budget.start();
-    let mut outcome = SearchOutcome {
-        pushes: None,
-        nodes: 0,
-        expanded: 0,
-        stop: StopReason::Exhausted,
-    };
     let start = Position::start(board);
     if start.is_solved(board) {
-        outcome.pushes = Some(Vec::new());
-        outcome.stop = StopReason::Solved;
-        return outcome;
+        return SearchOutcome::solved_at_start(0);
     }
+    let mut outcome = SearchOutcome::exhausted(0);
     let mut exp = Expander::new(board);
     let words_per = start.boxes.words().len();
     let mut tree = Tree {

@@ -264,17 +264,10 @@ pub(super) fn forward_search(
     let mut bound = LowerBound::new();
     let mut pushes: Vec<Push> = Vec::new();
     let mut pos = Position::start(board);
-    let mut outcome = SearchOutcome {
-        pushes: None,
-        nodes: 1,
-        expanded: 0,
-        stop: StopReason::Exhausted,
-    };
     if pos.is_solved(board) {
-        outcome.pushes = Some(Vec::new());
-        outcome.stop = StopReason::Solved;
-        return outcome;
+        return SearchOutcome::solved_at_start(1);
     }
+    let mut outcome = SearchOutcome::exhausted(1);
     let ranks = packing_ranks(board);
     let packing = matches!(order, Order::Greedy).then_some((ranks.as_slice(), opts.packing));
     let connectivity = match order {

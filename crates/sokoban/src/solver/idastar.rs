@@ -50,12 +50,7 @@ pub fn idastar(board: &Board, budget: &Budget) -> SearchOutcome {
         expanded: 0,
         stop: None,
     };
-    let mut outcome = SearchOutcome {
-        pushes: None,
-        nodes: 1,
-        expanded: 0,
-        stop: StopReason::Exhausted,
-    };
+    let mut outcome = SearchOutcome::exhausted(1);
     let Some(h0) = ida.bound.compute(board, &ida.pos.boxes) else {
         return outcome;
     };

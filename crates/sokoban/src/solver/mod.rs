@@ -291,12 +291,7 @@ fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcom
 /// nothing in the search.
 fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> SearchOutcome {
     let deadline = budget.start();
-    let mut total = SearchOutcome {
-        pushes: None,
-        nodes: 0,
-        expanded: 0,
-        stop: StopReason::Exhausted,
-    };
+    let mut total = SearchOutcome::exhausted(0);
     let mut cumulative = 0u32;
     for (k, &(order, opts, share)) in phases.iter().enumerate() {
         cumulative += share;

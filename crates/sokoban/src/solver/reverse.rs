@@ -85,18 +85,11 @@ pub(super) fn reverse_search(
     store: &mut NodeStore,
 ) -> SearchOutcome {
     let deadline = budget.start();
-    let mut outcome = SearchOutcome {
-        pushes: None,
-        nodes: 0,
-        expanded: 0,
-        stop: StopReason::Exhausted,
-    };
     let start = Position::start(board);
     if start.is_solved(board) {
-        outcome.pushes = Some(Vec::new());
-        outcome.stop = StopReason::Solved;
-        return outcome;
+        return SearchOutcome::solved_at_start(0);
     }
+    let mut outcome = SearchOutcome::exhausted(0);
     let targets = reverse_targets(board);
     let weight = match order {
         Order::Greedy => None,
