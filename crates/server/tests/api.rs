@@ -319,20 +319,8 @@ async fn delete_stops_a_job_and_its_stream_says_so() {
         .unwrap();
     let mut body = resp.into_body();
     let mut text = String::new();
-    let id = loop {
-        let frame = body.frame().await.unwrap().unwrap();
-        if let Some(data) = frame.data_ref() {
-            text.push_str(&String::from_utf8_lossy(data));
-        }
-        if let Some((_, started)) = parse_sse(&text).into_iter().find(|(n, _)| n == "started") {
-            break started["id"].as_str().unwrap().to_string();
-        }
-    };
-    let del = Request::delete(format!("/api/jobs/{id}"))
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .unwrap();
+    let id = started_id(&mut body, &mut text).await;
+    let del = delete(&format!("/api/jobs/{id}"));
     assert_eq!(call(&app, del).await.0, StatusCode::NO_CONTENT);
     let rest = body.collect().await.unwrap().to_bytes();
     text.push_str(&String::from_utf8_lossy(&rest));

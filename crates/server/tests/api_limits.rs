@@ -61,22 +61,10 @@ async fn delete_ends_a_bait_move_in_progress() {
         .unwrap();
     let mut body = resp.into_body();
     let mut text = String::new();
-    let id = loop {
-        let frame = body.frame().await.unwrap().unwrap();
-        if let Some(data) = frame.data_ref() {
-            text.push_str(&String::from_utf8_lossy(data));
-        }
-        if let Some((_, s)) = parse_sse(&text).into_iter().find(|(n, _)| n == "started") {
-            break s["id"].as_str().unwrap().to_string();
-        }
-    };
+    let id = started_id(&mut body, &mut text).await;
     // Let the agent get into its first move.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let del = Request::delete(format!("/api/jobs/{id}"))
-        .header("host", HOST)
-        .header("authorization", format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .unwrap();
+    let del = delete(&format!("/api/jobs/{id}"));
     let asked = Instant::now();
     assert_eq!(call(&app, del).await.0, StatusCode::NO_CONTENT);
     let rest = body.collect().await.unwrap().to_bytes();

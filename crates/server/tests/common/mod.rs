@@ -80,3 +80,25 @@ pub async fn events(app: &axum::Router, req: Request<Body>) -> Vec<(String, Valu
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     parse_sse(&String::from_utf8_lossy(&bytes))
 }
+
+/// A `DELETE` of `path` with the test host and token.
+pub fn delete(path: &str) -> Request<Body> {
+    Request::delete(path)
+        .header("host", HOST)
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .body(Body::empty())
+        .unwrap()
+}
+
+/// Read a job's stream until its `started` event, keeping what was read in `text`; the job's id.
+pub async fn started_id(body: &mut Body, text: &mut String) -> String {
+    loop {
+        let frame = body.frame().await.unwrap().unwrap();
+        if let Some(data) = frame.data_ref() {
+            text.push_str(&String::from_utf8_lossy(data));
+        }
+        if let Some((_, started)) = parse_sse(text).into_iter().find(|(n, _)| n == "started") {
+            return started["id"].as_str().unwrap().to_string();
+        }
+    }
+}
