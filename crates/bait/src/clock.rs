@@ -6,19 +6,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// CPU time consumed by the calling thread so far.
+/// CPU time consumed by the calling thread so far (`CLOCK_THREAD_CPUTIME_ID`, through
+/// rustix's safe wrapper).
 pub fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on
-    // Linux and the other platforms libc exposes it for.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(
+        u64::try_from(ts.tv_sec).unwrap_or(0),
+        u32::try_from(ts.tv_nsec).unwrap_or(0),
+    )
 }
 
 /// How many times the CPU budget may pass on the wall clock before a budget counts as spent
@@ -82,5 +77,26 @@ impl MoveClock {
         self.stopped()
             || self.cpu_elapsed() >= self.limit
             || self.wall_elapsed() >= self.limit * WALL_FACTOR
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_thread_clock_counts_work_and_not_sleep() {
+        let clock = MoveClock::start(Duration::from_millis(5));
+        // Work until the budget is spent on the CPU clock: it advances.
+        let mut x = 0u64;
+        while clock.cpu_elapsed() < Duration::from_millis(5) {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+        assert!(clock.expired());
+        // A sleeping thread uses (almost) no CPU time.
+        let before = thread_cpu_time();
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(thread_cpu_time().saturating_sub(before) < Duration::from_millis(30));
     }
 }
