@@ -102,6 +102,12 @@ pub struct SolveRequest {
     #[schemars(range(min = 0.0, max = 1.0))]
     #[schemars(title = "GA mutation probability", extend("x-when" = {"algo": ["ga"]}))]
     pub mutation: Option<f64>,
+    /// GA: probability that two parents are crossed (state-aligned crossover, the GA paper
+    /// §3.2) rather than copied; 0 is mutation alone, the paper's §4 question (default 0.9).
+    #[arg(long, value_name = "P")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    #[schemars(title = "GA crossover probability", extend("x-when" = {"algo": ["ga"]}))]
+    pub crossover: Option<f64>,
     /// Budget (default 10 s per level, 8,000,000 nodes, the machine's cores up to
     /// [`PORTFOLIO_THREADS`] threads; `threads: 1` for one).
     #[serde(flatten)]
@@ -254,7 +260,7 @@ pub struct Portfolio {
     /// For experiments with the portfolio (`algo: greedy`): run LIST as its first list of
     /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
     /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
-    /// `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
+    /// `fess` (the feature space search over macro moves); `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
     /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
     /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
     /// with K % for the helper; `r-` before a name searches backwards. The last search must go
@@ -305,7 +311,11 @@ impl Portfolio {
     }
 }
 
-fn ga_config(population: Option<usize>, mutation: Option<f64>) -> Result<GaConfig> {
+fn ga_config(
+    population: Option<usize>,
+    mutation: Option<f64>,
+    crossover: Option<f64>,
+) -> Result<GaConfig> {
     let mut config = GaConfig::default();
     if let Some(n) = population {
         if !(2..=100_000).contains(&n) {
@@ -313,11 +323,18 @@ fn ga_config(population: Option<usize>, mutation: Option<f64>) -> Result<GaConfi
         }
         config.population = n;
     }
-    if let Some(p) = mutation {
-        if !(0.0..=1.0).contains(&p) {
-            bail!("a probability lies in [0, 1], not {p}");
+    let probability = |p: f64| {
+        if (0.0..=1.0).contains(&p) {
+            Ok(p)
+        } else {
+            Err(anyhow::anyhow!("a probability lies in [0, 1], not {p}"))
         }
-        config.mutation = p;
+    };
+    if let Some(p) = mutation {
+        config.mutation = probability(p)?;
+    }
+    if let Some(p) = crossover {
+        config.crossover = probability(p)?;
     }
     Ok(config)
 }
@@ -441,7 +458,7 @@ pub fn solve(
 ) -> Result<SolveSummary> {
     req.limits.validate()?;
     let algo = req.algo.algorithm();
-    let ga = ga_config(req.population, req.mutation)?;
+    let ga = ga_config(req.population, req.mutation, req.crossover)?;
     req.portfolio.validate(&[algo])?;
     let levels = parse_levels(&req.xsb, &req.source)?;
     let chosen: Vec<usize> = match req.level {
@@ -934,7 +951,7 @@ impl crate::registry::Job for SolveRequest {
 
     fn check(&self) -> Result<()> {
         self.portfolio.validate(&[self.algo.algorithm()])?;
-        ga_config(self.population, self.mutation).map(drop)
+        ga_config(self.population, self.mutation, self.crossover).map(drop)
     }
 
     crate::registry::job_fields!(limits, items);
@@ -1023,6 +1040,42 @@ mod tests {
         assert_eq!(summary.solved, 1);
         assert!(replay(&levels[1], &results[0].solution).unwrap().solved);
         assert!(matches!(events.last(), Some(SolveEvent::Summary(_))));
+    }
+
+    #[test]
+    fn the_ga_options_reach_its_configuration() {
+        let config = ga_config(Some(50), Some(0.1), Some(0.0)).unwrap();
+        assert_eq!(
+            (config.population, config.mutation, config.crossover),
+            (50, 0.1, 0.0)
+        );
+        let default = ga_config(None, None, None).unwrap();
+        assert_eq!(default.crossover, GaConfig::default().crossover);
+        let e = ga_config(None, None, Some(1.5)).unwrap_err();
+        assert!(e.to_string().contains("not 1.5"), "{e}");
+        // Mutation alone still solves an easy level, replayed.
+        let req = SolveRequest {
+            xsb: MICROBAN.to_string(),
+            level: Some(2),
+            algo: AlgorithmName::Ga,
+            crossover: Some(0.0),
+            limits: Limits {
+                seed: Some(1),
+                ..Limits::default()
+            },
+            ..SolveRequest::default()
+        };
+        let (summary, events) = collect(&req);
+        assert_eq!(summary.unwrap().solved, 1);
+        let levels = parse_xsb(MICROBAN).unwrap();
+        let solution = events
+            .iter()
+            .find_map(|e| match e {
+                SolveEvent::Level(r) => Some(r.solution.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert!(replay(&levels[1], &solution).unwrap().solved);
     }
 
     #[test]
