@@ -610,6 +610,23 @@ fn explicit_portfolio_lists_replace_the_built_in_ones() {
         let s = solve_with(level, Algorithm::Greedy, &b, 1, &a_star).unwrap();
         assert_eq!(s.pushes.map(|p| p.len()), optimal.pushes.map(|p| p.len()));
     }
+    // FESS as a portfolio search: lists that give it their whole budget (on two threads each
+    // list has all the iterations) find what FESS alone finds, and it replays.
+    let fess_only: Phases = "fess:100,g-c0:0".parse().unwrap();
+    let fess_lists = PortfolioConfig {
+        first: fess_only.clone(),
+        second: fess_only,
+    };
+    let two = Budget::iterations(2_000).with_max_nodes(1_000_000);
+    for (index, level) in micro.iter().enumerate().take(8) {
+        let what = format!("FESS in a list, Microban {}", index + 1);
+        let alone = solve(level, Algorithm::Fess, &two).unwrap();
+        let listed = solve_with(level, Algorithm::Greedy, &two, 2, &fess_lists).unwrap();
+        assert_eq!(alone.stop, StopReason::Solved, "{what}");
+        assert_eq!(listed.lurd, alone.lurd, "{what}");
+        let pushes = listed.pushes.as_ref().map_or(0, |p| p.len());
+        assert_replays(level, listed.lurd.as_deref().unwrap(), pushes, &what);
+    }
 }
 
 /// Reverse (pull) search, with and without feature cycling: its solutions, read backwards as

@@ -357,7 +357,40 @@ impl Expander {
             out_of_plan: &out_of_plan,
             in_plan: &self.mask,
         };
-        advise(&ctx, &self.cands, &mut self.advised);
+        // An advised move into a corral deadlock is dropped and the advisors asked again,
+        // so that each advisor names a live move (other moves are tested when their
+        // position is added, as every position is).
+        let mut live = vec![false; self.cands.len()];
+        loop {
+            advise(&ctx, &self.cands, &mut self.advised);
+            let mut dropped = false;
+            for i in (0..self.cands.len()).rev() {
+                if !self.advised[i] || live[i] {
+                    continue;
+                }
+                let m = self.cands[i].m;
+                let mut child = pos.clone();
+                child.boxes.remove(m.from);
+                child.boxes.insert(m.to);
+                child.box_hash ^=
+                    board.zobrist_box[m.from as usize] ^ board.zobrist_box[m.to as usize];
+                child.player = m.player(board);
+                self.child_reach.compute(board, &child.boxes, child.player);
+                if self
+                    .corral_dl
+                    .is_deadlock(board, &child, &self.child_reach, m.to)
+                {
+                    self.cands.remove(i);
+                    live.remove(i);
+                    dropped = true;
+                } else {
+                    live[i] = true;
+                }
+            }
+            if !dropped {
+                break;
+            }
+        }
         Children::Moves
     }
 }

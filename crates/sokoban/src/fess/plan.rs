@@ -2,15 +2,18 @@
 //! §III-B; see `docs/METHODS.md#sokoban-fess`).
 //!
 //! **Packing order.** A retrograde analysis from the solved position: round by round, every
-//! goal box that can be pulled off the goals is removed from the board (taken to the "sink",
-//! as the paper's authors put it), the player coming from any free cell outside the goals;
+//! goal box that can be pulled out of the goal area is removed from the board (taken to the
+//! "sink", as the paper's authors put it: here any floor cell neither a goal nor next to one),
+//! the player coming from any free cell outside the goals;
 //! goals emptied in the last round must be filled first. The pulls are searched with the
 //! player's access checked at every pull, and the player may come in by any entrance of a
 //! goal area, so an area with several entrances is emptied from whichever entrance works
 //! (goals no pull frees at all share the first rank).
 //!
-//! **Packing feature.** The boxes on goals filled in that order: with `r` the lowest rank of
-//! an empty goal, the goal boxes of rank at most `r` (all earlier goals are then full).
+//! **Packing feature.** The boxes on goals filled in that order, goal area by goal area (goals
+//! joined through neighbouring cells, or through one floor cell between them, form an area;
+//! areas far apart are packed independently): with `r` the lowest rank of an empty goal of an
+//! area, the area's goal boxes of rank at most `r` (all its earlier goals are then full).
 //!
 //! **Basins and out of plan.** The basin of a goal is the set of cells from which a box can
 //! still be pushed onto it when every other goal holds a box (the final position): those are
@@ -99,6 +102,48 @@ pub struct PackingPlan {
     pub rank: Vec<u16>,
     /// The basin of each goal.
     pub basin: Vec<CellSet>,
+    /// The goal area of each goal (see the module documentation), numbered from 0.
+    pub area: Vec<u16>,
+}
+
+/// The goal areas of `board`: goals side by side, or with one floor cell between them, are in
+/// the same area. One number per goal of [`Board::goal_list`], the areas numbered from 0 in
+/// the order of their first goal.
+fn goal_areas(board: &Board) -> Vec<u16> {
+    let goals = &board.goal_list;
+    let index = |c: u16| goals.iter().position(|&g| g == c);
+    let mut area = vec![u16::MAX; goals.len()];
+    let mut next = 0u16;
+    for start in 0..goals.len() {
+        if area[start] != u16::MAX {
+            continue;
+        }
+        area[start] = next;
+        let mut stack = vec![start];
+        while let Some(k) = stack.pop() {
+            for &a in &board.neighbors[goals[k] as usize] {
+                if a == NONE {
+                    continue;
+                }
+                // The goal next door, and the goals beside a floor cell next door.
+                let beyond = if board.is_goal(a) {
+                    vec![a]
+                } else {
+                    board.neighbors[a as usize].to_vec()
+                };
+                for b in beyond {
+                    if let Some(j) = (b != NONE).then(|| index(b)).flatten() {
+                        if area[j] == u16::MAX {
+                            area[j] = next;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    area
 }
 
 impl PackingPlan {
@@ -110,6 +155,13 @@ impl PackingPlan {
         let mut standing = board.goals.clone();
         let mut round = 0u16;
         let mut area = vec![false; n];
+        // The sink: a floor cell neither a goal nor next to one, out of the goal area.
+        let sink = |c: u16| {
+            !board.is_goal(c)
+                && board.neighbors[c as usize]
+                    .iter()
+                    .all(|&a| a == NONE || !board.is_goal(a))
+        };
         loop {
             let mut removable = Vec::new();
             for (k, &removed) in removed_in.iter().enumerate() {
@@ -131,14 +183,8 @@ impl PackingPlan {
                         *o |= a;
                     }
                 }
-                let cells = pull_cells(
-                    board,
-                    &walls,
-                    g,
-                    |p| outside[p as usize],
-                    |c| !board.is_goal(c),
-                );
-                if cells.iter().any(|&c| !board.is_goal(c)) {
+                let cells = pull_cells(board, &walls, g, |p| outside[p as usize], sink);
+                if cells.iter().any(|&c| sink(c)) {
                     removable.push(k);
                 }
             }
@@ -170,29 +216,35 @@ impl PackingPlan {
                 set
             })
             .collect();
-        PackingPlan { rank, basin }
+        let area = goal_areas(board);
+        PackingPlan { rank, basin, area }
     }
 
-    /// The lowest rank of an empty goal (`u16::MAX` when every goal is full).
-    fn next_rank(&self, board: &Board, boxes: &CellSet) -> u16 {
-        board
-            .goal_list
-            .iter()
-            .zip(&self.rank)
-            .filter(|&(&g, _)| !boxes.contains(g))
-            .map(|(_, &r)| r)
-            .min()
-            .unwrap_or(u16::MAX)
+    /// Whether goal `k` (an index of [`Board::goal_list`]) holds a box placed in the packing
+    /// order: a box on it, and no goal of its area of a lower rank empty. `next` is
+    /// [`PackingPlan::next_ranks`]'s.
+    fn is_packed(&self, board: &Board, boxes: &CellSet, next: &[u16], k: usize) -> bool {
+        boxes.contains(board.goal_list[k]) && self.rank[k] <= next[self.area[k] as usize]
+    }
+
+    /// The lowest rank of an empty goal of each area (`u16::MAX` for a full area).
+    fn next_ranks(&self, board: &Board, boxes: &CellSet) -> Vec<u16> {
+        let areas = self.area.iter().max().map_or(0, |&a| a as usize + 1);
+        let mut next = vec![u16::MAX; areas];
+        for (k, &g) in board.goal_list.iter().enumerate() {
+            if !boxes.contains(g) {
+                let a = self.area[k] as usize;
+                next[a] = next[a].min(self.rank[k]);
+            }
+        }
+        next
     }
 
     /// The packing feature: goal boxes placed in the packing order.
     pub fn packed(&self, board: &Board, boxes: &CellSet) -> u32 {
-        let r = self.next_rank(board, boxes);
-        board
-            .goal_list
-            .iter()
-            .zip(&self.rank)
-            .filter(|&(&g, &k)| boxes.contains(g) && k <= r)
+        let next = self.next_ranks(board, boxes);
+        (0..board.goal_list.len())
+            .filter(|&k| self.is_packed(board, boxes, &next, k))
             .count() as u32
     }
 
@@ -200,10 +252,10 @@ impl PackingPlan {
     /// `mask` (cleared first).
     pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
         mask.clear();
-        let r = self.next_rank(board, boxes);
+        let next = self.next_ranks(board, boxes);
         let mut words = mask.words().to_vec();
-        for ((&g, &k), basin) in board.goal_list.iter().zip(&self.rank).zip(&self.basin) {
-            if boxes.contains(g) && k <= r {
+        for (k, basin) in self.basin.iter().enumerate() {
+            if self.is_packed(board, boxes, &next, k) {
                 continue;
             }
             for (w, b) in words.iter_mut().zip(basin.words()) {
@@ -231,13 +283,13 @@ impl PackingPlan {
         out: &mut Vec<u16>,
     ) {
         self.in_plan(board, boxes, mask);
-        let r = self.next_rank(board, boxes);
+        let next = self.next_ranks(board, boxes);
         let packed_goal = |c: u16| {
             board
                 .goal_list
                 .iter()
                 .position(|&g| g == c)
-                .is_some_and(|k| self.rank[k] <= r)
+                .is_some_and(|k| self.is_packed(board, boxes, &next, k))
         };
         out.clear();
         out.extend(
@@ -277,10 +329,34 @@ mod tests {
     }
 
     #[test]
+    fn goal_areas_far_apart_are_packed_independently() {
+        // A corridor of three goals on the left, one goal on the right: filling the right
+        // goal counts although the left corridor's deepest goal is still empty.
+        let b = board("###########\n#...  @  .#\n####$ $ $##\n#   $     #\n###########\n");
+        let plan = PackingPlan::new(&b);
+        let goal = |x| {
+            b.goal_list
+                .iter()
+                .position(|&g| g == cell(&b, x, 1))
+                .unwrap()
+        };
+        assert_eq!(plan.area[goal(1)], plan.area[goal(3)]);
+        assert_ne!(plan.area[goal(1)], plan.area[goal(9)]);
+        let mut boxes = CellSet::new(b.cells());
+        boxes.insert(cell(&b, 9, 1));
+        assert_eq!(plan.packed(&b, &boxes), 1);
+        // The left corridor's entrance goal alone is not packed.
+        boxes.insert(cell(&b, 3, 1));
+        assert_eq!(plan.packed(&b, &boxes), 1);
+        boxes.insert(cell(&b, 1, 1));
+        assert_eq!(plan.packed(&b, &boxes), 2);
+    }
+
+    #[test]
     fn a_goal_room_with_two_entrances_is_emptied_through_either() {
         // Two goals side by side, reachable from the left or the right end of the row, the
         // row below walled: each goal can leave through its own side.
-        let b = board("#########\n#  ..   #\n## ## ###\n#@ $$   #\n#########\n");
+        let b = board("###########\n#   ..    #\n### ## ####\n#@  $$    #\n###########\n");
         let plan = PackingPlan::new(&b);
         assert_eq!(plan.rank, vec![0, 0], "both leave in the first round");
     }

@@ -193,6 +193,10 @@ pub struct SearchOptions {
     /// paths (docs/METHODS.md §8.12). The helper is this search with the direction
     /// flipped, without connectivity term backwards.
     pub meet: u32,
+    /// Run FESS, the feature space search over macro moves ([`crate::fess`], Shoham &
+    /// Schaeffer 2020), instead of a best-first search: the order and the other switches do
+    /// not apply then. Lets the portfolio give FESS a share of its budget.
+    pub fess: bool,
 }
 
 impl SearchOptions {
@@ -209,6 +213,7 @@ impl SearchOptions {
         advice: 0,
         reverse: false,
         meet: 0,
+        fess: false,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -224,6 +229,7 @@ impl SearchOptions {
         advice: 0,
         reverse: false,
         meet: 0,
+        fess: false,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -238,6 +244,7 @@ impl SearchOptions {
         advice: 0,
         reverse: false,
         meet: 0,
+        fess: false,
     };
 }
 

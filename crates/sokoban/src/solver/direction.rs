@@ -37,6 +37,9 @@ pub fn best_first_opts(
     opts: SearchOptions,
     budget: &Budget,
 ) -> SearchOutcome {
+    if opts.fess {
+        return crate::fess::fess(board, budget);
+    }
     if opts.meet > 0 {
         return meeting(board, order, opts, budget);
     }

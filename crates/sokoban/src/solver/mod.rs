@@ -169,6 +169,15 @@ const fn advised(search: (Order, SearchOptions)) -> (Order, SearchOptions) {
 /// A* without macros (push-optimal; exhausting its space proves a level unsolvable).
 const A_STAR: (Order, SearchOptions) = (Order::AStar, SearchOptions::NO_MACROS);
 
+/// FESS over macro moves ([`crate::fess`]); the order is not used.
+const FESS: (Order, SearchOptions) = (
+    Order::Greedy,
+    SearchOptions {
+        fess: true,
+        ..SearchOptions::MACROS
+    },
+);
+
 /// Greedy best-first backwards: pulls from the solved position to the start on the matching
 /// bound to the start's box cells ([`reverse_best_first`]).
 const REVERSE_GREEDY: (Order, SearchOptions) = (
@@ -565,6 +574,7 @@ mod tests {
         same("gm-c4-f1-a1", advised(greedy_cycling(1)));
         same("w2-c4-f1", weighted(2, 4, 1));
         same("astar", A_STAR);
+        same("fess", FESS);
         same("gm-c4-a1", advised(greedy_macros(4)));
         same("wm2-c4-f1-a1", advised(weighted_macros(2, 4, 1)));
         same("w2-c4-f1-a1", advised(weighted(2, 4, 1)));

@@ -3,11 +3,11 @@
 //! of the budget in per cent ([`Phases`]), and [`PortfolioConfig`] carries the two lists
 //! (default: the built-in ones). Nothing here reads the environment.
 
-use super::{Order, Phase, SearchOptions, A_STAR, FIRST_THREAD, SECOND_THREAD};
+use super::{Order, Phase, SearchOptions, A_STAR, FESS, FIRST_THREAD, SECOND_THREAD};
 use std::fmt;
 use std::str::FromStr;
 
-/// A search named as `try_orders` names it: `astar`; `gm-cX` greedy with macros and
+/// A search named as `try_orders` names it: `astar`; `fess` (FESS, [`SearchOptions::fess`]); `gm-cX` greedy with macros and
 /// connectivity weight X, `g-cX` greedy without macros, `wN-cX` weighted A* (w = N) without
 /// macros, `wmN-cX` with them; then optionally `-pY` (packing weight), `-fK` (one expansion in K
 /// from feature-space cycling) and `-aA` (A points per push no advisor suggested). A name
@@ -17,6 +17,9 @@ use std::str::FromStr;
 pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
     if name == "astar" {
         return Some(A_STAR);
+    }
+    if name == "fess" {
+        return Some(FESS);
     }
     if let Some(rest) = name.strip_prefix("r-") {
         let (order, opts) = parse_search(rest)?;
@@ -73,6 +76,10 @@ pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
 /// name implies). Options at their default are left out: `gm-c4-f0` is written `gm-c4`.
 pub fn search_name(order: Order, opts: &SearchOptions) -> String {
     let mut name = String::new();
+    if opts.fess {
+        name.push_str("fess");
+        return name;
+    }
     if opts.reverse {
         name.push_str("r-");
     }
@@ -204,7 +211,7 @@ impl FromStr for Phases {
 /// Whether a search may end a portfolio list: one without macros that searches forwards,
 /// whose exhaustion proves a level unsolvable.
 pub(super) fn ends_a_portfolio(opts: &SearchOptions) -> bool {
-    !opts.goal_macros && !opts.tunnel_macros && !opts.reverse
+    !opts.goal_macros && !opts.tunnel_macros && !opts.reverse && !opts.fess
 }
 
 impl fmt::Display for Phases {
