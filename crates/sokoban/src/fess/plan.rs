@@ -303,20 +303,14 @@ impl PackingPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fess::test_levels::{board, cell};
+    use crate::fess::test_levels::{board, cell, goal};
 
     #[test]
     fn a_dead_end_corridor_of_goals_fills_from_its_far_end() {
         // Goals at x = 1, 2, 3 of a corridor closed on the left: the far one first.
         let b = board("########\n#...   #\n#### $ #\n#  $ $@#\n#      #\n########\n");
         let plan = PackingPlan::new(&b);
-        let rank_of = |x| {
-            plan.rank[b
-                .goal_list
-                .iter()
-                .position(|&g| g == cell(&b, x, 1))
-                .unwrap()]
-        };
+        let rank_of = |x| plan.rank[goal(&b, x, 1)];
         assert!(rank_of(1) < rank_of(2) && rank_of(2) < rank_of(3));
         let mut boxes = CellSet::new(b.cells());
         // A box on the entrance goal only: on a goal, not packed.
@@ -334,14 +328,9 @@ mod tests {
         // goal counts although the left corridor's deepest goal is still empty.
         let b = board("###########\n#...  @  .#\n####$ $ $##\n#   $     #\n###########\n");
         let plan = PackingPlan::new(&b);
-        let goal = |x| {
-            b.goal_list
-                .iter()
-                .position(|&g| g == cell(&b, x, 1))
-                .unwrap()
-        };
-        assert_eq!(plan.area[goal(1)], plan.area[goal(3)]);
-        assert_ne!(plan.area[goal(1)], plan.area[goal(9)]);
+        let area_of = |x| plan.area[goal(&b, x, 1)];
+        assert_eq!(area_of(1), area_of(3));
+        assert_ne!(area_of(1), area_of(9));
         let mut boxes = CellSet::new(b.cells());
         boxes.insert(cell(&b, 9, 1));
         assert_eq!(plan.packed(&b, &boxes), 1);

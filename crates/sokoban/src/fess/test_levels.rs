@@ -12,3 +12,12 @@ pub(crate) fn board(text: &str) -> Board {
 pub(crate) fn cell(b: &Board, x: usize, y: usize) -> u16 {
     b.cell_of[y * b.width + x]
 }
+
+/// The index in [`Board::goal_list`] of the goal at grid column `x`, row `y`.
+pub(crate) fn goal(b: &Board, x: usize, y: usize) -> usize {
+    let c = cell(b, x, y);
+    b.goal_list
+        .iter()
+        .position(|&g| g == c)
+        .expect("a goal there")
+}
