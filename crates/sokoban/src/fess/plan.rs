@@ -312,14 +312,18 @@ mod tests {
         let plan = PackingPlan::new(&b);
         let rank_of = |x| plan.rank[goal(&b, x, 1)];
         assert!(rank_of(1) < rank_of(2) && rank_of(2) < rank_of(3));
-        let mut boxes = CellSet::new(b.cells());
         // A box on the entrance goal only: on a goal, not packed.
-        boxes.insert(cell(&b, 3, 1));
-        assert_eq!(plan.packed(&b, &boxes), 0);
-        boxes.insert(cell(&b, 1, 1));
-        assert_eq!(plan.packed(&b, &boxes), 1);
-        boxes.insert(cell(&b, 2, 1));
-        assert_eq!(plan.packed(&b, &boxes), 3);
+        assert_packed_as_filled(&b, &plan, &[(3, 0), (1, 1), (2, 3)]);
+    }
+
+    /// Boxes put on the goals of row 1 at the given columns one after another: the packing
+    /// feature after each is the number given with it.
+    fn assert_packed_as_filled(b: &Board, plan: &PackingPlan, fills: &[(usize, u32)]) {
+        let mut boxes = CellSet::new(b.cells());
+        for &(x, packed) in fills {
+            boxes.insert(cell(b, x, 1));
+            assert_eq!(plan.packed(b, &boxes), packed, "after the goal at x = {x}");
+        }
     }
 
     #[test]
@@ -331,14 +335,8 @@ mod tests {
         let area_of = |x| plan.area[goal(&b, x, 1)];
         assert_eq!(area_of(1), area_of(3));
         assert_ne!(area_of(1), area_of(9));
-        let mut boxes = CellSet::new(b.cells());
-        boxes.insert(cell(&b, 9, 1));
-        assert_eq!(plan.packed(&b, &boxes), 1);
         // The left corridor's entrance goal alone is not packed.
-        boxes.insert(cell(&b, 3, 1));
-        assert_eq!(plan.packed(&b, &boxes), 1);
-        boxes.insert(cell(&b, 1, 1));
-        assert_eq!(plan.packed(&b, &boxes), 2);
+        assert_packed_as_filled(&b, &plan, &[(9, 1), (3, 1), (1, 2)]);
     }
 
     #[test]
