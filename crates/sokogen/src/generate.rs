@@ -105,34 +105,37 @@ impl SeedLevel {
 /// Whether the generation game can reach `params`' seed level (none: yes), in the state width
 /// a run of these dimensions uses.
 pub fn check_seed(params: &GenParams) -> Result<(), GenError> {
-    fn seeded<const N: usize, const B: usize>(
-        params: &GenParams,
-        seed: &SeedLevel,
-    ) -> Result<(), GenError> {
-        let start = params
-            .start
-            .unwrap_or((params.width / 2, params.height / 2));
-        GenState::<N, B>::seeded(
+    if params.seed_level.is_none() {
+        return Ok(());
+    }
+    match capacity(params.width, params.height).0 {
+        1 => root_state::<1, 48>(params).map(drop),
+        2 => root_state::<2, 96>(params).map(drop),
+        4 => root_state::<4, 160>(params).map(drop),
+        8 => root_state::<8, 256>(params).map(drop),
+        _ => root_state::<16, 512>(params).map(drop),
+    }
+}
+
+/// The state a run of `params` starts from: the empty board, or the seed level.
+fn root_state<const N: usize, const B: usize>(
+    params: &GenParams,
+) -> Result<GenState<N, B>, GenError> {
+    let start = params
+        .start
+        .unwrap_or((params.width / 2, params.height / 2));
+    match &params.seed_level {
+        Some(seed) => GenState::<N, B>::seeded(
             params.width,
             params.height,
             start,
             params.config.rules,
             &seed.floor,
             &seed.boxes,
-        )
-        .map(drop)
-        .map_err(GenError::Board)
+        ),
+        None => GenState::<N, B>::new(params.width, params.height, start, params.config.rules),
     }
-    let Some(seed) = &params.seed_level else {
-        return Ok(());
-    };
-    match capacity(params.width, params.height).0 {
-        1 => seeded::<1, 48>(params, seed),
-        2 => seeded::<2, 96>(params, seed),
-        4 => seeded::<4, 160>(params, seed),
-        8 => seeded::<8, 256>(params, seed),
-        _ => seeded::<16, 512>(params, seed),
-    }
+    .map_err(GenError::Board)
 }
 
 impl Default for GenParams {
@@ -457,21 +460,7 @@ fn run<const N: usize, const B: usize>(
     params: &GenParams,
     sink: Sink<'_>,
 ) -> Result<GenSummary, GenError> {
-    let start = params
-        .start
-        .unwrap_or((params.width / 2, params.height / 2));
-    let root = match &params.seed_level {
-        Some(seed) => GenState::<N, B>::seeded(
-            params.width,
-            params.height,
-            start,
-            params.config.rules,
-            &seed.floor,
-            &seed.boxes,
-        ),
-        None => GenState::<N, B>::new(params.width, params.height, start, params.config.rules),
-    }
-    .map_err(GenError::Board)?;
+    let root = root_state::<N, B>(params)?;
     let stop = params
         .budget
         .stop
