@@ -251,11 +251,16 @@ impl PackingPlan {
     /// The cells still in plan: the union of the basins of the goals not packed. Written into
     /// `mask` (cleared first).
     pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
-        mask.clear();
         let next = self.next_ranks(board, boxes);
+        self.in_plan_at(board, boxes, &next, mask);
+    }
+
+    /// [`PackingPlan::in_plan`] with the areas' next ranks already known.
+    fn in_plan_at(&self, board: &Board, boxes: &CellSet, next: &[u16], mask: &mut CellSet) {
+        mask.clear();
         let mut words = mask.words().to_vec();
         for (k, basin) in self.basin.iter().enumerate() {
-            if self.is_packed(board, boxes, &next, k) {
+            if self.is_packed(board, boxes, next, k) {
                 continue;
             }
             for (w, b) in words.iter_mut().zip(basin.words()) {
@@ -268,9 +273,9 @@ impl PackingPlan {
     /// The out-of-plan feature: boxes neither packed nor in the basin of a goal still to be
     /// packed. `mask` is scratch (left holding [`PackingPlan::in_plan`]).
     pub fn out_of_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) -> u32 {
-        let mut out = Vec::new();
-        self.out_of_plan_boxes(board, boxes, mask, &mut out);
-        out.len() as u32
+        let mut count = 0;
+        self.each_out_of_plan(board, boxes, mask, |_| count += 1);
+        count
     }
 
     /// The boxes out of plan (see [`PackingPlan::out_of_plan`]), written into `out`; `mask`
@@ -282,8 +287,20 @@ impl PackingPlan {
         mask: &mut CellSet,
         out: &mut Vec<u16>,
     ) {
-        self.in_plan(board, boxes, mask);
+        out.clear();
+        self.each_out_of_plan(board, boxes, mask, |b| out.push(b));
+    }
+
+    /// Call `f` with each box out of plan; `mask` is left holding [`PackingPlan::in_plan`].
+    fn each_out_of_plan(
+        &self,
+        board: &Board,
+        boxes: &CellSet,
+        mask: &mut CellSet,
+        mut f: impl FnMut(u16),
+    ) {
         let next = self.next_ranks(board, boxes);
+        self.in_plan_at(board, boxes, &next, mask);
         let packed_goal = |c: u16| {
             board
                 .goal_list
@@ -291,12 +308,11 @@ impl PackingPlan {
                 .position(|&g| g == c)
                 .is_some_and(|k| self.is_packed(board, boxes, &next, k))
         };
-        out.clear();
-        out.extend(
-            boxes
-                .iter()
-                .filter(|&b| !mask.contains(b) && !packed_goal(b)),
-        );
+        for b in boxes.iter() {
+            if !mask.contains(b) && !packed_goal(b) {
+                f(b);
+            }
+        }
     }
 }
 
