@@ -75,6 +75,12 @@ impl Features {
             | u64::from(self.out_of_plan.min(0xffff)) << 48
     }
 
+    /// The four feature-space values in the paper's order of importance as one key (smaller
+    /// is better): fewer out of plan, more packed, fewer areas, fewer obstructed room links.
+    pub fn rank(&self) -> u32 {
+        (self.order() >> 32) as u32
+    }
+
     /// The tie-break key (smaller is better): fewer out of plan, more packed, fewer areas,
     /// fewer obstructed room links, fewer hotspots, more mobility.
     pub fn order(&self) -> u64 {
@@ -152,6 +158,11 @@ struct Node {
     /// Unexpanded moves plus children that are not dead ends.
     pending: u32,
     dead: bool,
+    /// The cell the position belongs to: its own, or its best ancestor's when it is no
+    /// better than that ancestor.
+    home: u32,
+    /// The feature-space key ([`Features::rank`]) of the best position on the path to it.
+    best: u32,
 }
 
 /// An unexpanded move: its position and the move.
@@ -481,6 +492,8 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 player: norm,
                 pending: 0,
                 dead: false,
+                home: 0,
+                best: 0,
             });
             tree.words.extend_from_slice(pos.boxes.words());
             tree.table
@@ -494,7 +507,19 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 outcome.nodes = tree.held() as u64;
                 return outcome;
             }
-            let cell = tree.cell(&features);
+            // A position no better than its best ancestor joins that ancestor's cell (the
+            // write-up's restriction of the cells, §3), so worse positions compete there by
+            // weight instead of opening cells of their own.
+            let rank = features.rank();
+            let (cell, best) = match parent {
+                p if p != NO_NODE && rank >= tree.nodes[p as usize].best => {
+                    let pn = &tree.nodes[p as usize];
+                    (pn.home, pn.best)
+                }
+                _ => (tree.cell(&features), rank),
+            };
+            tree.nodes[k as usize].home = cell;
+            tree.nodes[k as usize].best = best;
             tracing::trace!(
                 node = k,
                 parent,
