@@ -10,16 +10,18 @@
 //!   still to be packed). A position's cell in the feature space is these four values.
 //! - **Advisors** (§III-E, [`advisors`]): seven, each suggesting at most one move of a new
 //!   position; suggested moves weigh 0, the others 1.
-//! - **Search** (§II, Fig. 2): every position of the tree belongs to its cell; the search goes
-//!   round the non-empty cells in turn and, in each, expands the unexpanded move of least
-//!   accumulated weight (parent's weight + move weight) among the positions of that cell,
-//!   ties broken by the features of the position it leads to (out of plan, packed,
-//!   connectivity, room connectivity, hotspots, mobility; the order of the authors' longer
-//!   write-up). A transposition table keeps each position once (§II-A); a position with no
-//!   moves left whose every child is a dead end is a dead end too, up the tree (§II-A). The
-//!   project's deadlock tests prune moves: dead squares (never entered), freeze and closed
-//!   diagonal around the moved box, corral deadlocks of a new position, and PI-corral pruning
-//!   (only moves whose first push goes into the PI-corral).
+//! - **Search** (§II, Fig. 2): every position of the tree belongs to its cell, or to its best
+//!   ancestor's when it is no better than that ancestor (the authors' longer write-up, §3,
+//!   "restricting the number of cells"); the search goes round the non-empty cells in turn
+//!   and, in each, expands the unexpanded move of least accumulated weight (the parent's
+//!   weight plus the move's) among the positions of that cell, ties broken by the features of
+//!   the position it leads to (out of plan, packed, connectivity, room connectivity, hotspots,
+//!   mobility; the order of the authors' longer write-up). A transposition table keeps each
+//!   position once (§II-A); a position with no moves left whose every child is a dead end is
+//!   a dead end too, up the tree (§II-A). The project's deadlock tests prune moves: dead
+//!   squares (never entered), freeze and closed diagonal around the moved box, corral
+//!   deadlocks of a new position, and PI-corral pruning (only moves whose first push goes
+//!   into the PI-corral).
 //! - **Budget**: a position added to the tree is an expansion (the budget's iterations), each
 //!   stored move counts as a node against `max_nodes` (memory), and the clock and stop flag
 //!   are read at every expansion.
@@ -213,6 +215,31 @@ impl Tree {
     fn find(&self, board: &Board, key: u64, boxes: &CellSet, player: u16) -> Option<u32> {
         let &k = self.table.get(&key)?;
         (self.nodes[k as usize].player == player && self.boxes(board, k) == *boxes).then_some(k)
+    }
+
+    fn new(words_per: usize) -> Tree {
+        Tree {
+            nodes: Vec::new(),
+            words: Vec::new(),
+            words_per,
+            table: FxHashMap::default(),
+            moves: Vec::new(),
+            cells: Vec::new(),
+            cell_of: FxHashMap::default(),
+            round: Vec::new(),
+        }
+    }
+
+    /// The cell of a position with `features` whose parent is `parent`, and the rank of the
+    /// best position on its path: its own cell when it is better than every position on its
+    /// path, else its best ancestor's (the write-up's restriction of the cells, its §3), so
+    /// worse positions compete by weight in that cell instead of opening cells of their own.
+    fn place(&mut self, parent: u32, features: &Features) -> (u32, u32) {
+        let rank = features.rank();
+        match self.nodes.get(parent as usize) {
+            Some(p) if rank >= p.best => (p.home, p.best),
+            _ => (self.cell(features), rank),
+        }
     }
 
     fn cell(&mut self, f: &Features) -> u32 {
@@ -458,16 +485,7 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
     let mut outcome = SearchOutcome::exhausted(0);
     let mut exp = Expander::new(board);
     let words_per = start.boxes.words().len();
-    let mut tree = Tree {
-        nodes: Vec::new(),
-        words: Vec::new(),
-        words_per,
-        table: FxHashMap::default(),
-        moves: Vec::new(),
-        cells: Vec::new(),
-        cell_of: FxHashMap::default(),
-        round: Vec::new(),
-    };
+    let mut tree = Tree::new(words_per);
     let limit = budget.max_nodes.max(1);
     // The position to add next: its boxes, player, parent and move, weight.
     let mut next = Some((start.clone(), NO_NODE, None::<MacroMove>, 0u32));
@@ -507,17 +525,7 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 outcome.nodes = tree.held() as u64;
                 return outcome;
             }
-            // A position no better than its best ancestor joins that ancestor's cell (the
-            // write-up's restriction of the cells, §3), so worse positions compete there by
-            // weight instead of opening cells of their own.
-            let rank = features.rank();
-            let (cell, best) = match parent {
-                p if p != NO_NODE && rank >= tree.nodes[p as usize].best => {
-                    let pn = &tree.nodes[p as usize];
-                    (pn.home, pn.best)
-                }
-                _ => (tree.cell(&features), rank),
-            };
+            let (cell, best) = tree.place(parent, &features);
             tree.nodes[k as usize].home = cell;
             tree.nodes[k as usize].best = best;
             tracing::trace!(
@@ -560,6 +568,10 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
             outcome.stop = StopReason::Iterations;
             return outcome;
         }
+        // On one core in the portfolio, FESS takes turns with the other list: a position
+        // costs about as much as the 128 expansions of a best-first search between two of
+        // their polls, so it polls once per position.
+        crate::solver::turns::poll();
         if deadline.stopped() {
             outcome.stop = StopReason::Interrupted;
             return outcome;
@@ -622,6 +634,60 @@ mod tests {
     fn a_stored_move_takes_28_bytes() {
         assert_eq!(std::mem::size_of::<Pending>(), 12);
         assert_eq!(std::mem::size_of::<Reverse<(u32, u64, u32)>>(), 16);
+    }
+
+    #[test]
+    fn a_position_no_better_than_its_best_ancestor_joins_that_ancestors_cell() {
+        let mut tree = Tree::new(1);
+        let add = |tree: &mut Tree, parent: u32, f: Features| {
+            let (home, best) = tree.place(parent, &f);
+            tree.nodes.push(Node {
+                parent,
+                m: MacroMove {
+                    from: NONE,
+                    to: NONE,
+                    side: Dir::Up,
+                    pushes: 0,
+                },
+                player: 0,
+                pending: 0,
+                dead: false,
+                home,
+                best,
+            });
+            (tree.nodes.len() as u32 - 1, home)
+        };
+        let root = Features {
+            packed: 1,
+            regions: 3,
+            ..Features::default()
+        };
+        let (r, root_cell) = add(&mut tree, NO_NODE, root);
+        // Worse (an area more): the root's cell.
+        let worse = Features { regions: 4, ..root };
+        let (w, cell) = add(&mut tree, r, worse);
+        assert_eq!(cell, root_cell);
+        // Better than its parent but not than the root: still the root's cell.
+        let (_, cell) = add(&mut tree, w, Features { regions: 3, ..root });
+        assert_eq!(cell, root_cell);
+        // Better than the root (a box more packed, though an area more): a cell of its own.
+        let better = Features {
+            packed: 2,
+            regions: 5,
+            ..root
+        };
+        let (b, better_cell) = add(&mut tree, w, better);
+        assert_ne!(better_cell, root_cell);
+        // Its worse child joins it, not the root.
+        let (_, cell) = add(
+            &mut tree,
+            b,
+            Features {
+                regions: 6,
+                ..better
+            },
+        );
+        assert_eq!(cell, better_cell);
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod join;
 mod portfolio;
 mod reverse;
 mod store;
-mod turns;
+pub(crate) mod turns;
 
 use crate::board::{Board, BoardError};
 use crate::level::Level;
@@ -229,9 +229,10 @@ const FIRST_THREAD: [Phase; 8] = [
 /// The phases of `second_thread`. Like the others it ends with a search without macros,
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
-const SECOND_THREAD: [Phase; 4] = [
+const SECOND_THREAD: [Phase; 5] = [
     phase(advised(greedy_cycling(1)), 50),
-    phase(greedy_cycling(1), 40),
+    phase(FESS, 10),
+    phase(greedy_cycling(1), 30),
     phase(advised(weighted_macros(2, 4, 1)), 5),
     phase(advised(weighted(2, 4, 1)), 5),
 ];
@@ -464,7 +465,8 @@ pub fn any_solution_with(
 /// | search | share |
 /// |---|---:|
 /// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
-/// | greedy + macros, cycling on every expansion | 40 % |
+/// | FESS ([`crate::fess`]) | 10 % |
+/// | greedy + macros, cycling on every expansion | 30 % |
 /// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///

@@ -211,6 +211,36 @@ mod tests {
         assert_eq!(slices, [0, 1, 1, 0, 1, 1, 0]);
     }
 
+    /// FESS, whose positions cost about as much as a slice of a best-first search's
+    /// expansions, hands the turn on too: the other worker runs before it ends.
+    #[test]
+    fn a_fess_search_takes_turns() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let level = &crate::level::parse_xsb(text).expect("xsokoban")[28];
+        let board = crate::board::Board::new(level).expect("board");
+        let total = 5 * u64::from(POLLS_PER_TURN);
+        let counter = Arc::new(puzzle_engine::WorkCounter::new());
+        let mut budget = puzzle_engine::Budget::iterations(total);
+        budget.progress = Some(counter.clone());
+        let turns = Turns::new(&[1, 1]);
+        let seen = std::thread::scope(|scope| {
+            let fess = scope.spawn(|| {
+                let _guard = TurnGuard::join(&turns, 0);
+                crate::fess::fess(&board, &budget)
+            });
+            let other = scope.spawn(|| {
+                let _guard = TurnGuard::join(&turns, 1);
+                counter.iterations()
+            });
+            assert_eq!(fess.join().unwrap().expanded, total);
+            other.join().unwrap()
+        });
+        assert!(
+            seen > 0 && seen < total,
+            "the other worker ran after {seen} of {total} positions"
+        );
+    }
+
     /// A thread that takes no turns is not slowed or blocked by polls.
     #[test]
     fn polls_without_turns_do_nothing() {
