@@ -524,11 +524,11 @@ fn portfolio_solves_proves_and_splits_nodes(threads: usize) {
     assert!(s.pushes.is_none());
     assert_eq!(s.stop, StopReason::Exhausted);
     // Each list holds at most half the node budget, so the eight phases of the first list and
-    // the four of the second (one after another in each) store at most 12 × 2,000 in all.
+    // the five of the second (one after another in each) store at most 13 × 2,000 in all.
     let b = Budget::iterations(10_000_000).with_max_nodes(4_000);
     let s = solve_threads(&micro[92], Algorithm::Greedy, &b, threads).unwrap();
     assert!(s.pushes.is_none());
-    assert!(s.nodes <= 12 * 2_000, "{} nodes", s.nodes);
+    assert!(s.nodes <= 13 * 2_000, "{} nodes", s.nodes);
 }
 
 #[test]

@@ -541,6 +541,12 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 advised = exp.advised.iter().filter(|&&a| a).count(),
                 "fess: position added"
             );
+            // Storing the moves must not take the tree past the node budget.
+            if tree.nodes.len() + (tree.moves.len() + exp.cands.len()).div_ceil(2) > limit {
+                outcome.stop = StopReason::Nodes;
+                outcome.nodes = tree.held() as u64;
+                return outcome;
+            }
             tree.nodes[k as usize].pending = exp.cands.len() as u32;
             for (c, &advised) in exp.cands.iter().zip(&exp.advised) {
                 let id = tree.moves.len() as u32;
@@ -798,7 +804,8 @@ mod tests {
         assert_eq!(out.expanded, 5);
         let out = fess(&b, &Budget::iterations(1_000_000).with_max_nodes(500));
         assert_eq!(out.stop, StopReason::Nodes);
-        assert!(out.nodes >= 500 && out.expanded < 1_000_000);
+        assert!(out.nodes <= 500, "{} nodes held past the budget", out.nodes);
+        assert!(out.expanded > 1 && out.expanded < 1_000_000);
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
         let out = fess(&b, &Budget::iterations(1_000_000).with_stop_flag(stop));
         assert_eq!(out.stop, StopReason::Interrupted);

@@ -473,7 +473,10 @@ pub fn any_solution_with(
 /// Cycling with the advisors' move weights ([`SearchOptions::advice`]) solves 39 of the 45
 /// XSokoban screens that the portfolio before the move weights solved, each in 25 s alone,
 /// and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides Microban 153, which
-/// weighted A* with macros and cycling used to solve here. Cycling without the weights
+/// weighted A* with macros and cycling used to solve here. FESS follows it (after it, so that
+/// Microban 93 and 153, which FESS does not solve, keep its whole window): at 10 s on one
+/// thread it adds XSokoban 14, 19, 22, 26, 33, 37 and 48 and loses nothing on Microban,
+/// Microban II or Sasquatch (docs/benchmarks/sokoban.md#fess). Cycling without the weights
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
 /// (96 pushes). On hard levels the two greedy searches often fill their share of the node
 /// budget before their share of the time and pass the rest on to the two weighted searches,
