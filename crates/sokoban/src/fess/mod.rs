@@ -362,11 +362,7 @@ impl Expander {
             }
             if !dead {
                 self.child_reach.compute(board, &boxes, player);
-                let f =
-                    self.analysis
-                        .features(board, &boxes, &mut self.child_reach, &mut self.mask);
-                // `child_reach` was flooded further by the area count: again for the player.
-                self.child_reach.compute(board, &boxes, player);
+                // Before the features, whose area count floods `child_reach` further.
                 let explores = boxes.iter().any(|x| {
                     x != m.to
                         && Dir::ALL.into_iter().any(|d| {
@@ -380,6 +376,9 @@ impl Expander {
                                 && !self.parent_reach.contains(behind)
                         })
                 });
+                let f =
+                    self.analysis
+                        .features(board, &boxes, &mut self.child_reach, &mut self.mask);
                 self.cands.push(Candidate {
                     m,
                     features: f,

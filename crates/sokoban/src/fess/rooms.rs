@@ -19,10 +19,14 @@ pub struct Rooms {
     pub count: usize,
     /// The linked rooms of each room (sorted).
     pub links: Vec<Vec<u16>>,
+    /// The cells of each room, in cell order.
+    cells: Vec<Vec<u16>>,
     seen: Vec<u32>,
     stamp: u32,
     stack: Vec<u16>,
     touched: Vec<u32>,
+    /// The obstructed links found so far (scratch of [`Rooms::obstructed_links`]).
+    broken: Vec<(u16, u16)>,
 }
 
 impl Rooms {
@@ -69,19 +73,26 @@ impl Rooms {
                 }
             }
         }
+        let mut cells = vec![Vec::new(); count];
+        for (c, &r) in room_of.iter().enumerate() {
+            if r != NONE {
+                cells[r as usize].push(c as u16);
+            }
+        }
         let mut rooms = Rooms {
             room_of,
             count,
             links: vec![Vec::new(); count],
+            cells,
             seen: vec![0; n],
             stamp: 0,
             stack: Vec::new(),
             touched: vec![0; count],
+            broken: Vec::new(),
         };
         let empty = CellSet::new(n);
         for r in 0..count as u16 {
-            let first = (0..n as u16).find(|&c| rooms.room_of[c as usize] == r);
-            if let Some(c) = first {
+            if let Some(&c) = rooms.cells[r as usize].first() {
                 rooms.flood_part(board, &empty, r, c);
                 let stamp = rooms.stamp;
                 rooms.links[r as usize] = (0..count as u16)
@@ -121,36 +132,38 @@ impl Rooms {
         if self.count < 2 {
             return 0;
         }
-        let n = board.cells();
-        let mut broken: Vec<(u16, u16)> = Vec::new();
-        // Cells of the current room already covered by one of its parts.
-        let mut covered = vec![false; n];
-        for r in 0..self.count as u16 {
-            if self.links[r as usize].is_empty() {
+        // Stamps only grow, so a cell seen by one of a room's floods has a stamp no smaller
+        // than the room's first flood's; start afresh long before they could wrap.
+        if self.stamp > u32::MAX / 2 {
+            self.seen.fill(0);
+            self.touched.fill(0);
+            self.stamp = 0;
+        }
+        self.broken.clear();
+        for r in 0..self.count {
+            if self.links[r].is_empty() {
                 continue;
             }
-            for c in 0..n as u16 {
-                if self.room_of[c as usize] != r || boxes.contains(c) || covered[c as usize] {
+            let first = self.stamp + 1;
+            for i in 0..self.cells[r].len() {
+                let c = self.cells[r][i];
+                // A box, or a cell one of this room's parts already covered.
+                if boxes.contains(c) || self.seen[c as usize] >= first {
                     continue;
                 }
-                self.flood_part(board, boxes, r, c);
+                self.flood_part(board, boxes, r as u16, c);
                 let stamp = self.stamp;
-                for (x, cov) in covered.iter_mut().enumerate() {
-                    if self.seen[x] == stamp {
-                        *cov = true;
-                    }
-                }
-                for &o in &self.links[r as usize] {
+                for &o in &self.links[r] {
                     if self.touched[o as usize] != stamp {
-                        let link = (r.min(o), r.max(o));
-                        if !broken.contains(&link) {
-                            broken.push(link);
+                        let link = ((r as u16).min(o), (r as u16).max(o));
+                        if !self.broken.contains(&link) {
+                            self.broken.push(link);
                         }
                     }
                 }
             }
         }
-        broken.len() as u32
+        self.broken.len() as u32
     }
 }
 
