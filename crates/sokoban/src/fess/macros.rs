@@ -5,9 +5,10 @@
 //! are found again only for the solution ([`MacroGen::path`]).
 //!
 //! The moves of one box come from a breadth-first search over (box cell, direction of the last
-//! push) states. Which cells the player reaches with the box on a cell is one labelling of the
-//! free floor per box cell, so two sides of the box are joined exactly when the player can walk
-//! from one to the other. Pushes onto dead squares are never made (a box there can never reach
+//! push) states. Which sides of the box the player can walk between comes from one
+//! depth-first search per box: the blocks (biconnected components) of the free floor, two
+//! sides of a cell being joined when the box stands on it exactly when their edges to it are
+//! in one block. Pushes onto dead squares are never made (a box there can never reach
 //! a goal). Moves that leave the box on the same cell with the player in the same area are one
 //! move: the first found, with the fewest pushes.
 
@@ -51,12 +52,18 @@ pub struct MacroGen {
     prev: Vec<u32>,
     depth: Vec<u16>,
     queue: Vec<u32>,
-    /// `label_at[c] == (stamp, k)`: the labelling with the box on `c` is block `k` of `labels`.
-    label_at: Vec<(u32, u32)>,
-    labels: Vec<u16>,
-    /// `(to, label)` pairs already given a move in this search.
-    taken: Vec<(u16, u16)>,
-    stack: Vec<u16>,
+    /// The block (biconnected component of the free floor) of each edge `(cell, direction)`
+    /// of the current search, `u32::MAX` for none: see [`MacroGen::compute_blocks`].
+    block: Vec<u32>,
+    /// Depth-first discovery time and low point of each cell (0: not discovered).
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    /// The depth-first path: cell, its parent, the next direction to try.
+    dfs: Vec<(u16, u16, u8)>,
+    /// Edges (`cell × 4 + direction`) of the blocks being built.
+    edges: Vec<u32>,
+    /// `(to, block)` pairs already given a move in this search.
+    taken: Vec<(u16, u32)>,
 }
 
 impl MacroGen {
@@ -69,55 +76,87 @@ impl MacroGen {
             prev: vec![u32::MAX; n * 4],
             depth: vec![0; n * 4],
             queue: Vec::new(),
-            label_at: vec![(0, 0); n],
-            labels: Vec::new(),
+            block: vec![u32::MAX; n * 4],
+            disc: vec![0; n],
+            low: vec![0; n],
+            dfs: Vec::new(),
+            edges: Vec::new(),
             taken: Vec::new(),
-            stack: Vec::new(),
         }
     }
 
-    /// The labelling (connected areas of free floor) with the moving box on `c`, the other
-    /// boxes `others` standing: the player's area is the label of its cell.
-    fn labels_with_box_on(&mut self, board: &Board, others: &CellSet, c: u16) -> u32 {
-        let (s, k) = self.label_at[c as usize];
-        if s == self.stamp {
-            return k;
-        }
+    /// The blocks (biconnected components) of the free floor, `walls` standing, by
+    /// Tarjan's depth-first search: every edge between two free cells gets its block's
+    /// number. Two free neighbours `u`, `v` of a cell `c` stay joined when a box stands on
+    /// `c` exactly when the edges `c–u` and `c–v` are in one block (a path from `u` to `v`
+    /// avoiding `c` closes a cycle through both edges, and a block of two or more edges is
+    /// 2-connected), so one search answers, for every cell the box may stand on, which
+    /// sides of it the player can walk between.
+    fn compute_blocks(&mut self, board: &Board, walls: &CellSet) {
         let n = board.cells();
-        let k = (self.labels.len() / n) as u32;
-        let base = self.labels.len();
-        self.labels.resize(base + n, u16::MAX);
-        let mut next = 0u16;
-        for start in 0..n as u16 {
-            if start == c
-                || others.contains(start)
-                || self.labels[base + start as usize] != u16::MAX
-            {
+        self.block.fill(u32::MAX);
+        self.disc.fill(0);
+        let free = |c: u16| c != NONE && !walls.contains(c);
+        let mut time = 0u32;
+        let mut blocks = 0u32;
+        for root in 0..n as u16 {
+            if self.disc[root as usize] != 0 || !free(root) {
                 continue;
             }
-            self.labels[base + start as usize] = next;
-            self.stack.clear();
-            self.stack.push(start);
-            while let Some(x) = self.stack.pop() {
-                for &y in &board.neighbors[x as usize] {
-                    if y == NONE || y == c || others.contains(y) {
+            time += 1;
+            self.disc[root as usize] = time;
+            self.low[root as usize] = time;
+            self.dfs.clear();
+            self.dfs.push((root, NONE, 0));
+            while let Some(top) = self.dfs.len().checked_sub(1) {
+                let (v, parent, i) = self.dfs[top];
+                if i < 4 {
+                    self.dfs[top].2 += 1;
+                    let d = Dir::ALL[i as usize];
+                    let w = board.step(v, d);
+                    if !free(w) || w == parent {
                         continue;
                     }
-                    let l = &mut self.labels[base + y as usize];
-                    if *l == u16::MAX {
-                        *l = next;
-                        self.stack.push(y);
+                    if self.disc[w as usize] == 0 {
+                        self.edges.push(state(v, d) as u32);
+                        time += 1;
+                        self.disc[w as usize] = time;
+                        self.low[w as usize] = time;
+                        self.dfs.push((w, v, 0));
+                    } else if self.disc[w as usize] < self.disc[v as usize] {
+                        // A back edge to an ancestor.
+                        self.edges.push(state(v, d) as u32);
+                        self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
                     }
+                    continue;
+                }
+                self.dfs.pop();
+                if parent == NONE {
+                    continue;
+                }
+                let u = parent as usize;
+                self.low[u] = self.low[u].min(self.low[v as usize]);
+                if self.low[v as usize] >= self.disc[u] {
+                    // `u` cuts `v`'s subtree off: the edges down to `u`–`v` are one block.
+                    while let Some(e) = self.edges.pop() {
+                        let a = (e / 4) as u16;
+                        let d = Dir::ALL[e as usize % 4];
+                        let b = board.step(a, d);
+                        self.block[e as usize] = blocks;
+                        self.block[state(b, d.opposite())] = blocks;
+                        if a == parent && b == v {
+                            break;
+                        }
+                    }
+                    blocks += 1;
                 }
             }
-            next += 1;
         }
-        self.label_at[c as usize] = (self.stamp, k);
-        k
     }
 
-    fn label(&self, board: &Board, k: u32, c: u16) -> u16 {
-        self.labels[k as usize * board.cells() + c as usize]
+    /// The block of the edge from `c` to its neighbour in direction `d`.
+    fn side(&self, c: u16, d: Dir) -> u32 {
+        self.block[state(c, d)]
     }
 
     /// Breadth-first search over the pushes of the box on `b` in the position `boxes`, the
@@ -133,12 +172,11 @@ impl MacroGen {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
-            self.label_at.fill((0, 0));
             self.stamp = 1;
         }
-        self.labels.clear();
         self.queue.clear();
         boxes.remove(b);
+        self.compute_blocks(board, boxes);
         for d in Dir::ALL {
             let behind = board.step(b, d.opposite());
             let to = board.step(b, d);
@@ -160,16 +198,14 @@ impl MacroGen {
             head += 1;
             let c = (s / 4) as u16;
             let d = Dir::ALL[s % 4];
-            let player = board.step(c, d.opposite());
-            let k = self.labels_with_box_on(board, boxes, c);
-            let area = self.label(board, k, player);
+            let area = self.side(c, d.opposite());
             for e in Dir::ALL {
                 let behind = board.step(c, e.opposite());
                 let to = board.step(c, e);
                 if behind == NONE || to == NONE || boxes.contains(behind) || boxes.contains(to) {
                     continue;
                 }
-                if board.is_dead(to) || self.label(board, k, behind) != area {
+                if board.is_dead(to) || self.side(c, e.opposite()) != area {
                     continue;
                 }
                 let t = state(to, e);
@@ -205,8 +241,7 @@ impl MacroGen {
             let s = self.queue[i] as usize;
             let to = (s / 4) as u16;
             let side = Dir::ALL[s % 4];
-            let k = self.labels_with_box_on(board, boxes, to);
-            let area = self.label(board, k, board.step(to, side.opposite()));
+            let area = self.side(to, side.opposite());
             if self.taken.contains(&(to, area)) {
                 continue;
             }
@@ -343,6 +378,25 @@ mod tests {
             }
         }
         assert!(compared > 100, "the comparison covered {compared} moves");
+    }
+
+    /// A box in a doorway parts the rooms on either side; a box inside a room parts nothing.
+    #[test]
+    fn blocks_join_the_sides_of_a_cell_the_player_can_walk_between() {
+        use crate::fess::test_levels::cell;
+        let b = board("#########\n#   #   #\n#@$    .#\n#   #   #\n#########\n");
+        let mut gen = MacroGen::new(&b);
+        gen.compute_blocks(&b, &CellSet::new(b.cells()));
+        let door = cell(&b, 4, 2);
+        assert_ne!(gen.side(door, Dir::Left), gen.side(door, Dir::Right));
+        let inside = cell(&b, 2, 2);
+        let sides: Vec<u32> = Dir::ALL.iter().map(|&d| gen.side(inside, d)).collect();
+        assert!(
+            sides.iter().all(|&k| k == sides[0] && k != u32::MAX),
+            "{sides:?}"
+        );
+        // No edge leads into a wall.
+        assert_eq!(gen.side(cell(&b, 1, 1), Dir::Up), u32::MAX);
     }
 
     #[test]
