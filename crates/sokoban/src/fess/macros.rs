@@ -55,7 +55,9 @@ pub struct MacroGen {
     /// The block (biconnected component of the free floor) of each edge `(cell, direction)`
     /// of the current search, `u32::MAX` for none: see [`MacroGen::compute_blocks`].
     block: Vec<u32>,
-    /// Depth-first discovery time and low point of each cell (0: not discovered).
+    /// `visit[c] == stamp`: cell `c` was discovered by the current search's depth-first
+    /// search, at time `disc[c]`, with low point `low[c]`.
+    visit: Vec<u32>,
     disc: Vec<u32>,
     low: Vec<u32>,
     /// The depth-first path: cell, its parent, the next direction to try.
@@ -77,6 +79,7 @@ impl MacroGen {
             depth: vec![0; n * 4],
             queue: Vec::new(),
             block: vec![u32::MAX; n * 4],
+            visit: vec![0; n],
             disc: vec![0; n],
             low: vec![0; n],
             dfs: Vec::new(),
@@ -85,71 +88,66 @@ impl MacroGen {
         }
     }
 
-    /// The blocks (biconnected components) of the free floor, `walls` standing, by
-    /// Tarjan's depth-first search: every edge between two free cells gets its block's
-    /// number. Two free neighbours `u`, `v` of a cell `c` stay joined when a box stands on
-    /// `c` exactly when the edges `c–u` and `c–v` are in one block (a path from `u` to `v`
-    /// avoiding `c` closes a cycle through both edges, and a block of two or more edges is
-    /// 2-connected), so one search answers, for every cell the box may stand on, which
-    /// sides of it the player can walk between.
-    fn compute_blocks(&mut self, board: &Board, walls: &CellSet) {
-        let n = board.cells();
-        self.block.fill(u32::MAX);
-        self.disc.fill(0);
+    /// The blocks (biconnected components) of the free floor around `root`, `walls`
+    /// standing, by Tarjan's depth-first search: every edge between two free cells of
+    /// `root`'s area gets its block's number (edges elsewhere keep stale numbers). Two free
+    /// neighbours `u`, `v` of a cell `c` stay joined when a box stands on `c` exactly when the
+    /// edges `c–u` and `c–v` are in one block (a path from `u` to `v` avoiding `c` closes a
+    /// cycle through both edges, and a block of two or more edges is 2-connected), so one
+    /// search answers, for every cell the box may stand on, which sides of it the player can
+    /// walk between. Discovery times are valid where `visit` holds the current stamp.
+    fn compute_blocks(&mut self, board: &Board, walls: &CellSet, root: u16) {
         let free = |c: u16| c != NONE && !walls.contains(c);
-        let mut time = 0u32;
+        let stamp = self.stamp;
+        let mut time = 1u32;
         let mut blocks = 0u32;
-        for root in 0..n as u16 {
-            if self.disc[root as usize] != 0 || !free(root) {
+        self.visit[root as usize] = stamp;
+        self.disc[root as usize] = time;
+        self.low[root as usize] = time;
+        self.dfs.clear();
+        self.dfs.push((root, NONE, 0));
+        while let Some(top) = self.dfs.len().checked_sub(1) {
+            let (v, parent, i) = self.dfs[top];
+            if i < 4 {
+                self.dfs[top].2 += 1;
+                let d = Dir::ALL[i as usize];
+                let w = board.step(v, d);
+                if !free(w) || w == parent {
+                    continue;
+                }
+                if self.visit[w as usize] != stamp {
+                    self.edges.push(state(v, d) as u32);
+                    time += 1;
+                    self.visit[w as usize] = stamp;
+                    self.disc[w as usize] = time;
+                    self.low[w as usize] = time;
+                    self.dfs.push((w, v, 0));
+                } else if self.disc[w as usize] < self.disc[v as usize] {
+                    // A back edge to an ancestor.
+                    self.edges.push(state(v, d) as u32);
+                    self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
+                }
                 continue;
             }
-            time += 1;
-            self.disc[root as usize] = time;
-            self.low[root as usize] = time;
-            self.dfs.clear();
-            self.dfs.push((root, NONE, 0));
-            while let Some(top) = self.dfs.len().checked_sub(1) {
-                let (v, parent, i) = self.dfs[top];
-                if i < 4 {
-                    self.dfs[top].2 += 1;
-                    let d = Dir::ALL[i as usize];
-                    let w = board.step(v, d);
-                    if !free(w) || w == parent {
-                        continue;
+            self.dfs.pop();
+            if parent == NONE {
+                continue;
+            }
+            let u = parent as usize;
+            self.low[u] = self.low[u].min(self.low[v as usize]);
+            if self.low[v as usize] >= self.disc[u] {
+                // `u` cuts `v`'s subtree off: the edges down to `u`–`v` are one block.
+                while let Some(e) = self.edges.pop() {
+                    let a = (e / 4) as u16;
+                    let d = Dir::ALL[e as usize % 4];
+                    let b = board.step(a, d);
+                    self.block[e as usize] = blocks;
+                    self.block[state(b, d.opposite())] = blocks;
+                    if a == parent && b == v {
+                        break;
                     }
-                    if self.disc[w as usize] == 0 {
-                        self.edges.push(state(v, d) as u32);
-                        time += 1;
-                        self.disc[w as usize] = time;
-                        self.low[w as usize] = time;
-                        self.dfs.push((w, v, 0));
-                    } else if self.disc[w as usize] < self.disc[v as usize] {
-                        // A back edge to an ancestor.
-                        self.edges.push(state(v, d) as u32);
-                        self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
-                    }
-                    continue;
                 }
-                self.dfs.pop();
-                if parent == NONE {
-                    continue;
-                }
-                let u = parent as usize;
-                self.low[u] = self.low[u].min(self.low[v as usize]);
-                if self.low[v as usize] >= self.disc[u] {
-                    // `u` cuts `v`'s subtree off: the edges down to `u`–`v` are one block.
-                    while let Some(e) = self.edges.pop() {
-                        let a = (e / 4) as u16;
-                        let d = Dir::ALL[e as usize % 4];
-                        let b = board.step(a, d);
-                        self.block[e as usize] = blocks;
-                        self.block[state(b, d.opposite())] = blocks;
-                        if a == parent && b == v {
-                            break;
-                        }
-                    }
-                    blocks += 1;
-                }
+                blocks += 1;
             }
         }
     }
@@ -172,11 +170,12 @@ impl MacroGen {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
+            self.visit.fill(0);
             self.stamp = 1;
         }
         self.queue.clear();
         boxes.remove(b);
-        self.compute_blocks(board, boxes);
+        self.compute_blocks(board, boxes, b);
         for d in Dir::ALL {
             let behind = board.step(b, d.opposite());
             let to = board.step(b, d);
@@ -386,7 +385,8 @@ mod tests {
         use crate::fess::test_levels::cell;
         let b = board("#########\n#   #   #\n#@$    .#\n#   #   #\n#########\n");
         let mut gen = MacroGen::new(&b);
-        gen.compute_blocks(&b, &CellSet::new(b.cells()));
+        gen.stamp = 1;
+        gen.compute_blocks(&b, &CellSet::new(b.cells()), cell(&b, 1, 1));
         let door = cell(&b, 4, 2);
         assert_ne!(gen.side(door, Dir::Left), gen.side(door, Dir::Right));
         let inside = cell(&b, 2, 2);
