@@ -53,7 +53,8 @@ pub struct MacroGen {
     depth: Vec<u16>,
     queue: Vec<u32>,
     /// The block (biconnected component of the free floor) of each edge `(cell, direction)`
-    /// of the current search, `u32::MAX` for none: see [`MacroGen::compute_blocks`].
+    /// in the current search's area (see [`MacroGen::compute_blocks`]); edges elsewhere keep
+    /// earlier searches' numbers, and an edge into a wall stays `u32::MAX`.
     block: Vec<u32>,
     /// `visit[c] == stamp`: cell `c` was discovered by the current search's depth-first
     /// search, at time `disc[c]`, with low point `low[c]`.
