@@ -135,11 +135,12 @@ impl Analysis {
                     .count() as u32
             })
             .sum();
+        let (packed, out_of_plan) = self.plan.packed_and_out_of_plan(board, boxes, mask);
         Features {
-            packed: self.plan.packed(board, boxes),
+            packed,
             regions: count_regions_beside_player(board, boxes, reach),
             rooms: self.rooms.obstructed_links(board, boxes),
-            out_of_plan: self.plan.out_of_plan(board, boxes, mask),
+            out_of_plan,
             hotspots: self.hotspots.count(board, boxes),
             mobility,
         }

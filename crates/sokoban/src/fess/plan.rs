@@ -248,6 +248,23 @@ impl PackingPlan {
             .count() as u32
     }
 
+    /// [`PackingPlan::packed`] and [`PackingPlan::out_of_plan`] of one position, the areas'
+    /// next ranks found once (the features of every candidate move need both).
+    pub fn packed_and_out_of_plan(
+        &self,
+        board: &Board,
+        boxes: &CellSet,
+        mask: &mut CellSet,
+    ) -> (u32, u32) {
+        let next = self.next_ranks(board, boxes);
+        let packed = (0..board.goal_list.len())
+            .filter(|&k| self.is_packed(board, boxes, &next, k))
+            .count() as u32;
+        let mut out = 0;
+        self.each_out_of_plan_at(board, boxes, &next, mask, |_| out += 1);
+        (packed, out)
+    }
+
     /// The cells still in plan: the union of the basins of the goals not packed. Written into
     /// `mask` (cleared first).
     pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
@@ -297,16 +314,28 @@ impl PackingPlan {
         board: &Board,
         boxes: &CellSet,
         mask: &mut CellSet,
-        mut f: impl FnMut(u16),
+        f: impl FnMut(u16),
     ) {
         let next = self.next_ranks(board, boxes);
-        self.in_plan_at(board, boxes, &next, mask);
+        self.each_out_of_plan_at(board, boxes, &next, mask, f);
+    }
+
+    /// [`PackingPlan::each_out_of_plan`] with the areas' next ranks already known.
+    fn each_out_of_plan_at(
+        &self,
+        board: &Board,
+        boxes: &CellSet,
+        next: &[u16],
+        mask: &mut CellSet,
+        mut f: impl FnMut(u16),
+    ) {
+        self.in_plan_at(board, boxes, next, mask);
         let packed_goal = |c: u16| {
             board
                 .goal_list
                 .iter()
                 .position(|&g| g == c)
-                .is_some_and(|k| self.is_packed(board, boxes, &next, k))
+                .is_some_and(|k| self.is_packed(board, boxes, next, k))
         };
         for b in boxes.iter() {
             if !mask.contains(b) && !packed_goal(b) {
