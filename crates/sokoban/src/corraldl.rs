@@ -168,9 +168,13 @@ impl CorralDeadlock {
         }
     }
 
-    /// Is some corral of `pos` (with `reach` computed for it) next to the box on `moved` (the
-    /// box pushed last) provably deadlocked? (Corrals away from the last push were there in
-    /// the parent.) With `moved` = [`NONE`], every corral is checked.
+    /// Is some corral of `pos` (with `reach` computed for it) near the box on `moved` (the
+    /// box pushed last) provably deadlocked? With `moved` = [`NONE`], every corral is checked.
+    ///
+    /// "Near" is next to the moved box or next to a box beside it: a corral the last push
+    /// did not touch was there in the parent, but the moved box may now block a push of one
+    /// of its border boxes (standing where the player or the box would have to go), which
+    /// can turn a corral that could be opened into a deadlocked one.
     pub fn is_deadlock(
         &mut self,
         board: &Board,
@@ -180,12 +184,26 @@ impl CorralDeadlock {
     ) -> bool {
         let n = board.cells();
         let base = self.regions.begin(n);
+        let mut near = [NONE; 20];
         let all: Vec<u16>;
         let starts: &[u16] = if moved == NONE {
             all = (0..n as u16).collect();
             &all
         } else {
-            &board.neighbors[moved as usize]
+            let mut k = 0;
+            for &m in &board.neighbors[moved as usize] {
+                near[k] = m;
+                k += 1;
+                if m != NONE && pos.boxes.contains(m) {
+                    for &c in &board.neighbors[m as usize] {
+                        if c != moved {
+                            near[k] = c;
+                            k += 1;
+                        }
+                    }
+                }
+            }
+            &near[..k]
         };
         // On a board flooded by rows, the corrals are flooded as rows (their cells listed in
         // row order: only the set of them is used).

@@ -33,6 +33,14 @@ impl FreezeCheck {
         frozen && off_goal
     }
 
+    /// Is the box on `cell` frozen: blocked on both axes by walls, dead squares on both sides
+    /// or boxes that are frozen themselves, so that it can never move again?
+    pub fn is_frozen(&mut self, board: &Board, boxes: &CellSet, cell: u16) -> bool {
+        self.as_wall.clear();
+        let mut off_goal = false;
+        self.frozen(board, boxes, cell, &mut off_goal)
+    }
+
     fn is_wall(&self, c: u16) -> bool {
         c == NONE || self.as_wall.contains(&c)
     }

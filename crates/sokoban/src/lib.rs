@@ -6,7 +6,8 @@
 //! - [`board`]: the compiled static board (compact cells, dead squares, push distances,
 //!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
 //! - [`deadlock`]: freeze and closed-diagonal deadlocks; [`corral`]: PI-corral pruning;
-//!   [`corraldl`]: corral deadlocks by a bounded search on the corral's boxes; [`matching`]: the
+//!   [`corraldl`]: corral deadlocks by a bounded search on the corral's boxes; [`bipartite`]:
+//!   box-to-goal matching with the boxes frozen on goals as walls; [`matching`]: the
 //!   Hungarian lower bound;
 //! - [`goalroom`]: goal rooms, their fill order (reverse search) and goal macros; [`tunnel`]:
 //!   tunnel macros; [`packing`]: the greedy search's packing-order penalty (the last three only
@@ -18,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bipartite;
 pub mod board;
 pub mod cells;
 pub mod corral;

@@ -311,3 +311,58 @@ fn box_pushable_into_the_enclosed_centre_is_no_deadlock() {
     assert!(!verdicts(text, 3, 2).1);
     assert!(!verdicts(text, 3, 4).1);
 }
+
+/// No position along a solution is a deadlock: the bipartite test with frozen boxes as walls
+/// and the corral test (after each push, around the pushed box) pass every position of the
+/// replayed solutions of the first 80 Microban levels.
+#[test]
+fn deadlock_tests_pass_every_position_on_solutions() {
+    use puzzle_engine::{Budget, StopReason};
+    use puzzle_sokoban::bipartite::FrozenMatching;
+    use puzzle_sokoban::corraldl::CorralDeadlock;
+    use puzzle_sokoban::lurd::parse_lurd;
+    use puzzle_sokoban::position::Reach;
+    use puzzle_sokoban::{parse_xsb, replay, solve, Algorithm};
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/sokoban/Microban_155.xsb"
+    ));
+    let levels = parse_xsb(text).unwrap();
+    let mut checked = 0;
+    for (i, level) in levels.iter().take(80).enumerate() {
+        let budget = Budget::iterations(200_000).with_max_nodes(2_000_000);
+        let s = solve(level, Algorithm::Greedy, &budget).unwrap();
+        assert_eq!(s.stop, StopReason::Solved, "Microban {}", i + 1);
+        let lurd = s.lurd.expect("a solution");
+        assert!(replay(level, &lurd).unwrap().solved);
+        let board = Board::new(level).unwrap();
+        let mut pos = Position::start(&board);
+        let mut matching = FrozenMatching::new();
+        let mut corrals = CorralDeadlock::new(&board, 10_000);
+        let mut reach = Reach::new(board.cells());
+        for (dir, push) in parse_lurd(&lurd).unwrap() {
+            let next = board.step(pos.player, dir);
+            if push {
+                let to = board.step(next, dir);
+                pos.boxes.remove(next);
+                pos.boxes.insert(to);
+                pos.player = next;
+                reach.compute(&board, &pos.boxes, pos.player);
+                assert!(
+                    !matching.is_deadlock(&board, &pos.boxes),
+                    "bipartite, Microban {}",
+                    i + 1
+                );
+                assert!(
+                    !corrals.is_deadlock(&board, &pos, &reach, to),
+                    "corral, Microban {}",
+                    i + 1
+                );
+                checked += 1;
+            } else {
+                pos.player = next;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} positions checked");
+}

@@ -20,8 +20,9 @@
 //!   position once (§II-A); a position with no moves left whose every child is a dead end is
 //!   a dead end too, up the tree (§II-A). The project's deadlock tests prune moves: dead
 //!   squares (never entered), freeze and closed diagonal around the moved box, corral
-//!   deadlocks of a new position, and PI-corral pruning (only moves whose first push goes
-//!   into the PI-corral).
+//!   deadlocks and the bipartite test with frozen boxes as walls (the write-up's appendix)
+//!   of a new position, and PI-corral pruning (only moves whose first push goes into the
+//!   PI-corral).
 //! - **Budget**: a position added to the tree is an expansion (the budget's iterations), each
 //!   stored move counts as a node against `max_nodes` (memory), and the clock and stop flag
 //!   are read at every expansion.
@@ -34,6 +35,7 @@ pub mod rooms;
 #[cfg(test)]
 mod test_levels;
 
+use crate::bipartite::FrozenMatching;
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
@@ -277,6 +279,7 @@ struct Expander {
     freeze: FreezeCheck,
     corrals: CorralPruner,
     corral_dl: CorralDeadlock,
+    bipartite: FrozenMatching,
     pushes: Vec<Push>,
     moves: Vec<MacroMove>,
     cands: Vec<Candidate>,
@@ -307,6 +310,7 @@ impl Expander {
             freeze: FreezeCheck::new(),
             corrals: CorralPruner::new(),
             corral_dl: CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT),
+            bipartite: FrozenMatching::new(),
             pushes: Vec::new(),
             moves: Vec::new(),
             cands: Vec::new(),
@@ -328,7 +332,9 @@ impl Expander {
         self.cands.clear();
         self.advised.clear();
         self.reach.compute(board, &pos.boxes, pos.player);
-        if self.corral_dl.is_deadlock(board, pos, &self.reach, moved) {
+        if self.corral_dl.is_deadlock(board, pos, &self.reach, moved)
+            || self.bipartite.is_deadlock(board, &pos.boxes)
+        {
             return Children::Moves;
         }
         self.parent_reach.clear();
@@ -426,6 +432,7 @@ impl Expander {
                 if self
                     .corral_dl
                     .is_deadlock(board, &child, &self.child_reach, m.to)
+                    || self.bipartite.is_deadlock(board, &child.boxes)
                 {
                     self.cands.remove(i);
                     live.remove(i);

@@ -3,11 +3,13 @@
 //! caught by the transposition table of [`super::store::NodeStore`] (positions with the
 //! normalized player). Greedy and weighted A* can also take turns among feature cells
 //! ([`SearchOptions::feature_cycle`], after FESS). Children are pruned by dead squares, freeze
-//! and closed-diagonal deadlocks and an infinite matching bound.
+//! and closed-diagonal deadlocks, an infinite matching bound and, after a box freezes on a
+//! goal, the matching with frozen boxes as walls ([`crate::bipartite`]).
 
 use super::join::joined_forward;
 use super::store::{NodeStore, NO_NODE};
 use super::{budget_exceeded, SearchOutcome};
+use crate::bipartite::FrozenMatching;
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
@@ -267,7 +269,7 @@ pub(super) fn forward_search(
     let deadline = budget.start();
     let mut reach = Reach::new(board.cells());
     let mut child_reach = Reach::new(board.cells());
-    let mut freeze = FreezeCheck::new();
+    let mut freeze = (FreezeCheck::new(), FrozenMatching::new());
     let mut bound = LowerBound::new();
     let mut pushes: Vec<Push> = Vec::new();
     let mut pos = Position::start(board);
@@ -709,7 +711,7 @@ fn expand_child(
     pos: &mut Position,
     (parent_reach, parent_min): (&Reach, u16),
     reach: &mut Reach,
-    freeze: &mut FreezeCheck,
+    freeze: &mut (FreezeCheck, FrozenMatching),
     bound: &mut LowerBound,
     store: &mut NodeStore,
     (push, tail): (Push, &[Push]),
@@ -732,9 +734,10 @@ fn expand_child(
         free.and_then(|(_, free)| window_has_enclosed_after_push(board, free, (push.from, to)))
             .unwrap_or(true)
     };
-    let deadlocked = |pos: &Position, freeze: &mut FreezeCheck| {
+    let deadlocked = |pos: &Position, (freeze, matching): &mut (FreezeCheck, FrozenMatching)| {
         freeze.is_deadlock(board, &pos.boxes, to)
             || (may_enclose() && closed_diagonal_deadlock(board, &pos.boxes, pos.player, to))
+            || matching.is_deadlock_after_push(board, &pos.boxes, to)
     };
     // Whether `reach` holds the child's player area (flooded).
     let mut flooded = false;
