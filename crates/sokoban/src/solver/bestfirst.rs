@@ -269,7 +269,7 @@ pub(super) fn forward_search(
     let deadline = budget.start();
     let mut reach = Reach::new(board.cells());
     let mut child_reach = Reach::new(board.cells());
-    let mut freeze = (FreezeCheck::new(), FrozenMatching::new());
+    let mut deadlock_tests = (FreezeCheck::new(), FrozenMatching::new());
     let mut bound = LowerBound::new();
     let mut pushes: Vec<Push> = Vec::new();
     let mut pos = Position::start(board);
@@ -509,7 +509,7 @@ pub(super) fn forward_search(
                 &mut pos,
                 (&reach, parent_min),
                 &mut child_reach,
-                &mut freeze,
+                &mut deadlock_tests,
                 &mut bound,
                 store,
                 (push, tail),
@@ -711,7 +711,7 @@ fn expand_child(
     pos: &mut Position,
     (parent_reach, parent_min): (&Reach, u16),
     reach: &mut Reach,
-    freeze: &mut (FreezeCheck, FrozenMatching),
+    deadlock_tests: &mut (FreezeCheck, FrozenMatching),
     bound: &mut LowerBound,
     store: &mut NodeStore,
     (push, tail): (Push, &[Push]),
@@ -756,7 +756,7 @@ fn expand_child(
     if let Some(j) = store.find(key, pos.boxes.words(), norm) {
         let ju = j as usize;
         if g < store.g[ju] {
-            if deadlocked(pos, freeze) {
+            if deadlocked(pos, deadlock_tests) {
                 return Child::Pruned;
             }
             store.g[ju] = g;
@@ -771,7 +771,7 @@ fn expand_child(
         }
         return Child::Pruned;
     }
-    if deadlocked(pos, freeze) {
+    if deadlocked(pos, deadlock_tests) {
         return Child::Pruned;
     }
     let Some(mut h) = bound.after_push(board, push.from, to) else {
