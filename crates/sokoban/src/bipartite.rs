@@ -31,7 +31,6 @@ struct GoalTable {
 pub struct FrozenMatching {
     freeze: FreezeCheck,
     frozen: Vec<u16>,
-    frozen_set: Option<CellSet>,
     tables: FxHashMap<u64, GoalTable>,
     queue: Vec<u16>,
     free_boxes: Vec<u16>,
@@ -104,8 +103,8 @@ impl FrozenMatching {
     /// The goal table for the boxes in `self.frozen`: a pull search from each free goal.
     fn goal_table(&mut self, board: &Board) -> GoalTable {
         let n = board.cells();
-        let frozen = self.frozen_set.get_or_insert_with(|| CellSet::new(n));
-        frozen.clear();
+        // Built only when a new set of frozen boxes needs its table (then cached).
+        let mut frozen = CellSet::new(n);
         for &f in &self.frozen {
             frozen.insert(f);
         }
