@@ -2,12 +2,16 @@
 //! §III-B; see `docs/METHODS.md#sokoban-fess`).
 //!
 //! **Packing order.** A retrograde analysis from the solved position: round by round, every
-//! goal box that can be pulled out of the goal area is removed from the board (taken to the
-//! "sink", as the paper's authors put it: here any floor cell neither a goal nor next to one),
-//! the player coming from any free cell outside the goals;
-//! goals emptied in the last round must be filled first. The pulls are searched with the
-//! player's access checked at every pull, and the player may come in by any entrance of a
-//! goal area, so an area with several entrances is emptied from whichever entrance works
+//! goal box that can be pulled out of the goal area is removed from the board, the player
+//! coming from any free cell outside the goals; goals emptied in the last round must be
+//! filled first. A box is out when its pulls meet a state (its cell and the player's area)
+//! that one of the start boxes off goals reaches by pushes alone on the board with the goals
+//! still standing as walls: a box can be brought there when those goals are full. Only in a
+//! round where no goal box meets one does a pull to the "sink", as the paper's authors put it
+//! (here any floor cell neither a goal nor next to one), count. The pulls are searched with
+//! the player's access checked at every pull, and the player may come in by any entrance of
+//! a goal area, so an area with several entrances is emptied from whichever entrance works,
+//! but not through an entrance boxes cannot be brought to with the player behind them
 //! (goals no pull frees at all share the first rank).
 //!
 //! **Packing feature.** The boxes on goals filled in that order, goal area by goal area (goals
@@ -43,14 +47,15 @@ fn flood(board: &Board, walls: &CellSet, box_cell: u16, from: u16, seen: &mut [b
 
 /// The cells a box on `start` reaches by pulls with the boxes of `walls` standing, the player
 /// starting on any free cell for which `player_start` holds, in breadth-first order; stops
-/// early at the first cell for which `stop` holds.
+/// early at the first state (the box's cell and the side the player stands on) for which
+/// `stop` holds.
 fn pull_cells(
     board: &Board,
     walls: &CellSet,
     start: u16,
     player_start: impl Fn(u16) -> bool,
-    stop: impl Fn(u16) -> bool,
-) -> Vec<u16> {
+    stop: impl Fn(u16, Dir) -> bool,
+) -> (Vec<u16>, bool) {
     let n = board.cells();
     let free = |c: u16| c != NONE && !walls.contains(c);
     let mut seen_state = vec![false; n * 4];
@@ -74,9 +79,9 @@ fn pull_cells(
         if !seen_cell[c as usize] {
             seen_cell[c as usize] = true;
             cells.push(c);
-            if stop(c) {
-                return cells;
-            }
+        }
+        if stop(c, d) {
+            return (cells, true);
         }
         // The box on `c`, the player one step beyond it in direction `d`.
         flood(board, walls, c, board.step(c, d), &mut area);
@@ -92,7 +97,55 @@ fn pull_cells(
             }
         }
     }
-    cells
+    (cells, false)
+}
+
+/// The states (a box's cell and the side the player stands on, `cell * 4 + side`) that the
+/// start boxes off goals reach by pushes, each alone on the board with the boxes of `walls`
+/// standing, the player starting on the level's start cell.
+fn push_states(board: &Board, walls: &CellSet) -> Vec<bool> {
+    let n = board.cells();
+    let free = |c: u16| c != NONE && !walls.contains(c);
+    let mut seen = vec![false; n * 4];
+    let mut area = vec![false; n];
+    let mut queue = Vec::new();
+    for b in board.start_boxes.iter() {
+        if board.is_goal(b) || walls.contains(b) {
+            continue;
+        }
+        flood(board, walls, b, board.start_player, &mut area);
+        for d in Dir::ALL {
+            let p = board.step(b, d);
+            if p != NONE && area[p as usize] && !seen[b as usize * 4 + d as usize] {
+                seen[b as usize * 4 + d as usize] = true;
+                queue.push((b, d));
+            }
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let (c, d) = queue[head];
+        head += 1;
+        flood(board, walls, c, board.step(c, d), &mut area);
+        for e in Dir::ALL {
+            let p = board.step(c, e);
+            if p == NONE || !area[p as usize] {
+                continue;
+            }
+            // The player reaches this side too: the same position.
+            seen[c as usize * 4 + e as usize] = true;
+            let t = board.step(c, e.opposite());
+            if !free(t) {
+                continue;
+            }
+            let s = t as usize * 4 + e as usize;
+            if !seen[s] {
+                seen[s] = true;
+                queue.push((t, e));
+            }
+        }
+    }
+    seen
 }
 
 /// The packing order and basins of a level (see the module documentation).
@@ -163,7 +216,10 @@ impl PackingPlan {
                     .all(|&a| a == NONE || !board.is_goal(a))
         };
         loop {
+            // Where the start boxes can still be brought with the goals of `standing` full.
+            let reach = push_states(board, &standing);
             let mut removable = Vec::new();
+            let mut by_sink = Vec::new();
             for (k, &removed) in removed_in.iter().enumerate() {
                 if removed != u16::MAX {
                     continue;
@@ -183,10 +239,16 @@ impl PackingPlan {
                         *o |= a;
                     }
                 }
-                let cells = pull_cells(board, &walls, g, |p| outside[p as usize], sink);
-                if cells.iter().any(|&c| sink(c)) {
+                let from_outside = |p: u16| outside[p as usize];
+                let met = |c: u16, d: Dir| reach[c as usize * 4 + d as usize];
+                if pull_cells(board, &walls, g, from_outside, met).1 {
                     removable.push(k);
+                } else if pull_cells(board, &walls, g, from_outside, |c, _| sink(c)).1 {
+                    by_sink.push(k);
                 }
+            }
+            if removable.is_empty() {
+                removable = by_sink;
             }
             if removable.is_empty() {
                 break;
@@ -210,7 +272,7 @@ impl PackingPlan {
                 let mut walls = board.goals.clone();
                 walls.remove(t);
                 let mut set = CellSet::new(n);
-                for c in pull_cells(board, &walls, t, |_| true, |_| false) {
+                for c in pull_cells(board, &walls, t, |_| true, |_, _| false).0 {
                     set.insert(c);
                 }
                 set
@@ -391,6 +453,19 @@ mod tests {
         let b = board("###########\n#   ..    #\n### ## ####\n#@  $$    #\n###########\n");
         let plan = PackingPlan::new(&b);
         assert_eq!(plan.rank, vec![0, 0], "both leave in the first round");
+    }
+
+    #[test]
+    fn an_entrance_no_box_can_be_brought_to_does_not_order_the_goals() {
+        // A shaft of two goals (column 6) open above to the boxes' room and below to a room
+        // the player reaches by the corridor of column 5. A box pushed down that corridor
+        // leaves the player behind it, so no box can come up into the shaft from below: the
+        // shaft fills from above, its bottom goal first.
+        let b = board(
+            "########\n#   #  #\n#@ $$  #\n#### #.#\n#### #.#\n####   #\n####   #\n########\n",
+        );
+        let plan = PackingPlan::new(&b);
+        assert!(plan.rank[goal(&b, 6, 4)] < plan.rank[goal(&b, 6, 3)]);
     }
 
     #[test]
