@@ -219,6 +219,7 @@ impl PackingPlan {
             // Where the start boxes can still be brought with the goals of `standing` full.
             let reach = push_states(board, &standing);
             let mut removable = Vec::new();
+            // Goals that leave only to the sink, looked for until one leaves the other way.
             let mut by_sink = Vec::new();
             for (k, &removed) in removed_in.iter().enumerate() {
                 if removed != u16::MAX {
@@ -243,7 +244,9 @@ impl PackingPlan {
                 let met = |c: u16, d: Dir| reach[c as usize * 4 + d as usize];
                 if pull_cells(board, &walls, g, from_outside, met).1 {
                     removable.push(k);
-                } else if pull_cells(board, &walls, g, from_outside, |c, _| sink(c)).1 {
+                } else if removable.is_empty()
+                    && pull_cells(board, &walls, g, from_outside, |c, _| sink(c)).1
+                {
                     by_sink.push(k);
                 }
             }
