@@ -168,20 +168,34 @@ struct Node {
     home: u32,
     /// The feature-space key ([`Features::rank`]) of the best position on the path to it.
     best: u32,
+    /// The accumulated weight of the path to it.
+    weight: u32,
+    /// Its moves are `Tree::moves[first..end]`, the advised ones (weight 0) before
+    /// `advised_end`, each part in the tie-break order.
+    first: u32,
+    advised_end: u32,
+    end: u32,
 }
 
-/// An unexpanded move: its position and the move.
+/// A stored move: the move and the tie-break key ([`Features::order`]) of the position it
+/// leads to.
 #[derive(Clone, Copy, Debug)]
-struct Pending {
-    node: u32,
+struct Stored {
     m: MacroMove,
+    order: u64,
 }
 
-/// A cell of the feature space: the unexpanded moves of its positions, least accumulated
-/// weight first, then by the tie-break order of the position they lead to, then oldest first.
+/// A cell's queue entry for a position with moves left: its next move's accumulated weight,
+/// tie-break key and index in `Tree::moves`, and the position.
+type Entry = Reverse<(u32, u64, u32, u32)>;
+
+/// A cell of the feature space: one entry per position with unexpanded moves, for its next
+/// move, so that the cell yields its positions' moves least accumulated weight first, then by
+/// the tie-break order of the position they lead to, then oldest first (each position's moves
+/// are stored in that order).
 #[derive(Default)]
 struct Cell {
-    moves: BinaryHeap<Reverse<(u32, u64, u32)>>,
+    moves: BinaryHeap<Entry>,
     active: bool,
 }
 
@@ -191,7 +205,7 @@ struct Tree {
     words: Vec<u64>,
     words_per: usize,
     table: FxHashMap<u64, u32>,
-    moves: Vec<Pending>,
+    moves: Vec<Stored>,
     cells: Vec<Cell>,
     cell_of: FxHashMap<u64, u32>,
     /// The non-empty cells in the order they were first filled (the round).
@@ -200,12 +214,25 @@ struct Tree {
 
 impl Tree {
     /// The nodes held, as the node budget counts them: each position one, each stored move
-    /// half of one. A move takes 28 bytes (its 12-byte record and its 16-byte entry in its
-    /// cell's queue) against about 80 for a position (its node, boxes and table entry), so a
-    /// budget of `n` nodes holds less memory than `n` positions of the best-first searches
-    /// (about 105 bytes each).
+    /// a quarter of one. A move takes 16 bytes against about 100 for a position (its 44-byte
+    /// node, boxes, table entry and 24-byte queue entry), so a budget of `n` nodes holds less
+    /// memory than `n` positions of the best-first searches (about 105 bytes each).
     fn held(&self) -> usize {
-        self.nodes.len() + self.moves.len().div_ceil(2)
+        Self::held_with(self.nodes.len(), self.moves.len())
+    }
+
+    /// [`Tree::held`] for `positions` positions and `moves` stored moves.
+    fn held_with(positions: usize, moves: usize) -> usize {
+        positions + moves.div_ceil(4)
+    }
+
+    /// The queue entry of node `k`'s next move, if it has one left.
+    fn entry(&self, k: u32) -> Option<Entry> {
+        let n = &self.nodes[k as usize];
+        (n.first < n.end).then(|| {
+            let w = n.weight + u32::from(n.first >= n.advised_end);
+            Reverse((w, self.moves[n.first as usize].order, n.first, k))
+        })
     }
 
     fn boxes(&self, board: &Board, k: u32) -> CellSet {
@@ -519,6 +546,10 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 dead: false,
                 home: 0,
                 best: 0,
+                weight,
+                first: 0,
+                advised_end: 0,
+                end: 0,
             });
             tree.words.extend_from_slice(pos.boxes.words());
             tree.table
@@ -549,19 +580,28 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
                 "fess: position added"
             );
             // Storing the moves must not take the tree past the node budget.
-            if tree.nodes.len() + (tree.moves.len() + exp.cands.len()).div_ceil(2) > limit {
+            if Tree::held_with(tree.nodes.len(), tree.moves.len() + exp.cands.len()) > limit {
                 outcome.stop = StopReason::Nodes;
                 outcome.nodes = tree.held() as u64;
                 return outcome;
             }
             tree.nodes[k as usize].pending = exp.cands.len() as u32;
-            for (c, &advised) in exp.cands.iter().zip(&exp.advised) {
-                let id = tree.moves.len() as u32;
-                tree.moves.push(Pending { node: k, m: c.m });
-                let w = weight + u32::from(!advised);
-                tree.cells[cell as usize]
-                    .moves
-                    .push(Reverse((w, c.features.order(), id)));
+            // The moves in the order the cell takes them: advised first, then by the
+            // tie-break key, then as generated.
+            let mut order: Vec<usize> = (0..exp.cands.len()).collect();
+            order.sort_by_key(|&i| (!exp.advised[i], exp.cands[i].features.order()));
+            let first = tree.moves.len() as u32;
+            tree.moves.extend(order.iter().map(|&i| Stored {
+                m: exp.cands[i].m,
+                order: exp.cands[i].features.order(),
+            }));
+            let advised = exp.advised.iter().filter(|&&a| a).count() as u32;
+            let node = &mut tree.nodes[k as usize];
+            node.first = first;
+            node.advised_end = first + advised;
+            node.end = tree.moves.len() as u32;
+            if let Some(e) = tree.entry(k) {
+                tree.cells[cell as usize].moves.push(e);
             }
             if exp.cands.is_empty() {
                 // A dead end: its parent loses a child.
@@ -601,14 +641,19 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
             }
             turn %= tree.round.len();
             let cell = tree.round[turn] as usize;
-            let Some(Reverse((w, _, id))) = tree.cells[cell].moves.pop() else {
+            let Some(Reverse((w, _, id, node))) = tree.cells[cell].moves.pop() else {
                 tree.cells[cell].active = false;
                 tree.round.remove(turn);
                 continue;
             };
-            let Pending { node, m } = tree.moves[id as usize];
             if tree.nodes[node as usize].dead {
                 continue;
+            }
+            let m = tree.moves[id as usize].m;
+            // The position's next move takes its place in the queue.
+            tree.nodes[node as usize].first = id + 1;
+            if let Some(e) = tree.entry(node) {
+                tree.cells[cell].moves.push(e);
             }
             let mut pos = Position::from_words(
                 board,
@@ -641,12 +686,13 @@ mod tests {
     use crate::lurd::replay;
     use crate::position::pushes_to_lurd;
 
-    /// The sizes behind [`Tree::held`]'s accounting: a stored move is a 12-byte record and a
-    /// 16-byte queue entry.
+    /// The sizes behind [`Tree::held`]'s accounting: a stored move takes 16 bytes, a node 44
+    /// and a queue entry 24.
     #[test]
-    fn a_stored_move_takes_28_bytes() {
-        assert_eq!(std::mem::size_of::<Pending>(), 12);
-        assert_eq!(std::mem::size_of::<Reverse<(u32, u64, u32)>>(), 16);
+    fn a_stored_move_takes_16_bytes() {
+        assert_eq!(std::mem::size_of::<Stored>(), 16);
+        assert_eq!(std::mem::size_of::<Node>(), 44);
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
     }
 
     #[test]
@@ -667,6 +713,10 @@ mod tests {
                 dead: false,
                 home,
                 best,
+                weight: 0,
+                first: 0,
+                advised_end: 0,
+                end: 0,
             });
             (tree.nodes.len() as u32 - 1, home)
         };
