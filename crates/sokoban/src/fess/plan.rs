@@ -6,9 +6,13 @@
 //! coming from any free cell outside the goals; goals emptied in the last round must be
 //! filled first. A box is out when its pulls meet a state (its cell and the player's area)
 //! that one of the start boxes off goals reaches by pushes alone on the board with the goals
-//! still standing as walls: a box can be brought there when those goals are full. Only in a
-//! round where no goal box meets one does a pull to the "sink", as the paper's authors put it
-//! (here any floor cell neither a goal nor next to one), count. The pulls are searched with
+//! still standing as walls: a box can be brought there when those goals are full. Each start
+//! box fills one goal, so a goal box that leaves claims a start box it meets that no goal
+//! took before (the goals with the fewest such boxes choose first, each the box the fewest
+//! other goals meet); a goal that meets only claimed boxes waits. Only in a round where no
+//! goal claims a box do goals meeting claimed boxes leave, and only in a round where no goal
+//! meets any does a pull to the "sink", as the paper's authors put it (here any floor cell
+//! neither a goal nor next to one), count. The pulls are searched with
 //! the player's access checked at every pull, and the player may come in by any entrance of
 //! a goal area, so an area with several entrances is emptied from whichever entrance works,
 //! but not through an entrance boxes cannot be brought to with the player behind them
@@ -101,25 +105,20 @@ fn pull_cells(
 }
 
 /// The states (a box's cell and the side the player stands on, `cell * 4 + side`) that the
-/// start boxes off goals reach by pushes, each alone on the board with the boxes of `walls`
+/// start box on `b` reaches by pushes, alone on the board with the boxes of `walls`
 /// standing, the player starting on the level's start cell.
-fn push_states(board: &Board, walls: &CellSet) -> Vec<bool> {
+fn push_states(board: &Board, walls: &CellSet, b: u16) -> Vec<bool> {
     let n = board.cells();
     let free = |c: u16| c != NONE && !walls.contains(c);
     let mut seen = vec![false; n * 4];
     let mut area = vec![false; n];
     let mut queue = Vec::new();
-    for b in board.start_boxes.iter() {
-        if board.is_goal(b) || walls.contains(b) {
-            continue;
-        }
-        flood(board, walls, b, board.start_player, &mut area);
-        for d in Dir::ALL {
-            let p = board.step(b, d);
-            if p != NONE && area[p as usize] && !seen[b as usize * 4 + d as usize] {
-                seen[b as usize * 4 + d as usize] = true;
-                queue.push((b, d));
-            }
+    flood(board, walls, b, board.start_player, &mut area);
+    for d in Dir::ALL {
+        let p = board.step(b, d);
+        if p != NONE && area[p as usize] {
+            seen[b as usize * 4 + d as usize] = true;
+            queue.push((b, d));
         }
     }
     let mut head = 0;
@@ -215,12 +214,30 @@ impl PackingPlan {
                     .iter()
                     .all(|&a| a == NONE || !board.is_goal(a))
         };
+        // The start boxes off goals, each claimed by the goal it is to fill.
+        let starts: Vec<u16> = board
+            .start_boxes
+            .iter()
+            .filter(|&b| !board.is_goal(b))
+            .collect();
+        let mut used = vec![false; starts.len()];
         loop {
-            // Where the start boxes can still be brought with the goals of `standing` full.
-            let reach = push_states(board, &standing);
+            // Where each start box can still be brought with the goals of `standing` full.
+            let states: Vec<Vec<bool>> = starts
+                .iter()
+                .map(|&b| push_states(board, &standing, b))
+                .collect();
+            let mut any = vec![false; n * 4];
+            for st in &states {
+                for (a, &x) in any.iter_mut().zip(st) {
+                    *a |= x;
+                }
+            }
             let mut removable = Vec::new();
-            // Goals that leave only to the sink, looked for until one leaves the other way.
+            // Goals meeting only claimed boxes, and goals that leave only to the sink.
+            let mut by_any = Vec::new();
             let mut by_sink = Vec::new();
+            let mut claims: Vec<(usize, Vec<usize>)> = Vec::new();
             for (k, &removed) in removed_in.iter().enumerate() {
                 if removed != u16::MAX {
                     continue;
@@ -241,14 +258,48 @@ impl PackingPlan {
                     }
                 }
                 let from_outside = |p: u16| outside[p as usize];
-                let met = |c: u16, d: Dir| reach[c as usize * 4 + d as usize];
-                if pull_cells(board, &walls, g, from_outside, met).1 {
-                    removable.push(k);
-                } else if removable.is_empty()
+                let visited = std::cell::RefCell::new(Vec::new());
+                pull_cells(board, &walls, g, from_outside, |c, d| {
+                    visited.borrow_mut().push(c as usize * 4 + d as usize);
+                    false
+                });
+                let visited = visited.into_inner();
+                let met: Vec<usize> = (0..starts.len())
+                    .filter(|&i| !used[i] && visited.iter().any(|&s| states[i][s]))
+                    .collect();
+                if !met.is_empty() {
+                    claims.push((k, met));
+                } else if visited.iter().any(|&s| any[s]) {
+                    by_any.push(k);
+                } else if claims.is_empty()
+                    && by_any.is_empty()
                     && pull_cells(board, &walls, g, from_outside, |c, _| sink(c)).1
                 {
                     by_sink.push(k);
                 }
+            }
+            // Each goal claims the start box wanted by the fewest other goals, the goals
+            // with the fewest boxes to choose from first.
+            let mut wanted = vec![0u32; starts.len()];
+            for (_, met) in &claims {
+                for &i in met {
+                    wanted[i] += 1;
+                }
+            }
+            claims.sort_by_key(|(k, met)| (met.len(), *k));
+            for (k, met) in &claims {
+                if let Some(&i) = met
+                    .iter()
+                    .filter(|&&i| !used[i])
+                    .min_by_key(|&&i| (wanted[i], i))
+                {
+                    used[i] = true;
+                    removable.push(*k);
+                }
+            }
+            removable.sort_unstable();
+            if removable.is_empty() {
+                removable = by_any;
             }
             if removable.is_empty() {
                 removable = by_sink;
@@ -256,6 +307,11 @@ impl PackingPlan {
             if removable.is_empty() {
                 break;
             }
+            tracing::trace!(
+                round,
+                removed = ?removable.iter().map(|&k| board.xy(board.goal_list[k])).collect::<Vec<_>>(),
+                "fess plan: goals freed"
+            );
             for &k in &removable {
                 removed_in[k] = round;
                 standing.remove(board.goal_list[k]);
@@ -469,6 +525,16 @@ mod tests {
         );
         let plan = PackingPlan::new(&b);
         assert!(plan.rank[goal(&b, 6, 4)] < plan.rank[goal(&b, 6, 3)]);
+    }
+
+    #[test]
+    fn a_start_box_fills_one_goal() {
+        // The box of row 1 reaches both goals of its corridor, the player coming round it
+        // through either gap; the boxes of row 4 reach only the goal between them. Two goals
+        // cannot both take the last box of row 1: one of them is filled before the other.
+        let b = board("##########\n#.  $   .#\n## ### ###\n#   @    #\n# $  . $ #\n##########\n");
+        let plan = PackingPlan::new(&b);
+        assert_ne!(plan.rank[goal(&b, 1, 1)], plan.rank[goal(&b, 8, 1)]);
     }
 
     #[test]
