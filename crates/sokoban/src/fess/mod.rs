@@ -313,6 +313,9 @@ struct Expander {
     advised: Vec<bool>,
     blocked: Vec<(u16, u32)>,
     parent_reach: CellSet,
+    /// Scratch: the candidates in the order their cell takes them (unadvised, tie-break key,
+    /// index).
+    sorted: Vec<(bool, u64, usize)>,
 }
 
 /// The positions a corral-deadlock search may store ([`CorralDeadlock`]).
@@ -344,6 +347,7 @@ impl Expander {
             advised: Vec::new(),
             blocked: Vec::new(),
             parent_reach: CellSet::new(n),
+            sorted: Vec::new(),
         }
     }
 
@@ -588,13 +592,21 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
             tree.nodes[k as usize].pending = exp.cands.len() as u32;
             // The moves in the order the cell takes them: advised first, then by the
             // tie-break key, then as generated.
-            let mut order: Vec<usize> = (0..exp.cands.len()).collect();
-            order.sort_by_key(|&i| (!exp.advised[i], exp.cands[i].features.order()));
+            exp.sorted.clear();
+            exp.sorted.extend(
+                exp.cands
+                    .iter()
+                    .zip(&exp.advised)
+                    .enumerate()
+                    .map(|(i, (c, &a))| (!a, c.features.order(), i)),
+            );
+            exp.sorted.sort_unstable();
             let first = tree.moves.len() as u32;
-            tree.moves.extend(order.iter().map(|&i| Stored {
-                m: exp.cands[i].m,
-                order: exp.cands[i].features.order(),
-            }));
+            tree.moves
+                .extend(exp.sorted.iter().map(|&(_, order, i)| Stored {
+                    m: exp.cands[i].m,
+                    order,
+                }));
             let advised = exp.advised.iter().filter(|&&a| a).count() as u32;
             let node = &mut tree.nodes[k as usize];
             node.first = first;

@@ -271,10 +271,7 @@ impl PackingPlan {
                     claims.push((k, met));
                 } else if visited.iter().any(|&s| any[s]) {
                     by_any.push(k);
-                } else if claims.is_empty()
-                    && by_any.is_empty()
-                    && pull_cells(board, &walls, g, from_outside, |c, _| sink(c)).1
-                {
+                } else if visited.iter().any(|&s| sink((s / 4) as u16)) {
                     by_sink.push(k);
                 }
             }
