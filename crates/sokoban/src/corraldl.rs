@@ -9,6 +9,14 @@
 //! goal or the player reaches the corral again, the position is a deadlock. The search is
 //! bounded; running out of budget proves nothing. Results are cached by `B` and the player's
 //! normalized cell on the relaxed board.
+//!
+//! **Learned patterns.** A proof is about the relaxed position alone: the boxes `B` with the
+//! player anywhere in its area on the relaxed board. Any later position that holds every box
+//! of `B` (and others besides), with the player standing in that area, relaxes to the same
+//! position and is a deadlock too, whatever corral it shows. Each proof is kept as such a
+//! pattern (the boxes and the area) and every position tested is matched against them first:
+//! a database of small deadlock patterns learned during the search, as Shoham & Schaeffer's
+//! FESS write-up keeps, here learned from the corral searches' proofs.
 
 use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
@@ -25,6 +33,79 @@ const CACHE_LIMIT: usize = 1 << 20;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
 const MAX_BOXES: usize = 12;
+
+/// The most learned patterns [`Patterns`] keeps; later proofs are not kept.
+const PATTERN_LIMIT: usize = 1 << 16;
+
+/// Deadlock patterns learned from the corral searches' proofs (see the module documentation):
+/// each a set of boxes and the player's area on the board holding only those boxes, filed
+/// under its lowest box cell.
+#[derive(Debug)]
+struct Patterns {
+    words_per: usize,
+    /// The boxes of pattern `k`: `boxes[k * words_per..(k + 1) * words_per]`.
+    boxes: Vec<u64>,
+    /// The player's area of pattern `k`, in the same layout.
+    area: Vec<u64>,
+    /// The patterns whose lowest box stands on each cell.
+    by_cell: Vec<Vec<u32>>,
+}
+
+impl Patterns {
+    fn new(cells: usize) -> Patterns {
+        Patterns {
+            words_per: CellSet::new(cells).words().len(),
+            boxes: Vec::new(),
+            area: Vec::new(),
+            by_cell: vec![Vec::new(); cells],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.boxes.len() / self.words_per.max(1)
+    }
+
+    /// Keep the pattern `boxes` (not empty) with the player's area `reach` computed on the
+    /// board holding only those boxes.
+    fn learn(&mut self, board: &Board, boxes: &CellSet, reach: &Reach) {
+        let Some(low) = boxes.iter().next() else {
+            return;
+        };
+        if self.len() >= PATTERN_LIMIT {
+            return;
+        }
+        let mut area = CellSet::new(board.cells());
+        for c in 0..board.cells() as u16 {
+            if reach.reachable(c) {
+                area.insert(c);
+            }
+        }
+        let k = self.len() as u32;
+        self.by_cell[low as usize].push(k);
+        self.boxes.extend_from_slice(boxes.words());
+        self.area.extend_from_slice(area.words());
+    }
+
+    /// Whether some pattern's boxes all stand in `boxes` with `player` in its area.
+    fn matches(&self, boxes: &CellSet, player: u16) -> bool {
+        if self.boxes.is_empty() {
+            return false;
+        }
+        let w = self.words_per;
+        let words = boxes.words();
+        let (pw, pb) = (player as usize / 64, 1u64 << (player % 64));
+        boxes.iter().any(|b| {
+            self.by_cell[b as usize].iter().any(|&k| {
+                let at = k as usize * w;
+                self.area[at + pw] & pb != 0
+                    && self.boxes[at..at + w]
+                        .iter()
+                        .zip(words)
+                        .all(|(p, b)| p & !b == 0)
+            })
+        })
+    }
+}
 
 /// Scratch and cache for [`CorralDeadlock::is_deadlock`].
 #[derive(Debug)]
@@ -46,6 +127,9 @@ pub struct CorralDeadlock {
     states: SearchStates,
     /// Number of corrals proved deadlocked (for statistics).
     pub proved: u64,
+    /// Number of positions a learned pattern proved deadlocked (for statistics).
+    pub by_pattern: u64,
+    patterns: Patterns,
     /// On a board flooded by rows: the free cells the player does not reach, those of the
     /// corrals looked at so far, and the corral being tested (`in_corral` as rows).
     unreached: Rows,
@@ -161,6 +245,8 @@ impl CorralDeadlock {
             freeze: FreezeCheck::new(),
             states: SearchStates::new(board.cells(), limit),
             proved: 0,
+            by_pattern: 0,
+            patterns: Patterns::new(board.cells()),
             unreached: [0; ROW_BITS + 2],
             seen: [0; ROW_BITS + 2],
             corral_rows: [0; ROW_BITS + 2],
@@ -182,6 +268,10 @@ impl CorralDeadlock {
         reach: &Reach,
         moved: u16,
     ) -> bool {
+        if self.patterns.matches(&pos.boxes, pos.player) {
+            self.by_pattern += 1;
+            return true;
+        }
         let n = board.cells();
         let base = self.regions.begin(n);
         let mut near = [NONE; 20];
@@ -293,6 +383,11 @@ impl CorralDeadlock {
                         Some(&d) => d,
                         None => {
                             let d = self.search(board, &sub, pos.player);
+                            if d {
+                                // The search used `reach` as scratch: the start's area again.
+                                self.reach.compute(board, &sub, pos.player);
+                                self.patterns.learn(board, &sub, &self.reach);
+                            }
                             if self.cache.len() > CACHE_LIMIT {
                                 // Answers filed by real cell refer to these.
                                 self.cache.clear();
@@ -471,6 +566,35 @@ mod tests {
         // through its own cell), and down only onto a dead square. No box is frozen.
         let text = "########\n#...   #\n#### # #\n#  $$$@#\n#### ###\n   ###\n";
         assert_eq!(check(text), (true, false));
+    }
+
+    #[test]
+    fn a_proved_corral_is_a_pattern_for_positions_holding_its_boxes() {
+        // The level of the test above, two columns wider.
+        let text = "##########\n#...     #\n#### # # #\n#  $$$@  #\n#### #####\n   ###\n";
+        let board = Board::new(&Level::parse_one(text).unwrap()).unwrap();
+        let start = Position::start(&board);
+        let mut reach = Reach::new(board.cells());
+        // The same boxes and one more, far from the corral; the box moved last is that one,
+        // so the corral is not looked at again.
+        let extra = board.cell_of[2 * board.width + 8];
+        let mut more = start.clone();
+        more.boxes.insert(extra);
+        let fresh = |dl: &mut CorralDeadlock, reach: &mut Reach| {
+            reach.compute(&board, &more.boxes, more.player);
+            dl.is_deadlock(&board, &more, reach, extra)
+        };
+        assert!(!fresh(&mut CorralDeadlock::new(&board, 10_000), &mut reach));
+        let mut dl = CorralDeadlock::new(&board, 10_000);
+        reach.compute(&board, &start.boxes, start.player);
+        assert!(dl.is_deadlock(&board, &start, &reach, NONE));
+        assert!(fresh(&mut dl, &mut reach));
+        assert_eq!(dl.by_pattern, 1);
+        // With the player on the other side of the pattern's boxes, it does not apply.
+        let mut inside = more.clone();
+        inside.player = board.cell_of[3 * board.width + 1];
+        reach.compute(&board, &inside.boxes, inside.player);
+        assert!(!dl.patterns.matches(&inside.boxes, inside.player));
     }
 
     #[test]
