@@ -593,7 +593,6 @@ mod tests {
         // With the player on the other side of the pattern's boxes, it does not apply.
         let mut inside = more.clone();
         inside.player = board.cell_of[3 * board.width + 1];
-        reach.compute(&board, &inside.boxes, inside.player);
         assert!(!dl.patterns.matches(&inside.boxes, inside.player));
     }
 
