@@ -75,11 +75,7 @@ impl Patterns {
             return;
         }
         let mut area = CellSet::new(board.cells());
-        for c in 0..board.cells() as u16 {
-            if reach.reachable(c) {
-                area.insert(c);
-            }
-        }
+        reach.area_into(board.cells(), &mut area);
         let k = self.len() as u32;
         self.by_cell[low as usize].push(k);
         self.boxes.extend_from_slice(boxes.words());

@@ -287,6 +287,17 @@ impl Reach {
         self.stamp.len()
     }
 
+    /// The cells the last [`Reach::compute`] reached, written into `set` (cleared first; it
+    /// covers the board's `cells`).
+    pub fn area_into(&self, cells: usize, set: &mut CellSet) {
+        set.clear();
+        for c in 0..cells as u16 {
+            if self.reachable(c) {
+                set.insert(c);
+            }
+        }
+    }
+
     /// Was `c` reached by the last [`Reach::compute`]?
     #[inline]
     pub fn reachable(&self, c: u16) -> bool {

@@ -368,12 +368,7 @@ impl Expander {
         {
             return Children::Moves;
         }
-        self.parent_reach.clear();
-        for c in 0..board.cells() as u16 {
-            if self.reach.reachable(c) {
-                self.parent_reach.insert(c);
-            }
-        }
+        self.reach.area_into(board.cells(), &mut self.parent_reach);
         // PI-corral pruning: only macro moves that begin with one of its pushes.
         generate_pushes(board, pos, &self.reach, true, &mut self.pushes);
         let pruned = self
