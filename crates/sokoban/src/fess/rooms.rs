@@ -7,8 +7,13 @@
 //! through the room and the corridors (never through another room or a box), one flood per
 //! part the boxes cut the room into; a link is *obstructed* when some part of one of its rooms
 //! does not reach the other room. The feature is the number of obstructed links.
+//!
+//! On a grid that fits bit rows ([`Board::place`]) the floods are row floods
+//! ([`crate::position::fill_area`]) over each room's cells and the corridors; elsewhere, and
+//! for the links themselves, cell by cell. Both give the same count.
 
-use crate::board::{Board, CellSet, NONE};
+use crate::board::{Board, CellSet, NONE, ROW_BITS};
+use crate::position::{clear_rows, fill_area, next_to_row, row_bit, Rows};
 
 /// The rooms of a level and their links.
 #[derive(Clone, Debug)]
@@ -27,6 +32,26 @@ pub struct Rooms {
     touched: Vec<u32>,
     /// The obstructed links found so far (scratch of [`Rooms::obstructed_links`]).
     broken: Vec<(u16, u16)>,
+    /// Each room's cells and the corridor cells as bit rows (empty when the grid does not
+    /// fit them).
+    rows: Option<Box<RoomRows>>,
+}
+
+/// The bit rows of the rooms and corridors, and the row floods' scratch.
+#[derive(Clone, Debug)]
+struct RoomRows {
+    /// The cells of each room.
+    room: Vec<Rows>,
+    /// The corridor cells.
+    corridor: Rows,
+    /// The boxes of the position being measured.
+    boxes: Rows,
+    /// The free cells of one room and the corridors.
+    free: Rows,
+    /// The cells of the room's parts flooded so far.
+    seen: Rows,
+    /// One part's flood.
+    area: Rows,
 }
 
 impl Rooms {
@@ -89,7 +114,28 @@ impl Rooms {
             stack: Vec::new(),
             touched: vec![0; count],
             broken: Vec::new(),
+            rows: None,
         };
+        if !board.place.is_empty() {
+            let mut room = vec![[0u64; ROW_BITS + 2]; count];
+            let mut corridor = [0u64; ROW_BITS + 2];
+            for c in 0..n as u16 {
+                let (y, bit) = row_bit(board.place[c as usize]);
+                match rooms.room_of[c as usize] {
+                    NONE => corridor[y] |= bit,
+                    r => room[r as usize][y] |= bit,
+                }
+            }
+            let zero = [0u64; ROW_BITS + 2];
+            rooms.rows = Some(Box::new(RoomRows {
+                room,
+                corridor,
+                boxes: zero,
+                free: zero,
+                seen: zero,
+                area: zero,
+            }));
+        }
         let empty = CellSet::new(n);
         for r in 0..count as u16 {
             if let Some(&c) = rooms.cells[r as usize].first() {
@@ -140,6 +186,15 @@ impl Rooms {
             self.stamp = 0;
         }
         self.broken.clear();
+        if self.rows.is_some() {
+            self.obstructed_links_by_rows(board, boxes)
+        } else {
+            self.obstructed_links_by_cells(board, boxes)
+        }
+    }
+
+    /// [`Rooms::obstructed_links`] by floods cell by cell (`broken` empty).
+    fn obstructed_links_by_cells(&mut self, board: &Board, boxes: &CellSet) -> u32 {
         for r in 0..self.count {
             if self.links[r].is_empty() {
                 continue;
@@ -158,6 +213,53 @@ impl Rooms {
                         let link = ((r as u16).min(o), (r as u16).max(o));
                         if !self.broken.contains(&link) {
                             self.broken.push(link);
+                        }
+                    }
+                }
+            }
+        }
+        self.broken.len() as u32
+    }
+
+    /// [`Rooms::obstructed_links`] by row floods (the grid fits bit rows).
+    fn obstructed_links_by_rows(&mut self, board: &Board, boxes: &CellSet) -> u32 {
+        let rows = self.rows.as_deref_mut().expect("bit rows");
+        let h = board.height;
+        clear_rows(&mut rows.boxes, h + 2);
+        for b in boxes.iter() {
+            let (y, bit) = row_bit(board.place[b as usize]);
+            rows.boxes[y] |= bit;
+        }
+        for r in 0..self.count {
+            if self.links[r].is_empty() {
+                continue;
+            }
+            for y in 1..=h {
+                rows.free[y] = (rows.room[r][y] | rows.corridor[y]) & !rows.boxes[y];
+            }
+            clear_rows(&mut rows.seen, h + 2);
+            // Each part: the lowest free cell of the room no part has covered yet.
+            for y in 1..=h {
+                loop {
+                    let seeds = rows.room[r][y] & rows.free[y] & !rows.seen[y];
+                    if seeds == 0 {
+                        break;
+                    }
+                    let p = ((y - 1) * ROW_BITS) as u16 + seeds.trailing_zeros() as u16;
+                    clear_rows(&mut rows.area, h + 2);
+                    fill_area(&mut rows.area, &rows.free, p, board.width);
+                    for k in 1..=h {
+                        rows.seen[k] |= rows.area[k];
+                    }
+                    for &o in &self.links[r] {
+                        let room = &rows.room[o as usize];
+                        let met = (1..=h)
+                            .any(|k| next_to_row(&rows.area, k) & room[k] & !rows.boxes[k] != 0);
+                        if !met {
+                            let link = ((r as u16).min(o), (r as u16).max(o));
+                            if !self.broken.contains(&link) {
+                                self.broken.push(link);
+                            }
                         }
                     }
                 }
@@ -211,6 +313,36 @@ mod tests {
             boxes.insert(cell(&b, 2, y));
         }
         assert_eq!(rooms.obstructed_links(&b, &boxes), 1);
+    }
+
+    /// The row floods count what the cell floods count, on positions of random boxes
+    /// scattered over the floor of every XSokoban screen (walls of boxes cutting rooms in
+    /// parts and corridors shut included).
+    #[test]
+    fn row_floods_count_the_links_the_cell_floods_count() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let mut rng = puzzle_engine::Rng::new(7);
+        let mut cut = 0;
+        for level in crate::parse_xsb(text).expect("XSokoban") {
+            let b = Board::new(&level).expect("a board");
+            let mut rooms = Rooms::new(&b);
+            assert!(rooms.rows.is_some(), "XSokoban fits bit rows");
+            for round in 0..40 {
+                let mut boxes = CellSet::new(b.cells());
+                let per_cent = 5 + round % 8 * 5;
+                for c in 0..b.cells() as u16 {
+                    if rng.next_u64() % 100 < per_cent {
+                        boxes.insert(c);
+                    }
+                }
+                let by_rows = rooms.obstructed_links(&b, &boxes);
+                rooms.broken.clear();
+                let by_cells = rooms.obstructed_links_by_cells(&b, &boxes);
+                assert_eq!(by_rows, by_cells, "{:?}", level.title);
+                cut += u32::from(by_rows > 0);
+            }
+        }
+        assert!(cut > 1000, "most positions obstruct some link: {cut}");
     }
 
     #[test]
