@@ -42,6 +42,8 @@ pub struct Rooms {
 struct RoomRows {
     /// The cells of each room.
     room: Vec<Rows>,
+    /// The first and last padded row holding cells of each room.
+    span: Vec<(usize, usize)>,
     /// The corridor cells.
     corridor: Rows,
     /// The boxes of the position being measured.
@@ -127,8 +129,17 @@ impl Rooms {
                 }
             }
             let zero = [0u64; ROW_BITS + 2];
+            let span = room
+                .iter()
+                .map(|rows| {
+                    let first = rows.iter().position(|&w| w != 0).unwrap_or(1);
+                    let last = rows.iter().rposition(|&w| w != 0).unwrap_or(0);
+                    (first, last)
+                })
+                .collect();
             rooms.rows = Some(Box::new(RoomRows {
                 room,
+                span,
                 corridor,
                 boxes: zero,
                 free: zero,
@@ -239,7 +250,8 @@ impl Rooms {
             }
             clear_rows(&mut rows.seen, h + 2);
             // Each part: the lowest free cell of the room no part has covered yet.
-            for y in 1..=h {
+            let (first, last) = rows.span[r];
+            for y in first..=last {
                 loop {
                     let seeds = rows.room[r][y] & rows.free[y] & !rows.seen[y];
                     if seeds == 0 {
@@ -253,7 +265,8 @@ impl Rooms {
                     }
                     for &o in &self.links[r] {
                         let room = &rows.room[o as usize];
-                        let met = (1..=h)
+                        let (first, last) = rows.span[o as usize];
+                        let met = (first..=last)
                             .any(|k| next_to_row(&rows.area, k) & room[k] & !rows.boxes[k] != 0);
                         if !met {
                             let link = ((r as u16).min(o), (r as u16).max(o));
