@@ -8,9 +8,9 @@
 //! part the boxes cut the room into; a link is *obstructed* when some part of one of its rooms
 //! does not reach the other room. The feature is the number of obstructed links.
 //!
-//! On a grid that fits bit rows ([`Board::place`]) the floods are row floods
-//! ([`crate::position::fill_area`]) over each room's cells and the corridors; elsewhere, and
-//! for the links themselves, cell by cell. Both give the same count.
+//! On a grid that fits bit rows ([`Board::place`]) the floods are the row floods of the
+//! player's reach ([`crate::position::Reach`]) over each room's cells and the corridors;
+//! on wider grids, and when the links are found, cell by cell. Both give the same count.
 
 use crate::board::{Board, CellSet, NONE, ROW_BITS};
 use crate::position::{clear_rows, fill_area, next_to_row, row_bit, Rows};
