@@ -189,13 +189,6 @@ impl Rooms {
         if self.count < 2 {
             return 0;
         }
-        // Stamps only grow, so a cell seen by one of a room's floods has a stamp no smaller
-        // than the room's first flood's; start afresh long before they could wrap.
-        if self.stamp > u32::MAX / 2 {
-            self.seen.fill(0);
-            self.touched.fill(0);
-            self.stamp = 0;
-        }
         self.broken.clear();
         if self.rows.is_some() {
             self.obstructed_links_by_rows(board, boxes)
@@ -206,6 +199,13 @@ impl Rooms {
 
     /// [`Rooms::obstructed_links`] by floods cell by cell (`broken` empty).
     fn obstructed_links_by_cells(&mut self, board: &Board, boxes: &CellSet) -> u32 {
+        // Stamps only grow, so a cell seen by one of a room's floods has a stamp no smaller
+        // than the room's first flood's; start afresh long before they could wrap.
+        if self.stamp > u32::MAX / 2 {
+            self.seen.fill(0);
+            self.touched.fill(0);
+            self.stamp = 0;
+        }
         for r in 0..self.count {
             if self.links[r].is_empty() {
                 continue;
