@@ -32,7 +32,7 @@ pub struct Rooms {
     touched: Vec<u32>,
     /// The obstructed links found so far (scratch of [`Rooms::obstructed_links`]).
     broken: Vec<(u16, u16)>,
-    /// Each room's cells and the corridor cells as bit rows (empty when the grid does not
+    /// Each room's cells and the corridor cells as bit rows (`None` when the grid does not
     /// fit them).
     rows: Option<Box<RoomRows>>,
 }
