@@ -250,7 +250,7 @@ impl JobEvent for SolveEvent {
 }
 
 /// The lists of searches of the `greedy` portfolio a request chooses, for experiments with the
-/// portfolio: each `search:share,…` ([`Phases`], e.g. `gm-c4:50,w2-c4:50`); `None` runs the
+/// portfolio: each `search:share[:cap],…` ([`Phases`], e.g. `gm-c4:50:500000,w2-c4:50`); `None` runs the
 /// built-in list. Level records of `greedy` carry the lists that were set.
 #[derive(
     Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema, clap::Args,
@@ -259,7 +259,8 @@ impl JobEvent for SolveEvent {
 pub struct Portfolio {
     /// For experiments with the portfolio (`algo: greedy`): run LIST as its first list of
     /// searches instead of the built-in one. LIST is `search:share,…` with each search's share
-    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`. Searches: `astar`;
+    /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`; `search:share:N` also stops
+    /// that search after N expansions (its time passes on). Searches: `astar`;
     /// `fess` (the feature space search over macro moves); `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
     /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
     /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional

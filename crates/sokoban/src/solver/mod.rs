@@ -198,12 +198,40 @@ const REVERSE_CYCLING: (Order, SearchOptions) = (
     },
 );
 
-/// A search of a portfolio and its share of the budget in per cent.
-type Phase = (Order, SearchOptions, u32);
+/// A search of a portfolio list: the search, its share of the budget in per cent, and an
+/// optional cap on its expansions (a capped search that reaches it stops and passes the rest
+/// of its share on, like one that stops early for any other reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// The order of the best-first search.
+    pub order: Order,
+    /// Its settings.
+    pub opts: SearchOptions,
+    /// Its share of the time and iteration budget in per cent (cumulative: the phase ends
+    /// when the shares so far are used).
+    pub share: u32,
+    /// The most positions it expands (`None`: as many as its share allows).
+    pub max_expansions: Option<u64>,
+}
 
 /// `search` with `share` per cent of the budget.
 const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
-    (order, opts, share)
+    Phase {
+        order,
+        opts,
+        share,
+        max_expansions: None,
+    }
+}
+
+/// `search` with `share` per cent of the budget and at most [`GREEDY_CAP`] expansions.
+const fn capped((order, opts): (Order, SearchOptions), share: u32) -> Phase {
+    Phase {
+        order,
+        opts,
+        share,
+        max_expansions: Some(GREEDY_CAP),
+    }
 }
 
 /// The share of one core each list gets when they take turns ([`turns`]): the second list,
@@ -214,13 +242,22 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 /// short greedy searches solve most levels within their first slices anyway.
 const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 
+/// The expansion cap of the greedy searches with macros but without the advisors' move
+/// weights. In a run of XSokoban at 60 s on two threads and of Microban, Microban II,
+/// Sasquatch and XSokoban at 10 s on one, none of them solved a level after 303,226
+/// expansions (cycling greedy: 252,548), while the advised greedy searches solved screens
+/// after up to 1.4 M. On one core at 10 s their windows held at most 334,000 expansions, so
+/// the cap binds on long budgets, where it hands their time on: in the first list to the
+/// backward search, in the second to the weighted searches at its end.
+const GREEDY_CAP: u64 = 500_000;
+
 /// The phases of `first_thread`.
 const FIRST_THREAD: [Phase; 8] = [
     phase(A_STAR, 2),
-    phase(greedy_macros(4), 18),
-    phase(greedy_macros(8), 15),
+    capped(greedy_macros(4), 18),
+    capped(greedy_macros(8), 15),
     phase(REVERSE_CYCLING, 20),
-    phase(greedy_macros(16), 5),
+    capped(greedy_macros(16), 5),
     phase(advised(greedy_macros(4)), 25),
     phase(weighted(2, 4, 1), 5),
     phase(weighted(2, 4, 0), 10),
@@ -232,7 +269,7 @@ const FIRST_THREAD: [Phase; 8] = [
 const SECOND_THREAD: [Phase; 5] = [
     phase(advised(greedy_cycling(1)), 50),
     phase(FESS, 10),
-    phase(greedy_cycling(1), 30),
+    capped(greedy_cycling(1), 30),
     phase(advised(weighted_macros(2, 4, 1)), 5),
     phase(advised(weighted(2, 4, 1)), 5),
 ];
@@ -267,16 +304,20 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// | search | share |
 /// |---|---:|
 /// | A*, no macros | 2 % |
-/// | greedy + macros, connectivity weight 4 | 18 % |
-/// | greedy + macros, connectivity weight 8 | 15 % |
+/// | greedy + macros, connectivity weight 4 | 18 %, at most 500,000 expansions |
+/// | greedy + macros, connectivity weight 8 | 15 %, at most 500,000 expansions |
 /// | greedy backwards (pulls from the solved position, [`reverse_best_first`]), cycling on one expansion in 8 | 20 % |
-/// | greedy + macros, connectivity weight 16 | 5 % |
+/// | greedy + macros, connectivity weight 16 | 5 %, at most 500,000 expansions |
 /// | greedy + macros, connectivity weight 4, FESS move weights (advisors) | 25 % |
 /// | weighted A* (w = 2), no macros, cycling on every expansion | 5 % |
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s). The backward search with cycling alone solves
+/// (Microban 146: 14 pushes, 0.09 s). The three greedy searches without the advisors solve
+/// levels within a few hundred thousand expansions or not at all, so they stop at
+/// [`GREEDY_CAP`]; on long budgets the backward search then starts after 5–12 s instead of at
+/// 35 % of the time (at 60 s on two threads it solved XSokoban 35, 74 and 87 on a host where
+/// they were lost without the cap; docs/benchmarks/sokoban.md). The backward search with cycling alone solves
 /// XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to 1.7 M expansions), which no
 /// forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
 /// from greedy searches with connectivity weights 0, 2 and 16, which solved no XSokoban
@@ -303,7 +344,8 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
     let deadline = budget.start();
     let mut total = SearchOutcome::exhausted(0);
     let mut cumulative = 0u32;
-    for (k, &(order, opts, share)) in phases.iter().enumerate() {
+    for (k, p) in phases.iter().enumerate() {
+        let (order, opts, share) = (p.order, p.opts, p.share);
         cumulative += share;
         let last = k + 1 == phases.len();
         let upto = |whole: u64| {
@@ -320,6 +362,9 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
         }
         if let Some(n) = budget.max_iterations {
             phase.max_iterations = Some(upto(n).saturating_sub(total.expanded));
+        }
+        if let Some(cap) = p.max_expansions {
+            phase.max_iterations = Some(phase.max_iterations.map_or(cap, |n| n.min(cap)));
         }
         let started = deadline.elapsed();
         let outcome = best_first_opts(board, order, opts, &phase);
@@ -466,7 +511,7 @@ pub fn any_solution_with(
 /// |---|---:|
 /// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
 /// | FESS ([`crate::fess`]) | 10 % |
-/// | greedy + macros, cycling on every expansion | 30 % |
+/// | greedy + macros, cycling on every expansion | 30 %, at most 500,000 expansions |
 /// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///
@@ -478,7 +523,7 @@ pub fn any_solution_with(
 /// thread it adds XSokoban 14, 19, 22, 26, 33, 37 and 48 and loses nothing on Microban,
 /// Microban II or Sasquatch (docs/benchmarks/sokoban.md#fess). Cycling without the weights
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
-/// (96 pushes). On hard levels the two greedy searches often fill their share of the node
+/// (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two greedy searches often fill their share of the node
 /// budget before their share of the time and pass the rest on to the two weighted searches,
 /// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves.
 /// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
@@ -559,11 +604,36 @@ mod tests {
             ("first thread", &FIRST_THREAD[..]),
             ("second thread", &SECOND_THREAD[..]),
         ] {
-            let (_, opts, _) = phases.last().expect("a phase");
-            assert!(portfolio::ends_a_portfolio(opts), "{name}");
-            let total: u32 = phases.iter().map(|p| p.2).sum();
+            let last = phases.last().expect("a phase");
+            assert!(portfolio::ends_a_portfolio(&last.opts), "{name}");
+            let total: u32 = phases.iter().map(|p| p.share).sum();
             assert_eq!(total, 100, "{name}: shares add up to 100 %");
         }
+    }
+
+    /// A capped phase stops at its cap and passes its share on: the list's next search runs
+    /// and solves the level.
+    #[test]
+    fn a_capped_phase_stops_at_its_cap_and_passes_its_time_on() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let level = &crate::level::parse_xsb(text).expect("xsokoban")[0];
+        let board = Board::new(level).expect("board");
+        let budget = Budget::iterations(1_000_000);
+        let cap = |n| Phase {
+            max_expansions: Some(n),
+            ..phase(greedy_macros(4), 100)
+        };
+        let alone = run_phases(&board, &budget, &[cap(20)], 0);
+        assert_eq!(alone.stop, StopReason::Iterations);
+        assert!(alone.pushes.is_none());
+        assert!(alone.expanded <= 20, "{}", alone.expanded);
+        let then = run_phases(&board, &budget, &[cap(20), phase(A_STAR, 0)], 0);
+        assert_eq!(then.stop, StopReason::Solved);
+        let pushes = then.pushes.expect("the A* after the cap solves screen 1");
+        let lurd = pushes_to_lurd(&board, &pushes).expect("the pushes are legal");
+        assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
+        let uncapped = run_phases(&board, &budget, &[phase(greedy_macros(4), 100)], 0);
+        assert!(uncapped.pushes.is_some() && uncapped.expanded > 20);
     }
 
     /// The portfolio's searches are the ones `parse_search` names.

@@ -1,6 +1,7 @@
 //! The lists of searches of the any-solution portfolio as explicit, typed options: a list is
 //! written `search:share,search:share,…` with [`parse_search`]'s names and each search's share
-//! of the budget in per cent ([`Phases`]), and [`PortfolioConfig`] carries the two lists
+//! of the budget in per cent, optionally capped in expansions (`search:share:cap`; [`Phases`]),
+//! and [`PortfolioConfig`] carries the two lists
 //! (default: the built-in ones). Nothing here reads the environment.
 
 use super::{Order, Phase, SearchOptions, A_STAR, FESS, FIRST_THREAD, SECOND_THREAD};
@@ -123,7 +124,8 @@ pub fn search_name(order: Order, opts: &SearchOptions) -> String {
 /// last one runs to the end of the budget).
 ///
 /// Written (by [`FromStr`], [`fmt::Display`] and serde, all as the same string)
-/// `search:share,search:share,…` with [`parse_search`]'s names, e.g. `gm-c4:50,w2-c4:50`. The
+/// `search:share,search:share,…` with [`parse_search`]'s names, e.g. `gm-c4:50,w2-c4:50`; a
+/// third field caps a search's expansions ([`Phase::max_expansions`]): `gm-c4:50:500000`. The
 /// last search must search forwards without macros: a portfolio reads a search that exhausts
 /// its space as a proof that the level is unsolvable, which only such a search gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,8 +143,8 @@ impl Phases {
         Phases(SECOND_THREAD.to_vec())
     }
 
-    /// The searches and their shares in per cent, in order.
-    pub fn searches(&self) -> &[(Order, SearchOptions, u32)] {
+    /// The searches, their shares in per cent and caps, in order.
+    pub fn searches(&self) -> &[Phase] {
         &self.0
     }
 }
@@ -180,6 +182,29 @@ impl FromStr for Phases {
         let mut phases = Vec::new();
         for item in text.split(',') {
             let item = item.trim();
+            let (item, cap) = match item
+                .split_once(':')
+                .map(|(n, rest)| (n, rest.split_once(':')))
+            {
+                Some((name, Some((share, cap)))) => {
+                    (&item[..name.len() + 1 + share.len()], Some(cap))
+                }
+                _ => (item, None),
+            };
+            let max_expansions = match cap {
+                None => None,
+                Some(cap) => Some(
+                    cap.trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&c| c > 0)
+                        .ok_or_else(|| {
+                            refuse(format!(
+                                "'{cap}' is not an expansion cap (a positive whole number)"
+                            ))
+                        })?,
+                ),
+            };
             let Some((name, share)) = item.split_once(':') else {
                 return Err(refuse(if item.is_empty() {
                     "an empty entry".into()
@@ -195,13 +220,18 @@ impl FromStr for Phases {
                 .ok()
                 .filter(|&s| s <= 100)
                 .ok_or_else(|| refuse(format!("'{share}' is not a share from 0 to 100")))?;
-            phases.push((order, opts, share));
+            phases.push(Phase {
+                order,
+                opts,
+                share,
+                max_expansions,
+            });
         }
-        let (order, opts, _) = phases.last().expect("split yields at least one item");
-        if !ends_a_portfolio(opts) {
+        let last: &Phase = phases.last().expect("split yields at least one item");
+        if !ends_a_portfolio(&last.opts) {
             return Err(refuse(format!(
                 "the last search, '{}', has macros or searches backwards",
-                search_name(*order, opts)
+                search_name(last.order, &last.opts)
             )));
         }
         Ok(Phases(phases))
@@ -216,11 +246,14 @@ pub(super) fn ends_a_portfolio(opts: &SearchOptions) -> bool {
 
 impl fmt::Display for Phases {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, (order, opts, share)) in self.0.iter().enumerate() {
+        for (k, p) in self.0.iter().enumerate() {
             if k > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{}:{share}", search_name(*order, opts))?;
+            write!(f, "{}:{}", search_name(p.order, &p.opts), p.share)?;
+            if let Some(cap) = p.max_expansions {
+                write!(f, ":{cap}")?;
+            }
         }
         Ok(())
     }
@@ -271,14 +304,16 @@ mod tests {
         }
         assert_eq!(
             Phases::built_in_second().to_string(),
-            "gm-c4-f1-a1:50,fess:10,gm-c4-f1:30,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
+            "gm-c4-f1-a1:50,fess:10,gm-c4-f1:30:500000,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
         );
-        let text = "astar:2, gm-c8-p2:30,r-g-c0-f8-m20:20,w3-c4:48";
+        let text = "astar:2, gm-c8-p2:30: 9000,r-g-c0-f8-m20:20,w3-c4:48";
         let phases: Phases = text.parse().unwrap();
         assert_eq!(
             phases.to_string(),
-            "astar:2,gm-c8-p2:30,r-g-c0-f8-m20:20,w3-c4:48"
+            "astar:2,gm-c8-p2:30:9000,r-g-c0-f8-m20:20,w3-c4:48"
         );
+        assert_eq!(phases.searches()[1].max_expansions, Some(9000));
+        assert_eq!(phases.searches()[2].max_expansions, None);
         assert_eq!(phases.to_string().parse::<Phases>(), Ok(phases));
     }
 
@@ -313,6 +348,14 @@ mod tests {
         );
         assert_eq!(reason("astar:x"), "'x' is not a share from 0 to 100");
         assert_eq!(reason("astar:101"), "'101' is not a share from 0 to 100");
+        assert_eq!(
+            reason("gm-c4:50:0,astar:50"),
+            "'0' is not an expansion cap (a positive whole number)"
+        );
+        assert_eq!(
+            reason("gm-c4:50:1e5,astar:50"),
+            "'1e5' is not an expansion cap (a positive whole number)"
+        );
         assert_eq!(reason(""), "an empty entry");
         assert_eq!(reason("astar:50,"), "an empty entry");
         let message = "gm-c4:100".parse::<Phases>().unwrap_err().to_string();
