@@ -315,11 +315,11 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// The first A* solves small levels with short solutions at once where greedy search drowns
 /// (Microban 146: 14 pushes, 0.09 s). The three greedy searches without the advisors solve
 /// levels within a few hundred thousand expansions or not at all, so they stop at
-/// [`GREEDY_CAP`]; on long budgets the backward search then starts after 5–12 s instead of at
-/// 35 % of the time (at 60 s on two threads it solved XSokoban 35, 74 and 87 on a host where
-/// they were lost without the cap; docs/benchmarks/sokoban.md). The backward search with cycling alone solves
-/// XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to 1.7 M expansions), which no
-/// forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
+/// [`GREEDY_CAP`]; on long budgets the backward search then starts after 7–12 s instead of
+/// at 35 % of the time (at 60 s on two threads it solved XSokoban 35, 74 and 87 on a host
+/// where they were lost without the cap; docs/benchmarks/sokoban.md). The backward search
+/// with cycling alone solves XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to
+/// 1.7 M expansions), which no forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
 /// from greedy searches with connectivity weights 0, 2 and 16, which solved no XSokoban
 /// screen in that window in a full run of the set (docs/benchmarks/sokoban.md). Greedy
 /// search with the advisors' move weights but without cycling solves XSokoban 32 (1.4 M
@@ -344,8 +344,16 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
     let deadline = budget.start();
     let mut total = SearchOutcome::exhausted(0);
     let mut cumulative = 0u32;
-    for (k, p) in phases.iter().enumerate() {
-        let (order, opts, share) = (p.order, p.opts, p.share);
+    for (
+        k,
+        &Phase {
+            order,
+            opts,
+            share,
+            max_expansions,
+        },
+    ) in phases.iter().enumerate()
+    {
         cumulative += share;
         let last = k + 1 == phases.len();
         let upto = |whole: u64| {
@@ -363,7 +371,7 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
         if let Some(n) = budget.max_iterations {
             phase.max_iterations = Some(upto(n).saturating_sub(total.expanded));
         }
-        if let Some(cap) = p.max_expansions {
+        if let Some(cap) = max_expansions {
             phase.max_iterations = Some(phase.max_iterations.map_or(cap, |n| n.min(cap)));
         }
         let started = deadline.elapsed();
@@ -523,8 +531,9 @@ pub fn any_solution_with(
 /// thread it adds XSokoban 14, 19, 22, 26, 33, 37 and 48 and loses nothing on Microban,
 /// Microban II or Sasquatch (docs/benchmarks/sokoban.md#fess). Cycling without the weights
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
-/// (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two greedy searches often fill their share of the node
-/// budget before their share of the time and pass the rest on to the two weighted searches,
+/// (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two greedy
+/// searches often fill their share of the node budget, or reach the cap, before their share
+/// of the time and pass the rest on to the two weighted searches,
 /// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves.
 /// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
 /// which solved none of the 39 XSokoban screens the rest of the portfolio left unsolved.

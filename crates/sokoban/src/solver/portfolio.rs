@@ -182,18 +182,19 @@ impl FromStr for Phases {
         let mut phases = Vec::new();
         for item in text.split(',') {
             let item = item.trim();
-            let (item, cap) = match item
-                .split_once(':')
-                .map(|(n, rest)| (n, rest.split_once(':')))
-            {
-                Some((name, Some((share, cap)))) => {
-                    (&item[..name.len() + 1 + share.len()], Some(cap))
-                }
-                _ => (item, None),
+            let Some((name, share)) = item.split_once(':') else {
+                return Err(refuse(if item.is_empty() {
+                    "an empty entry".into()
+                } else {
+                    format!("'{item}' has no share (write it name:share, e.g. {item}:50)")
+                }));
             };
-            let max_expansions = match cap {
-                None => None,
-                Some(cap) => Some(
+            let (share, cap) = match share.split_once(':') {
+                Some((share, cap)) => (share, Some(cap)),
+                None => (share, None),
+            };
+            let max_expansions = cap
+                .map(|cap| {
                     cap.trim()
                         .parse::<u64>()
                         .ok()
@@ -202,16 +203,9 @@ impl FromStr for Phases {
                             refuse(format!(
                                 "'{cap}' is not an expansion cap (a positive whole number)"
                             ))
-                        })?,
-                ),
-            };
-            let Some((name, share)) = item.split_once(':') else {
-                return Err(refuse(if item.is_empty() {
-                    "an empty entry".into()
-                } else {
-                    format!("'{item}' has no share (write it name:share, e.g. {item}:50)")
-                }));
-            };
+                        })
+                })
+                .transpose()?;
             let (order, opts) = parse_search(name.trim())
                 .ok_or_else(|| refuse(format!("'{name}' is not a search name")))?;
             let share: u32 = share
