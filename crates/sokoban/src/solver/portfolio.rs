@@ -162,8 +162,8 @@ impl fmt::Display for PhasesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "portfolio list '{}': {} (expected search:share,… in per cent, ending with a search \
-             without macros, e.g. gm-c4:50,w2-c4:50)",
+            "portfolio list '{}': {} (expected search:share[:cap],… with shares in per cent, \
+             ending with a search without macros, e.g. gm-c4:50,w2-c4:50)",
             self.text, self.reason
         )
     }
