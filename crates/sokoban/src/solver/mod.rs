@@ -225,12 +225,10 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 }
 
 /// `search` with `share` per cent of the budget and at most [`GREEDY_CAP`] expansions.
-const fn capped((order, opts): (Order, SearchOptions), share: u32) -> Phase {
+const fn capped(search: (Order, SearchOptions), share: u32) -> Phase {
     Phase {
-        order,
-        opts,
-        share,
         max_expansions: Some(GREEDY_CAP),
+        ..phase(search, share)
     }
 }
 

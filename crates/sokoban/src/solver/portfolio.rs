@@ -221,7 +221,7 @@ impl FromStr for Phases {
                 max_expansions,
             });
         }
-        let last: &Phase = phases.last().expect("split yields at least one item");
+        let last = phases.last().expect("split yields at least one item");
         if !ends_a_portfolio(&last.opts) {
             return Err(refuse(format!(
                 "the last search, '{}', has macros or searches backwards",
