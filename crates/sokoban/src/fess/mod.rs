@@ -510,177 +510,249 @@ fn solution(
 
 /// Run FESS on `board` within `budget` (see the module documentation).
 pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
-    let deadline = budget.start();
-    let start = Position::start(board);
-    if start.is_solved(board) {
-        return SearchOutcome::solved_at_start(0);
+    Fess::new(board).run(board, budget)
+}
+
+/// The position to add to the tree next: its boxes and player, its parent, the move from
+/// the parent and the move's accumulated weight.
+type Pending = (Position, u32, Option<MacroMove>, u32);
+
+/// A FESS search that can stop and go on: [`Fess::run`] searches within a budget and returns,
+/// keeping its tree, its feature space and its place in the round, so that a later
+/// [`Fess::run`] continues where it stopped (the portfolio gives FESS a second window when a
+/// search between its windows hands time on; `solver/mod.rs`).
+pub struct Fess {
+    exp: Expander,
+    tree: Tree,
+    next: Option<Pending>,
+    turn: usize,
+    /// How the search ended for good (solved, its space exhausted); a later run returns it
+    /// again, without expansions.
+    ended: Option<SearchOutcome>,
+}
+
+impl Fess {
+    /// A search of `board` before its first position: the level analysed (packing plan,
+    /// rooms, hotspots), the tree empty.
+    pub fn new(board: &Board) -> Fess {
+        let start = Position::start(board);
+        let words_per = start.boxes.words().len();
+        Fess {
+            exp: Expander::new(board),
+            tree: Tree::new(words_per),
+            next: Some((start, NO_NODE, None, 0)),
+            turn: 0,
+            ended: None,
+        }
     }
-    let mut outcome = SearchOutcome::exhausted(0);
-    let mut exp = Expander::new(board);
-    let words_per = start.boxes.words().len();
-    let mut tree = Tree::new(words_per);
-    let limit = budget.max_nodes.max(1);
-    // The position to add next: its boxes, player, parent and move, weight.
-    let mut next = Some((start.clone(), NO_NODE, None::<MacroMove>, 0u32));
-    let mut turn = 0usize;
-    loop {
-        if let Some((mut pos, parent, m, weight)) = next.take() {
-            // Add the position to the tree and weigh its moves.
-            let norm = exp.reach.compute(board, &pos.boxes, pos.player);
-            pos.player = norm;
-            let k = tree.nodes.len() as u32;
-            let features = exp
-                .analysis
-                .features(board, &pos.boxes, &mut exp.reach, &mut exp.mask);
-            tree.nodes.push(Node {
-                parent,
-                m: m.unwrap_or(MacroMove {
-                    from: NONE,
-                    to: NONE,
-                    side: Dir::Up,
-                    pushes: 0,
-                }),
-                player: norm,
-                pending: 0,
-                dead: false,
-                home: 0,
-                best: 0,
-                weight,
-                first: 0,
-                advised_end: 0,
-                end: 0,
-            });
-            tree.words.extend_from_slice(pos.boxes.words());
-            tree.table
-                .insert(pos.box_hash ^ board.zobrist_player[norm as usize], k);
-            outcome.expanded += 1;
-            deadline.report_iterations(1);
-            let moved = m.map_or(NONE, |m| m.to);
-            if let Children::Solved(last) = exp.children(board, &pos, moved, &features) {
-                outcome.pushes = Some(solution(board, &tree, &mut exp, k, Some(last)));
-                outcome.stop = StopReason::Solved;
-                outcome.nodes = tree.held() as u64;
-                return outcome;
-            }
-            let (cell, best) = tree.place(parent, &features);
-            tree.nodes[k as usize].home = cell;
-            tree.nodes[k as usize].best = best;
-            tracing::trace!(
-                node = k,
-                parent,
-                from = ?m.map(|m| board.xy(m.from)),
-                to = ?m.map(|m| board.xy(m.to)),
-                weight,
-                ?features,
-                cell,
-                cells = tree.round.len(),
-                moves = exp.cands.len(),
-                advised = exp.advised.iter().filter(|&&a| a).count(),
-                "fess: position added"
-            );
-            // Storing the moves must not take the tree past the node budget.
-            if Tree::held_with(tree.nodes.len(), tree.moves.len() + exp.cands.len()) > limit {
-                outcome.stop = StopReason::Nodes;
-                outcome.nodes = tree.held() as u64;
-                return outcome;
-            }
-            tree.nodes[k as usize].pending = exp.cands.len() as u32;
-            // The moves in the order the cell takes them: advised first, then by the
-            // tie-break key, then as generated.
-            exp.sorted.clear();
-            exp.sorted.extend(
-                exp.cands
-                    .iter()
-                    .zip(&exp.advised)
-                    .enumerate()
-                    .map(|(i, (c, &a))| (!a, c.features.order(), i)),
-            );
-            exp.sorted.sort_unstable();
-            let first = tree.moves.len() as u32;
-            tree.moves
-                .extend(exp.sorted.iter().map(|&(_, order, i)| Stored {
-                    m: exp.cands[i].m,
-                    order,
-                }));
-            let advised = exp.advised.iter().filter(|&&a| a).count() as u32;
-            let node = &mut tree.nodes[k as usize];
-            node.first = first;
-            node.advised_end = first + advised;
-            node.end = tree.moves.len() as u32;
-            if let Some(e) = tree.entry(k) {
-                tree.cells[cell as usize].moves.push(e);
-            }
-            if exp.cands.is_empty() {
-                // A dead end: its parent loses a child.
-                tree.nodes[k as usize].pending = 1;
-                tree.settle(k);
-            } else if !tree.cells[cell as usize].active {
-                tree.cells[cell as usize].active = true;
-                tree.round.push(cell);
-            }
-            outcome.nodes = tree.held() as u64;
-            if tree.held() >= limit {
-                outcome.stop = StopReason::Nodes;
-                return outcome;
-            }
-        }
-        if budget.max_iterations.is_some_and(|n| outcome.expanded >= n) {
-            outcome.stop = StopReason::Iterations;
-            return outcome;
-        }
-        // On one core in the portfolio, FESS takes turns with the other list: a position
-        // costs about as much as the 128 expansions of a best-first search between two of
-        // their polls, so it polls once per position.
-        crate::solver::turns::poll();
-        if deadline.stopped() {
-            outcome.stop = StopReason::Interrupted;
-            return outcome;
-        }
-        if deadline.expired() {
-            outcome.stop = StopReason::Time;
-            return outcome;
-        }
-        // The next non-empty cell of the round, and its least-weight move to a new position.
-        while next.is_none() {
-            if tree.round.is_empty() {
-                outcome.stop = StopReason::Exhausted;
-                return outcome;
-            }
-            turn %= tree.round.len();
-            let cell = tree.round[turn] as usize;
-            let Some(Reverse((w, _, id, node))) = tree.cells[cell].moves.pop() else {
-                tree.cells[cell].active = false;
-                tree.round.remove(turn);
-                continue;
+
+    /// The nodes the tree holds as the node budget counts them (positions and a quarter of
+    /// each stored move).
+    pub fn held(&self) -> u64 {
+        self.tree.held() as u64
+    }
+
+    /// Search within `budget`, going on from where the last run stopped. The outcome counts
+    /// this run's expansions and the nodes the whole tree holds; `budget.max_nodes` bounds
+    /// the whole tree.
+    pub fn run(&mut self, board: &Board, budget: &Budget) -> SearchOutcome {
+        if let Some(ended) = &self.ended {
+            return SearchOutcome {
+                expanded: 0,
+                ..ended.clone()
             };
-            if tree.nodes[node as usize].dead {
-                continue;
+        }
+        let outcome = self.search(board, budget, SearchOutcome::exhausted(0));
+        if matches!(outcome.stop, StopReason::Solved | StopReason::Exhausted) {
+            self.ended = Some(outcome.clone());
+        }
+        outcome
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        budget: &Budget,
+        mut outcome: SearchOutcome,
+    ) -> SearchOutcome {
+        let deadline = budget.start();
+        if self.tree.nodes.is_empty() && Position::start(board).is_solved(board) {
+            return SearchOutcome::solved_at_start(0);
+        }
+        let Fess {
+            exp,
+            tree,
+            next,
+            turn,
+            ..
+        } = self;
+        let words_per = tree.words_per;
+        let limit = budget.max_nodes.max(1);
+        if tree.held() >= limit {
+            outcome.stop = StopReason::Nodes;
+            outcome.nodes = tree.held() as u64;
+            return outcome;
+        }
+        loop {
+            if let Some((mut pos, parent, m, weight)) = next.take() {
+                // Add the position to the tree and weigh its moves.
+                let norm = exp.reach.compute(board, &pos.boxes, pos.player);
+                pos.player = norm;
+                let k = tree.nodes.len() as u32;
+                let features =
+                    exp.analysis
+                        .features(board, &pos.boxes, &mut exp.reach, &mut exp.mask);
+                tree.nodes.push(Node {
+                    parent,
+                    m: m.unwrap_or(MacroMove {
+                        from: NONE,
+                        to: NONE,
+                        side: Dir::Up,
+                        pushes: 0,
+                    }),
+                    player: norm,
+                    pending: 0,
+                    dead: false,
+                    home: 0,
+                    best: 0,
+                    weight,
+                    first: 0,
+                    advised_end: 0,
+                    end: 0,
+                });
+                tree.words.extend_from_slice(pos.boxes.words());
+                tree.table
+                    .insert(pos.box_hash ^ board.zobrist_player[norm as usize], k);
+                outcome.expanded += 1;
+                deadline.report_iterations(1);
+                let moved = m.map_or(NONE, |m| m.to);
+                if let Children::Solved(last) = exp.children(board, &pos, moved, &features) {
+                    outcome.pushes = Some(solution(board, tree, exp, k, Some(last)));
+                    outcome.stop = StopReason::Solved;
+                    outcome.nodes = tree.held() as u64;
+                    return outcome;
+                }
+                let (cell, best) = tree.place(parent, &features);
+                tree.nodes[k as usize].home = cell;
+                tree.nodes[k as usize].best = best;
+                tracing::trace!(
+                    node = k,
+                    parent,
+                    from = ?m.map(|m| board.xy(m.from)),
+                    to = ?m.map(|m| board.xy(m.to)),
+                    weight,
+                    ?features,
+                    cell,
+                    cells = tree.round.len(),
+                    moves = exp.cands.len(),
+                    advised = exp.advised.iter().filter(|&&a| a).count(),
+                    "fess: position added"
+                );
+                // Storing the moves must not take the tree past the node budget.
+                if Tree::held_with(tree.nodes.len(), tree.moves.len() + exp.cands.len()) > limit {
+                    outcome.stop = StopReason::Nodes;
+                    outcome.nodes = tree.held() as u64;
+                    return outcome;
+                }
+                tree.nodes[k as usize].pending = exp.cands.len() as u32;
+                // The moves in the order the cell takes them: advised first, then by the
+                // tie-break key, then as generated.
+                exp.sorted.clear();
+                exp.sorted.extend(
+                    exp.cands
+                        .iter()
+                        .zip(&exp.advised)
+                        .enumerate()
+                        .map(|(i, (c, &a))| (!a, c.features.order(), i)),
+                );
+                exp.sorted.sort_unstable();
+                let first = tree.moves.len() as u32;
+                tree.moves
+                    .extend(exp.sorted.iter().map(|&(_, order, i)| Stored {
+                        m: exp.cands[i].m,
+                        order,
+                    }));
+                let advised = exp.advised.iter().filter(|&&a| a).count() as u32;
+                let node = &mut tree.nodes[k as usize];
+                node.first = first;
+                node.advised_end = first + advised;
+                node.end = tree.moves.len() as u32;
+                if let Some(e) = tree.entry(k) {
+                    tree.cells[cell as usize].moves.push(e);
+                }
+                if exp.cands.is_empty() {
+                    // A dead end: its parent loses a child.
+                    tree.nodes[k as usize].pending = 1;
+                    tree.settle(k);
+                } else if !tree.cells[cell as usize].active {
+                    tree.cells[cell as usize].active = true;
+                    tree.round.push(cell);
+                }
+                outcome.nodes = tree.held() as u64;
+                if tree.held() >= limit {
+                    outcome.stop = StopReason::Nodes;
+                    return outcome;
+                }
             }
-            let m = tree.moves[id as usize].m;
-            // The position's next move takes its place in the queue.
-            tree.nodes[node as usize].first = id + 1;
-            if let Some(e) = tree.entry(node) {
-                tree.cells[cell].moves.push(e);
+            if budget.max_iterations.is_some_and(|n| outcome.expanded >= n) {
+                outcome.stop = StopReason::Iterations;
+                return outcome;
             }
-            let mut pos = Position::from_words(
-                board,
-                &tree.words[node as usize * words_per..(node as usize + 1) * words_per],
-                tree.nodes[node as usize].player,
-            );
-            pos.boxes.remove(m.from);
-            pos.boxes.insert(m.to);
-            pos.box_hash ^= board.zobrist_box[m.from as usize] ^ board.zobrist_box[m.to as usize];
-            pos.player = m.player(board);
-            let norm = exp.reach.compute(board, &pos.boxes, pos.player);
-            let key = pos.box_hash ^ board.zobrist_player[norm as usize];
-            if tree.find(board, key, &pos.boxes, norm).is_some() {
-                // A transposition: the move is used up and leads nowhere new.
-                tree.settle(node);
-                continue;
+            // On one core in the portfolio, FESS takes turns with the other list: a position
+            // costs about as much as the 128 expansions of a best-first search between two of
+            // their polls, so it polls once per position.
+            crate::solver::turns::poll();
+            if deadline.stopped() {
+                outcome.stop = StopReason::Interrupted;
+                return outcome;
             }
-            // The move's place among the node's pending ones goes to the new child.
-            next = Some((pos, node, Some(m), w));
-            turn += 1;
+            if deadline.expired() {
+                outcome.stop = StopReason::Time;
+                return outcome;
+            }
+            // The next non-empty cell of the round, and its least-weight move to a new position.
+            while next.is_none() {
+                if tree.round.is_empty() {
+                    outcome.stop = StopReason::Exhausted;
+                    return outcome;
+                }
+                *turn %= tree.round.len();
+                let cell = tree.round[*turn] as usize;
+                let Some(Reverse((w, _, id, node))) = tree.cells[cell].moves.pop() else {
+                    tree.cells[cell].active = false;
+                    tree.round.remove(*turn);
+                    continue;
+                };
+                if tree.nodes[node as usize].dead {
+                    continue;
+                }
+                let m = tree.moves[id as usize].m;
+                // The position's next move takes its place in the queue.
+                tree.nodes[node as usize].first = id + 1;
+                if let Some(e) = tree.entry(node) {
+                    tree.cells[cell].moves.push(e);
+                }
+                let mut pos = Position::from_words(
+                    board,
+                    &tree.words[node as usize * words_per..(node as usize + 1) * words_per],
+                    tree.nodes[node as usize].player,
+                );
+                pos.boxes.remove(m.from);
+                pos.boxes.insert(m.to);
+                pos.box_hash ^=
+                    board.zobrist_box[m.from as usize] ^ board.zobrist_box[m.to as usize];
+                pos.player = m.player(board);
+                let norm = exp.reach.compute(board, &pos.boxes, pos.player);
+                let key = pos.box_hash ^ board.zobrist_player[norm as usize];
+                if tree.find(board, key, &pos.boxes, norm).is_some() {
+                    // A transposition: the move is used up and leads nowhere new.
+                    tree.settle(node);
+                    continue;
+                }
+                // The move's place among the node's pending ones goes to the new child.
+                *next = Some((pos, node, Some(m), w));
+                *turn += 1;
+            }
         }
     }
 }
@@ -873,6 +945,38 @@ mod tests {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
         let out = fess(&b, &Budget::iterations(1_000_000).with_stop_flag(stop));
         assert_eq!(out.stop, StopReason::Interrupted);
+    }
+
+    /// A search stopped by its iteration budget goes on where it stopped when run again: in
+    /// windows of 7 expansions it adds the positions one uninterrupted run adds and finds
+    /// the same solution; once solved it stays solved.
+    #[test]
+    fn a_search_run_in_windows_goes_on_where_it_stopped() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let levels = parse_xsb(text).expect("xsokoban");
+        let b = Board::new(&levels[4]).expect("board");
+        let whole = fess(&b, &Budget::iterations(20_000));
+        assert_eq!(whole.stop, StopReason::Solved);
+        assert!(whole.expanded > 30, "{} expansions", whole.expanded);
+        let mut search = Fess::new(&b);
+        let (mut expanded, mut runs) = (0, 0);
+        let last = loop {
+            let out = search.run(&b, &Budget::iterations(7));
+            expanded += out.expanded;
+            runs += 1;
+            if out.stop != StopReason::Iterations {
+                break out;
+            }
+            assert_eq!(out.expanded, 7);
+            assert_eq!(out.nodes, search.held());
+        };
+        assert_eq!(last.stop, StopReason::Solved);
+        assert_eq!(expanded, whole.expanded);
+        assert_eq!(runs as u64, whole.expanded.div_ceil(7));
+        assert_eq!(last.pushes, whole.pushes);
+        let again = search.run(&b, &Budget::iterations(7));
+        assert_eq!((again.stop, again.expanded), (StopReason::Solved, 0));
+        assert_eq!(again.pushes, whole.pushes);
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod store;
 pub(crate) mod turns;
 
 use crate::board::{Board, BoardError};
+use crate::fess::Fess;
 use crate::level::Level;
 use crate::position::{pushes_to_lurd, Push};
 use puzzle_engine::{Budget, Deadline, StopReason};
@@ -264,10 +265,11 @@ const FIRST_THREAD: [Phase; 8] = [
 /// The phases of `second_thread`. Like the others it ends with a search without macros,
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
-const SECOND_THREAD: [Phase; 5] = [
+const SECOND_THREAD: [Phase; 6] = [
     phase(advised(greedy_cycling(1)), 50),
     phase(FESS, 10),
     capped(greedy_cycling(1), 30),
+    phase(FESS, 0),
     phase(advised(weighted_macros(2, 4, 1)), 5),
     phase(advised(weighted(2, 4, 1)), 5),
 ];
@@ -342,6 +344,7 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
     let deadline = budget.start();
     let mut total = SearchOutcome::exhausted(0);
     let mut cumulative = 0u32;
+    let mut fess: Option<Fess> = None;
     for (
         k,
         &Phase {
@@ -373,7 +376,19 @@ fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> 
             phase.max_iterations = Some(phase.max_iterations.map_or(cap, |n| n.min(cap)));
         }
         let started = deadline.elapsed();
-        let outcome = best_first_opts(board, order, opts, &phase);
+        let outcome = if opts.fess {
+            // Every FESS phase of the list goes on with the one tree.
+            let search = fess.get_or_insert_with(|| Fess::new(board));
+            let before = search.held();
+            let mut outcome = search.run(board, &phase);
+            outcome.nodes = outcome.nodes.saturating_sub(before);
+            outcome
+        } else {
+            // A FESS tree kept for a later window counts against this search's nodes.
+            let held = fess.as_ref().map_or(0, Fess::held);
+            phase.max_nodes = budget.max_nodes.saturating_sub(held as usize).max(1);
+            best_first_opts(board, order, opts, &phase)
+        };
         tracing::debug!(
             list,
             phase = k,
@@ -518,6 +533,7 @@ pub fn any_solution_with(
 /// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
 /// | FESS ([`crate::fess`]) | 10 % |
 /// | greedy + macros, cycling on every expansion | 30 %, at most 500,000 expansions |
+/// | FESS again, going on with its tree | 0 %: the time the cap frees |
 /// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///
@@ -531,8 +547,11 @@ pub fn any_solution_with(
 /// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
 /// (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two greedy
 /// searches often fill their share of the node budget, or reach the cap, before their share
-/// of the time and pass the rest on to the two weighted searches,
-/// which solve XSokoban 10 and 72 (0.3 M expansions each), which nothing else here solves.
+/// of the time. The time the advised search leaves goes to FESS's first window; the time
+/// the cap frees to a second window of the same FESS search ([`Fess::run`] keeps its tree
+/// in between, its nodes counted against the cycling search's), which on short budgets,
+/// where the cap is not reached, gets nothing. The two weighted searches then share the
+/// last tenth.
 /// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
 /// which solved none of the 39 XSokoban screens the rest of the portfolio left unsolved.
 fn second_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
@@ -641,6 +660,36 @@ mod tests {
         assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
         let uncapped = run_phases(&board, &budget, &[phase(greedy_macros(4), 100)], 0);
         assert!(uncapped.pushes.is_some() && uncapped.expanded > 20);
+    }
+
+    /// A second FESS phase of a list goes on with the first one's tree: FESS capped at 10
+    /// expansions, a greedy search capped at 5, then FESS again solve XSokoban 5 with the
+    /// expansions of one FESS run plus the greedy search's 5, where a fresh FESS would
+    /// repeat the first 10. The greedy search's nodes share the budget with the kept tree.
+    #[test]
+    fn a_second_fess_phase_goes_on_with_the_first_ones_tree() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let level = &crate::level::parse_xsb(text).expect("xsokoban")[4];
+        let board = Board::new(level).expect("board");
+        let budget = Budget::iterations(1_000_000);
+        let capped = |search, n| Phase {
+            max_expansions: Some(n),
+            ..phase(search, 25)
+        };
+        let alone = crate::fess::fess(&board, &budget);
+        assert_eq!(alone.stop, StopReason::Solved);
+        assert!(alone.expanded > 10, "{}", alone.expanded);
+        let phases = [
+            capped(FESS, 10),
+            capped(greedy_macros(4), 5),
+            phase(FESS, 100),
+        ];
+        let out = run_phases(&board, &budget, &phases, 1);
+        assert_eq!(out.stop, StopReason::Solved);
+        assert_eq!(out.expanded, alone.expanded + 5);
+        assert_eq!(out.pushes, alone.pushes);
+        let lurd = pushes_to_lurd(&board, &out.pushes.expect("pushes")).expect("legal pushes");
+        assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
     }
 
     /// The portfolio's searches are the ones `parse_search` names.
