@@ -562,20 +562,18 @@ impl Fess {
                 ..ended.clone()
             };
         }
-        let outcome = self.search(board, budget, SearchOutcome::exhausted(0));
+        let outcome = self.search(board, budget);
         if matches!(outcome.stop, StopReason::Solved | StopReason::Exhausted) {
             self.ended = Some(outcome.clone());
         }
         outcome
     }
 
-    fn search(
-        &mut self,
-        board: &Board,
-        budget: &Budget,
-        mut outcome: SearchOutcome,
-    ) -> SearchOutcome {
+    /// [`Fess::run`]'s search: positions added until the budget, a solution or the end of
+    /// the moves.
+    fn search(&mut self, board: &Board, budget: &Budget) -> SearchOutcome {
         let deadline = budget.start();
+        let mut outcome = SearchOutcome::exhausted(0);
         if self.tree.nodes.is_empty() && Position::start(board).is_solved(board) {
             return SearchOutcome::solved_at_start(0);
         }
