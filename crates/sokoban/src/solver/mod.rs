@@ -335,7 +335,10 @@ fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcom
 /// proves the level unsolvable, or the stop flag is set. Each phase has `share` per cent of
 /// the whole time and iteration budget; a phase ends when the shares so far are used, so a
 /// phase that stops early passes its rest on, and the last phase runs to the end of the
-/// budget. Nodes and expansions are summed; the stop reason is the last search's.
+/// budget. Nodes and expansions are summed; the stop reason is the last search's. The FESS
+/// phases of a list are windows of one FESS search: a later one goes on with the tree the
+/// earlier left ([`Fess::run`]), and the searches in between get the node budget less that
+/// tree.
 ///
 /// Each phase ends with a `tracing` debug event (target `puzzle_sokoban::solver`: the list,
 /// the phase, its search and share, its window of the time and its outcome); traces change
