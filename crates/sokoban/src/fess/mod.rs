@@ -758,7 +758,7 @@ impl Fess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fess::test_levels::board;
+    use crate::fess::test_levels::{board, xsokoban};
     use crate::level::parse_xsb;
     use crate::lurd::replay;
     use crate::position::pushes_to_lurd;
@@ -930,9 +930,7 @@ mod tests {
 
     #[test]
     fn the_budgets_stop_the_search() {
-        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
-        let levels = parse_xsb(text).expect("xsokoban");
-        let b = Board::new(&levels[28]).expect("board");
+        let b = xsokoban(29);
         let out = fess(&b, &Budget::iterations(5));
         assert_eq!(out.stop, StopReason::Iterations);
         assert_eq!(out.expanded, 5);
@@ -950,9 +948,7 @@ mod tests {
     /// the same solution; once solved it stays solved.
     #[test]
     fn a_search_run_in_windows_goes_on_where_it_stopped() {
-        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
-        let levels = parse_xsb(text).expect("xsokoban");
-        let b = Board::new(&levels[4]).expect("board");
+        let b = xsokoban(5);
         let whole = fess(&b, &Budget::iterations(20_000));
         assert_eq!(whole.stop, StopReason::Solved);
         assert!(whole.expanded > 30, "{} expansions", whole.expanded);

@@ -8,6 +8,13 @@ pub(crate) fn board(text: &str) -> Board {
     Board::new(&Level::parse_one(text).expect("level")).expect("board")
 }
 
+/// The board of XSokoban screen `screen` (1-based).
+pub(crate) fn xsokoban(screen: usize) -> Board {
+    let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+    let levels = crate::level::parse_xsb(text).expect("xsokoban");
+    Board::new(&levels[screen - 1]).expect("board")
+}
+
 /// The board cell at grid column `x`, row `y`.
 pub(crate) fn cell(b: &Board, x: usize, y: usize) -> u16 {
     b.cell_of[y * b.width + x]
