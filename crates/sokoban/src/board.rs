@@ -64,6 +64,13 @@ impl CellSet {
     pub fn words(&self) -> &[u64] {
         &self.words
     }
+    /// Add every cell of `other` (a set of the same size).
+    #[inline]
+    pub fn union_with(&mut self, other: &CellSet) {
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w |= o;
+        }
+    }
     /// Overwrite from raw words of the same length.
     pub fn set_words(&mut self, words: &[u64]) {
         self.words.copy_from_slice(words);

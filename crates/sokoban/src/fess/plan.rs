@@ -340,30 +340,42 @@ impl PackingPlan {
 
     /// Whether goal `k` (an index of [`Board::goal_list`]) holds a box placed in the packing
     /// order: a box on it, and no goal of its area of a lower rank empty. `next` is
-    /// [`PackingPlan::next_ranks`]'s.
+    /// [`PackingPlan::with_next_ranks`]'s.
     fn is_packed(&self, board: &Board, boxes: &CellSet, next: &[u16], k: usize) -> bool {
         boxes.contains(board.goal_list[k]) && self.rank[k] <= next[self.area[k] as usize]
     }
 
-    /// The lowest rank of an empty goal of each area (`u16::MAX` for a full area).
-    fn next_ranks(&self, board: &Board, boxes: &CellSet) -> Vec<u16> {
+    /// Call `f` with the lowest rank of an empty goal of each area (`u16::MAX` for a full
+    /// area), held on the stack for up to 32 areas (the features of every candidate move
+    /// need them, so they are not allocated).
+    fn with_next_ranks<R>(&self, board: &Board, boxes: &CellSet, f: impl FnOnce(&[u16]) -> R) -> R {
         let areas = self.area.iter().max().map_or(0, |&a| a as usize + 1);
-        let mut next = vec![u16::MAX; areas];
-        for (k, &g) in board.goal_list.iter().enumerate() {
-            if !boxes.contains(g) {
-                let a = self.area[k] as usize;
-                next[a] = next[a].min(self.rank[k]);
+        let fill = |next: &mut [u16]| {
+            for (k, &g) in board.goal_list.iter().enumerate() {
+                if !boxes.contains(g) {
+                    let a = self.area[k] as usize;
+                    next[a] = next[a].min(self.rank[k]);
+                }
             }
+        };
+        if areas <= 32 {
+            let mut next = [u16::MAX; 32];
+            fill(&mut next[..areas]);
+            f(&next[..areas])
+        } else {
+            let mut next = vec![u16::MAX; areas];
+            fill(&mut next);
+            f(&next)
         }
-        next
     }
 
     /// The packing feature: goal boxes placed in the packing order.
     pub fn packed(&self, board: &Board, boxes: &CellSet) -> u32 {
-        let next = self.next_ranks(board, boxes);
-        (0..board.goal_list.len())
-            .filter(|&k| self.is_packed(board, boxes, &next, k))
-            .count() as u32
+        self.with_next_ranks(board, boxes, |next| {
+            (0..board.goal_list.len())
+                .filter(|&k| self.is_packed(board, boxes, next, k))
+                .count() as u32
+        })
     }
 
     /// [`PackingPlan::packed`] and [`PackingPlan::out_of_plan`] of one position, the areas'
@@ -374,35 +386,32 @@ impl PackingPlan {
         boxes: &CellSet,
         mask: &mut CellSet,
     ) -> (u32, u32) {
-        let next = self.next_ranks(board, boxes);
-        let packed = (0..board.goal_list.len())
-            .filter(|&k| self.is_packed(board, boxes, &next, k))
-            .count() as u32;
-        let mut out = 0;
-        self.each_out_of_plan_at(board, boxes, &next, mask, |_| out += 1);
-        (packed, out)
+        self.with_next_ranks(board, boxes, |next| {
+            let packed = (0..board.goal_list.len())
+                .filter(|&k| self.is_packed(board, boxes, next, k))
+                .count() as u32;
+            let mut out = 0;
+            self.each_out_of_plan_at(board, boxes, next, mask, |_| out += 1);
+            (packed, out)
+        })
     }
 
     /// The cells still in plan: the union of the basins of the goals not packed. Written into
     /// `mask` (cleared first).
     pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
-        let next = self.next_ranks(board, boxes);
-        self.in_plan_at(board, boxes, &next, mask);
+        self.with_next_ranks(board, boxes, |next| {
+            self.in_plan_at(board, boxes, next, mask)
+        });
     }
 
     /// [`PackingPlan::in_plan`] with the areas' next ranks already known.
     fn in_plan_at(&self, board: &Board, boxes: &CellSet, next: &[u16], mask: &mut CellSet) {
         mask.clear();
-        let mut words = mask.words().to_vec();
         for (k, basin) in self.basin.iter().enumerate() {
-            if self.is_packed(board, boxes, next, k) {
-                continue;
-            }
-            for (w, b) in words.iter_mut().zip(basin.words()) {
-                *w |= b;
+            if !self.is_packed(board, boxes, next, k) {
+                mask.union_with(basin);
             }
         }
-        mask.set_words(&words);
     }
 
     /// The out-of-plan feature: boxes neither packed nor in the basin of a goal still to be
@@ -434,8 +443,9 @@ impl PackingPlan {
         mask: &mut CellSet,
         f: impl FnMut(u16),
     ) {
-        let next = self.next_ranks(board, boxes);
-        self.each_out_of_plan_at(board, boxes, &next, mask, f);
+        self.with_next_ranks(board, boxes, |next| {
+            self.each_out_of_plan_at(board, boxes, next, mask, f)
+        });
     }
 
     /// [`PackingPlan::each_out_of_plan`] with the areas' next ranks already known.

@@ -54,6 +54,17 @@ struct RoomRows {
     seen: Rows,
     /// One part's flood.
     area: Rows,
+    /// The cells whose boxes a room's obstructed links depend on: its own, the corridor
+    /// cells joined to it through corridors, and the cells of linked rooms next to those
+    /// ([`Rooms::obstructed_links_after_move`]).
+    depends: Vec<Rows>,
+    /// Each room's links as bits of one word (aligned with [`Rooms::links`]), when the
+    /// level has at most 64 links.
+    link_bits: Option<Vec<Vec<u64>>>,
+    /// The links each room's parts found obstructed in the base position.
+    base: Vec<u64>,
+    /// Whether `base` holds a position's masks.
+    base_set: bool,
 }
 
 impl Rooms {
@@ -145,6 +156,10 @@ impl Rooms {
                 free: zero,
                 seen: zero,
                 area: zero,
+                depends: Vec::new(),
+                link_bits: None,
+                base: vec![0; count],
+                base_set: false,
             }));
         }
         let empty = CellSet::new(n);
@@ -156,6 +171,51 @@ impl Rooms {
                     .filter(|&o| o != r && rooms.touched[o as usize] == stamp)
                     .collect();
             }
+        }
+        if let Some(rows) = rooms.rows.as_deref_mut() {
+            let mut pairs = Vec::new();
+            for (r, links) in rooms.links.iter().enumerate() {
+                for &o in links {
+                    pairs.push(((r as u16).min(o), (r as u16).max(o)));
+                }
+            }
+            pairs.sort_unstable();
+            pairs.dedup();
+            if pairs.len() <= 64 {
+                rows.link_bits = Some(
+                    (0..count)
+                        .map(|r| {
+                            rooms.links[r]
+                                .iter()
+                                .map(|&o| {
+                                    let pair = ((r as u16).min(o), (r as u16).max(o));
+                                    1 << pairs.binary_search(&pair).expect("a listed link")
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                );
+            }
+            // A room's floods cover at most its cells and the corridor cells joined to it
+            // through corridors on the empty board, and look at the cells of linked rooms
+            // next to those.
+            rows.depends = (0..count)
+                .map(|r| {
+                    let free: Rows = std::array::from_fn(|y| rows.room[r][y] | rows.corridor[y]);
+                    let mut area = [0u64; ROW_BITS + 2];
+                    if let Some(&c) = rooms.cells[r].first() {
+                        fill_area(&mut area, &free, board.place[c as usize], board.width);
+                    }
+                    let mut dep = area;
+                    for (y, row) in dep.iter_mut().enumerate().take(board.height + 1).skip(1) {
+                        let linked = rooms.links[r]
+                            .iter()
+                            .fold(0, |acc, &o| acc | rows.room[o as usize][y]);
+                        *row |= next_to_row(&area, y) & linked;
+                    }
+                    dep
+                })
+                .collect();
         }
         rooms
     }
@@ -235,50 +295,156 @@ impl Rooms {
     /// [`Rooms::obstructed_links`] by row floods (the grid fits bit rows).
     fn obstructed_links_by_rows(&mut self, board: &Board, boxes: &CellSet) -> u32 {
         let rows = self.rows.as_deref_mut().expect("bit rows");
-        let h = board.height;
-        clear_rows(&mut rows.boxes, h + 2);
-        for b in boxes.iter() {
-            let (y, bit) = row_bit(board.place[b as usize]);
-            rows.boxes[y] |= bit;
+        rows.load_boxes(board, boxes);
+        if let Some(bits) = rows.link_bits.take() {
+            let mut all = 0;
+            for (r, bits) in bits.iter().enumerate() {
+                all |= rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
+            }
+            rows.link_bits = Some(bits);
+            return all.count_ones();
         }
         for r in 0..self.count {
+            rows.room_mask(board, r, &self.links[r], &[], &mut self.broken);
+        }
+        self.broken.len() as u32
+    }
+
+    /// Take `boxes` as the base position of [`Rooms::obstructed_links_after_move`]: each
+    /// room's obstructed links are kept, so that a position one box away from it floods
+    /// again only the rooms the box's two cells touch. Returns the base's count.
+    pub fn set_base(&mut self, board: &Board, boxes: &CellSet) -> u32 {
+        let Some(rows) = self.rows.as_deref_mut() else {
+            return self.obstructed_links(board, boxes);
+        };
+        let Some(bits) = rows.link_bits.take() else {
+            return self.obstructed_links(board, boxes);
+        };
+        rows.load_boxes(board, boxes);
+        let mut all = 0;
+        for (r, bits) in bits.iter().enumerate() {
+            rows.base[r] = rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
+            all |= rows.base[r];
+        }
+        rows.link_bits = Some(bits);
+        rows.base_set = true;
+        all.count_ones()
+    }
+
+    /// [`Rooms::obstructed_links`] of `boxes`, the base position ([`Rooms::set_base`]) with
+    /// the box on `from` moved to `to`. A room's floods cover only its cells and the corridor
+    /// cells joined to it, and look only at the linked rooms' cells next to those, so a room
+    /// none of whose such cells is `from` or `to` keeps the base's obstructed links; the
+    /// others are flooded again. The count equals
+    /// [`Rooms::obstructed_links`]'s (a property test).
+    pub fn obstructed_links_after_move(
+        &mut self,
+        board: &Board,
+        boxes: &CellSet,
+        from: u16,
+        to: u16,
+    ) -> u32 {
+        if self.count < 2 {
+            return 0;
+        }
+        let ready = self
+            .rows
+            .as_deref()
+            .is_some_and(|rows| rows.base_set && rows.link_bits.is_some());
+        if !ready {
+            return self.obstructed_links(board, boxes);
+        }
+        let rows = self.rows.as_deref_mut().expect("bit rows");
+        let bits = rows.link_bits.take().expect("link bits");
+        let ((fy, fbit), (ty, tbit)) = (
+            row_bit(board.place[from as usize]),
+            row_bit(board.place[to as usize]),
+        );
+        let mut loaded = false;
+        let mut all = 0;
+        for (r, bits) in bits.iter().enumerate() {
             if self.links[r].is_empty() {
                 continue;
             }
-            for y in 1..=h {
-                rows.free[y] = (rows.room[r][y] | rows.corridor[y]) & !rows.boxes[y];
+            let dep = &rows.depends[r];
+            if dep[fy] & fbit == 0 && dep[ty] & tbit == 0 {
+                all |= rows.base[r];
+                continue;
             }
-            clear_rows(&mut rows.seen, h + 2);
-            // Each part: the lowest free cell of the room no part has covered yet.
-            let (first, last) = rows.span[r];
-            for y in first..=last {
-                loop {
-                    let seeds = rows.room[r][y] & rows.free[y] & !rows.seen[y];
-                    if seeds == 0 {
-                        break;
-                    }
-                    let p = ((y - 1) * ROW_BITS) as u16 + seeds.trailing_zeros() as u16;
-                    clear_rows(&mut rows.area, h + 2);
-                    fill_area(&mut rows.area, &rows.free, p, board.width);
-                    for k in 1..=h {
-                        rows.seen[k] |= rows.area[k];
-                    }
-                    for &o in &self.links[r] {
-                        let room = &rows.room[o as usize];
-                        let (first, last) = rows.span[o as usize];
-                        let met = (first..=last)
-                            .any(|k| next_to_row(&rows.area, k) & room[k] & !rows.boxes[k] != 0);
-                        if !met {
+            if !loaded {
+                rows.load_boxes(board, boxes);
+                loaded = true;
+            }
+            all |= rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
+        }
+        rows.link_bits = Some(bits);
+        all.count_ones()
+    }
+}
+
+impl RoomRows {
+    /// Load the position's boxes into `boxes`.
+    fn load_boxes(&mut self, board: &Board, boxes: &CellSet) {
+        clear_rows(&mut self.boxes, board.height + 2);
+        for b in boxes.iter() {
+            let (y, bit) = row_bit(board.place[b as usize]);
+            self.boxes[y] |= bit;
+        }
+    }
+
+    /// The links of room `r` (linked to `links`) that some part of it, flooded through
+    /// it and the corridors around the loaded boxes, does not reach: as bits (`bits`, one
+    /// per link) when given, else pushed onto `broken` (without repeats).
+    fn room_mask(
+        &mut self,
+        board: &Board,
+        r: usize,
+        links: &[u16],
+        bits: &[u64],
+        broken: &mut Vec<(u16, u16)>,
+    ) -> u64 {
+        if links.is_empty() {
+            return 0;
+        }
+        let h = board.height;
+        for y in 1..=h {
+            self.free[y] = (self.room[r][y] | self.corridor[y]) & !self.boxes[y];
+        }
+        clear_rows(&mut self.seen, h + 2);
+        let mut mask = 0;
+        // Each part: the lowest free cell of the room no part has covered yet.
+        let (first, last) = self.span[r];
+        for y in first..=last {
+            loop {
+                let seeds = self.room[r][y] & self.free[y] & !self.seen[y];
+                if seeds == 0 {
+                    break;
+                }
+                let p = ((y - 1) * ROW_BITS) as u16 + seeds.trailing_zeros() as u16;
+                clear_rows(&mut self.area, h + 2);
+                fill_area(&mut self.area, &self.free, p, board.width);
+                for k in 1..=h {
+                    self.seen[k] |= self.area[k];
+                }
+                for (i, &o) in links.iter().enumerate() {
+                    let room = &self.room[o as usize];
+                    let (first, last) = self.span[o as usize];
+                    let met = (first..=last)
+                        .any(|k| next_to_row(&self.area, k) & room[k] & !self.boxes[k] != 0);
+                    if !met {
+                        if let Some(&bit) = bits.get(i) {
+                            mask |= bit;
+                        } else {
                             let link = ((r as u16).min(o), (r as u16).max(o));
-                            if !self.broken.contains(&link) {
-                                self.broken.push(link);
+                            if !broken.contains(&link) {
+                                broken.push(link);
                             }
                         }
                     }
                 }
             }
         }
-        self.broken.len() as u32
+        mask
     }
 }
 
@@ -356,6 +522,54 @@ mod tests {
             }
         }
         assert!(cut > 1000, "most positions obstruct some link: {cut}");
+    }
+
+    /// A position one box away from the base counts what a full count counts, on random
+    /// positions of every XSokoban screen and random moves of one of their boxes.
+    #[test]
+    fn a_count_after_one_move_equals_the_full_count() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let mut rng = puzzle_engine::Rng::new(11);
+        let (mut kept, mut changed) = (0, 0);
+        for level in crate::parse_xsb(text).expect("XSokoban") {
+            let b = Board::new(&level).expect("a board");
+            let mut rooms = Rooms::new(&b);
+            let mut full = Rooms::new(&b);
+            let n = b.cells() as u16;
+            for round in 0..20 {
+                let mut boxes = CellSet::new(b.cells());
+                let per_cent = 5 + round % 6 * 5;
+                for c in 0..n {
+                    if rng.next_u64() % 100 < per_cent {
+                        boxes.insert(c);
+                    }
+                }
+                let base = rooms.set_base(&b, &boxes);
+                assert_eq!(base, full.obstructed_links(&b, &boxes));
+                for _ in 0..10 {
+                    let from = (rng.next_u64() % u64::from(n)) as u16;
+                    let to = (rng.next_u64() % u64::from(n)) as u16;
+                    if !boxes.contains(from) || boxes.contains(to) {
+                        continue;
+                    }
+                    let mut child = boxes.clone();
+                    child.remove(from);
+                    child.insert(to);
+                    let after = rooms.obstructed_links_after_move(&b, &child, from, to);
+                    let expected = full.obstructed_links(&b, &child);
+                    assert_eq!(after, expected, "{:?}", level.title);
+                    if after == base {
+                        kept += 1;
+                    } else {
+                        changed += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            kept > 100 && changed > 100,
+            "both kinds of move: {kept} {changed}"
+        );
     }
 
     #[test]
