@@ -35,6 +35,9 @@ pub struct Rooms {
     /// Each room's cells and the corridor cells as bit rows (`None` when the grid does not
     /// fit them).
     rows: Option<Box<RoomRows>>,
+    /// Each room's links as bits of one word (aligned with [`Rooms::links`]), when the grid
+    /// fits bit rows and the level has at most 64 links.
+    link_bits: Option<Vec<Vec<u64>>>,
 }
 
 /// The bit rows of the rooms and corridors, and the row floods' scratch.
@@ -58,9 +61,6 @@ struct RoomRows {
     /// cells joined to it through corridors, and the cells of linked rooms next to those
     /// ([`Rooms::obstructed_links_after_move`]).
     depends: Vec<Rows>,
-    /// Each room's links as bits of one word (aligned with [`Rooms::links`]), when the
-    /// level has at most 64 links.
-    link_bits: Option<Vec<Vec<u64>>>,
     /// The links each room's parts found obstructed in the base position.
     base: Vec<u64>,
     /// Whether `base` holds a position's masks.
@@ -128,6 +128,7 @@ impl Rooms {
             touched: vec![0; count],
             broken: Vec::new(),
             rows: None,
+            link_bits: None,
         };
         if !board.place.is_empty() {
             let mut room = vec![[0u64; ROW_BITS + 2]; count];
@@ -157,7 +158,6 @@ impl Rooms {
                 seen: zero,
                 area: zero,
                 depends: Vec::new(),
-                link_bits: None,
                 base: vec![0; count],
                 base_set: false,
             }));
@@ -182,7 +182,7 @@ impl Rooms {
             pairs.sort_unstable();
             pairs.dedup();
             if pairs.len() <= 64 {
-                rows.link_bits = Some(
+                rooms.link_bits = Some(
                     (0..count)
                         .map(|r| {
                             rooms.links[r]
@@ -296,12 +296,11 @@ impl Rooms {
     fn obstructed_links_by_rows(&mut self, board: &Board, boxes: &CellSet) -> u32 {
         let rows = self.rows.as_deref_mut().expect("bit rows");
         rows.load_boxes(board, boxes);
-        if let Some(bits) = rows.link_bits.take() {
+        if let Some(bits) = &self.link_bits {
             let mut all = 0;
             for (r, bits) in bits.iter().enumerate() {
                 all |= rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
             }
-            rows.link_bits = Some(bits);
             return all.count_ones();
         }
         for r in 0..self.count {
@@ -314,10 +313,7 @@ impl Rooms {
     /// room's obstructed links are kept, so that a position one box away from it floods
     /// again only the rooms the box's two cells touch. Returns the base's count.
     pub fn set_base(&mut self, board: &Board, boxes: &CellSet) -> u32 {
-        let Some(rows) = self.rows.as_deref_mut() else {
-            return self.obstructed_links(board, boxes);
-        };
-        let Some(bits) = rows.link_bits.take() else {
+        let (Some(rows), Some(bits)) = (self.rows.as_deref_mut(), &self.link_bits) else {
             return self.obstructed_links(board, boxes);
         };
         rows.load_boxes(board, boxes);
@@ -326,7 +322,6 @@ impl Rooms {
             rows.base[r] = rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
             all |= rows.base[r];
         }
-        rows.link_bits = Some(bits);
         rows.base_set = true;
         all.count_ones()
     }
@@ -347,15 +342,12 @@ impl Rooms {
         if self.count < 2 {
             return 0;
         }
-        let ready = self
-            .rows
-            .as_deref()
-            .is_some_and(|rows| rows.base_set && rows.link_bits.is_some());
-        if !ready {
+        let (Some(rows), Some(bits)) = (self.rows.as_deref_mut(), &self.link_bits) else {
+            return self.obstructed_links(board, boxes);
+        };
+        if !rows.base_set {
             return self.obstructed_links(board, boxes);
         }
-        let rows = self.rows.as_deref_mut().expect("bit rows");
-        let bits = rows.link_bits.take().expect("link bits");
         let ((fy, fbit), (ty, tbit)) = (
             row_bit(board.place[from as usize]),
             row_bit(board.place[to as usize]),
@@ -377,7 +369,6 @@ impl Rooms {
             }
             all |= rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
         }
-        rows.link_bits = Some(bits);
         all.count_ones()
     }
 }
