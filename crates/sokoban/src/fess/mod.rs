@@ -33,7 +33,7 @@ pub mod macros;
 pub mod plan;
 pub mod rooms;
 #[cfg(test)]
-mod test_levels;
+pub(crate) mod test_levels;
 
 use crate::bipartite::FrozenMatching;
 use crate::board::{Board, CellSet, NONE};

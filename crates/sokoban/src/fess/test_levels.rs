@@ -1,4 +1,4 @@
-//! Small levels for the FESS modules' unit tests.
+//! Small levels for the FESS and solver modules' unit tests.
 
 use crate::board::Board;
 use crate::level::Level;
@@ -8,11 +8,16 @@ pub(crate) fn board(text: &str) -> Board {
     Board::new(&Level::parse_one(text).expect("level")).expect("board")
 }
 
+/// XSokoban screen `screen` (1-based).
+pub(crate) fn xsokoban_level(screen: usize) -> Level {
+    let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+    let mut levels = crate::level::parse_xsb(text).expect("xsokoban");
+    levels.swap_remove(screen - 1)
+}
+
 /// The board of XSokoban screen `screen` (1-based).
 pub(crate) fn xsokoban(screen: usize) -> Board {
-    let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
-    let levels = crate::level::parse_xsb(text).expect("xsokoban");
-    Board::new(&levels[screen - 1]).expect("board")
+    Board::new(&xsokoban_level(screen)).expect("board")
 }
 
 /// The board cell at grid column `x`, row `y`.

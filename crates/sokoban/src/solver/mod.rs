@@ -644,8 +644,7 @@ mod tests {
     /// and solves the level.
     #[test]
     fn a_capped_phase_stops_at_its_cap_and_passes_its_time_on() {
-        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
-        let level = &crate::level::parse_xsb(text).expect("xsokoban")[0];
+        let level = &crate::fess::test_levels::xsokoban_level(1);
         let board = Board::new(level).expect("board");
         let budget = Budget::iterations(1_000_000);
         let cap = |n| Phase {
@@ -671,8 +670,7 @@ mod tests {
     /// repeat the first 10. The greedy search's nodes share the budget with the kept tree.
     #[test]
     fn a_second_fess_phase_goes_on_with_the_first_ones_tree() {
-        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
-        let level = &crate::level::parse_xsb(text).expect("xsokoban")[4];
+        let level = &crate::fess::test_levels::xsokoban_level(5);
         let board = Board::new(level).expect("board");
         let budget = Budget::iterations(1_000_000);
         let capped = |search, n| Phase {
