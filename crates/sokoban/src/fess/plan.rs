@@ -156,6 +156,8 @@ pub struct PackingPlan {
     pub basin: Vec<CellSet>,
     /// The goal area of each goal (see the module documentation), numbered from 0.
     pub area: Vec<u16>,
+    /// The number of goal areas.
+    areas: usize,
 }
 
 /// The goal areas of `board`: goals side by side, or with one floor cell between them, are in
@@ -335,7 +337,13 @@ impl PackingPlan {
             })
             .collect();
         let area = goal_areas(board);
-        PackingPlan { rank, basin, area }
+        let areas = area.iter().max().map_or(0, |&a| a as usize + 1);
+        PackingPlan {
+            rank,
+            basin,
+            area,
+            areas,
+        }
     }
 
     /// Whether goal `k` (an index of [`Board::goal_list`]) holds a box placed in the packing
@@ -349,7 +357,7 @@ impl PackingPlan {
     /// area), held on the stack for up to 32 areas (the features of every candidate move
     /// need them, so they are not allocated).
     fn with_next_ranks<R>(&self, board: &Board, boxes: &CellSet, f: impl FnOnce(&[u16]) -> R) -> R {
-        let areas = self.area.iter().max().map_or(0, |&a| a as usize + 1);
+        let areas = self.areas;
         let fill = |next: &mut [u16]| {
             for (k, &g) in board.goal_list.iter().enumerate() {
                 if !boxes.contains(g) {
