@@ -158,6 +158,18 @@ pub struct PackingPlan {
     pub area: Vec<u16>,
     /// The number of goal areas.
     areas: usize,
+    /// The index in [`Board::goal_list`] of the goal on each cell (`u16::MAX` off the goals).
+    goal_at: Vec<u16>,
+}
+
+/// For each cell of `board`, the index of its goal in [`Board::goal_list`], `u16::MAX` off the
+/// goals.
+fn goal_index(board: &Board) -> Vec<u16> {
+    let mut at = vec![u16::MAX; board.cells()];
+    for (k, &g) in board.goal_list.iter().enumerate() {
+        at[g as usize] = k as u16;
+    }
+    at
 }
 
 /// The goal areas of `board`: goals side by side, or with one floor cell between them, are in
@@ -343,6 +355,7 @@ impl PackingPlan {
             basin,
             area,
             areas,
+            goal_at: goal_index(board),
         }
     }
 
@@ -350,7 +363,24 @@ impl PackingPlan {
     /// order: a box on it, and no goal of its area of a lower rank empty. `next` is
     /// [`PackingPlan::with_next_ranks`]'s.
     fn is_packed(&self, board: &Board, boxes: &CellSet, next: &[u16], k: usize) -> bool {
-        boxes.contains(board.goal_list[k]) && self.rank[k] <= next[self.area[k] as usize]
+        boxes.contains(board.goal_list[k]) && self.in_order(next, k)
+    }
+
+    /// Whether goal `k` comes no later than its area's next rank: filled, it is packed.
+    fn in_order(&self, next: &[u16], k: usize) -> bool {
+        self.rank[k] <= next[self.area[k] as usize]
+    }
+
+    /// Whether the box on `b` stands on a goal packed in order ([`PackingPlan::is_packed`]
+    /// for the box's goal, found by table).
+    fn packed_box(&self, next: &[u16], b: u16) -> bool {
+        let k = self.goal_at[b as usize];
+        k != u16::MAX && self.in_order(next, k as usize)
+    }
+
+    /// The boxes on goals packed in order: the packed goals, as a goal holds one box.
+    fn count_packed(&self, boxes: &CellSet, next: &[u16]) -> u32 {
+        boxes.iter().filter(|&b| self.packed_box(next, b)).count() as u32
     }
 
     /// Call `f` with the lowest rank of an empty goal of each area (`u16::MAX` for a full
@@ -379,11 +409,7 @@ impl PackingPlan {
 
     /// The packing feature: goal boxes placed in the packing order.
     pub fn packed(&self, board: &Board, boxes: &CellSet) -> u32 {
-        self.with_next_ranks(board, boxes, |next| {
-            (0..board.goal_list.len())
-                .filter(|&k| self.is_packed(board, boxes, next, k))
-                .count() as u32
-        })
+        self.with_next_ranks(board, boxes, |next| self.count_packed(boxes, next))
     }
 
     /// [`PackingPlan::packed`] and [`PackingPlan::out_of_plan`] of one position, the areas'
@@ -395,9 +421,7 @@ impl PackingPlan {
         mask: &mut CellSet,
     ) -> (u32, u32) {
         self.with_next_ranks(board, boxes, |next| {
-            let packed = (0..board.goal_list.len())
-                .filter(|&k| self.is_packed(board, boxes, next, k))
-                .count() as u32;
+            let packed = self.count_packed(boxes, next);
             let mut out = 0;
             self.each_out_of_plan_at(board, boxes, next, mask, |_| out += 1);
             (packed, out)
@@ -466,15 +490,8 @@ impl PackingPlan {
         mut f: impl FnMut(u16),
     ) {
         self.in_plan_at(board, boxes, next, mask);
-        let packed_goal = |c: u16| {
-            board
-                .goal_list
-                .iter()
-                .position(|&g| g == c)
-                .is_some_and(|k| self.is_packed(board, boxes, next, k))
-        };
         for b in boxes.iter() {
-            if !mask.contains(b) && !packed_goal(b) {
+            if !mask.contains(b) && !self.packed_box(next, b) {
                 f(b);
             }
         }
