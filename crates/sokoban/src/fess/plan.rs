@@ -174,10 +174,9 @@ fn goal_index(board: &Board) -> Vec<u16> {
 
 /// The goal areas of `board`: goals side by side, or with one floor cell between them, are in
 /// the same area. One number per goal of [`Board::goal_list`], the areas numbered from 0 in
-/// the order of their first goal.
-fn goal_areas(board: &Board) -> Vec<u16> {
+/// the order of their first goal. `goal_at` is [`goal_index`]'s table.
+fn goal_areas(board: &Board, goal_at: &[u16]) -> Vec<u16> {
     let goals = &board.goal_list;
-    let index = |c: u16| goals.iter().position(|&g| g == c);
     let mut area = vec![u16::MAX; goals.len()];
     let mut next = 0u16;
     for start in 0..goals.len() {
@@ -198,11 +197,14 @@ fn goal_areas(board: &Board) -> Vec<u16> {
                     board.neighbors[a as usize].to_vec()
                 };
                 for b in beyond {
-                    if let Some(j) = (b != NONE).then(|| index(b)).flatten() {
-                        if area[j] == u16::MAX {
-                            area[j] = next;
-                            stack.push(j);
-                        }
+                    let j = if b == NONE {
+                        u16::MAX
+                    } else {
+                        goal_at[b as usize]
+                    };
+                    if j != u16::MAX && area[j as usize] == u16::MAX {
+                        area[j as usize] = next;
+                        stack.push(j as usize);
                     }
                 }
             }
@@ -348,14 +350,15 @@ impl PackingPlan {
                 set
             })
             .collect();
-        let area = goal_areas(board);
+        let goal_at = goal_index(board);
+        let area = goal_areas(board, &goal_at);
         let areas = area.iter().max().map_or(0, |&a| a as usize + 1);
         PackingPlan {
             rank,
             basin,
             area,
             areas,
-            goal_at: goal_index(board),
+            goal_at,
         }
     }
 
