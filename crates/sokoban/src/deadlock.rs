@@ -95,20 +95,21 @@ pub fn window_has_enclosed_cell(board: &Board, boxes: &CellSet, player: u16, cel
     })
 }
 
-/// [`window_has_enclosed_cell`] for the position after a push from `from` to `to` of a position
-/// whose free cells are the bit rows `free` (see [`Rows`]), a row at a time: the player
-/// stands on `from`. `None` when the board has stranded cells (they are not in the rows) or
-/// does not fit rows.
-pub(crate) fn window_has_enclosed_after_push(
+/// [`window_has_enclosed_cell`] for the position after a box moved from `from` to `to` (by
+/// one push or several) with the player ending on `player`, in a position whose free cells are
+/// the bit rows `free` (see [`Rows`]), a row at a time. `None` when the board has stranded
+/// cells (they are not in the rows) or does not fit rows.
+pub(crate) fn window_has_enclosed_after_move(
     board: &Board,
     free: &Rows,
     (from, to): (u16, u16),
+    player: u16,
 ) -> Option<bool> {
     if board.area_cells != board.cells() || board.floor_rows.is_empty() {
         return None;
     }
     let at = |c: u16| row_bit(board.place[c as usize]);
-    let ((yf, bf), (yt, bt)) = (at(from), at(to));
+    let ((yf, bf), (yt, bt), (yp, bp)) = (at(from), at(to), at(player));
     // The child's free cells in the window's rows and one row around them: padded rows
     // `yt − WINDOW − 1 ..= yt + WINDOW + 1` (zero outside the grid's padded rows).
     const SPAN: usize = 2 * WINDOW + 3;
@@ -120,17 +121,23 @@ pub(crate) fn window_has_enclosed_after_push(
             }
         }
     }
-    // `from` is next to `to`: its row is in the window.
-    let kf = (yf + WINDOW + 1).wrapping_sub(yt) % SPAN;
-    rows[kf] |= bf;
+    // The index of padded row `y` among `rows`, if it is one of them.
+    let index = |y: usize| {
+        let k = (y + WINDOW + 1).wrapping_sub(yt);
+        (k < SPAN).then_some(k)
+    };
+    if let Some(kf) = index(yf) {
+        rows[kf] |= bf;
+    }
     rows[WINDOW + 1] &= !bt;
+    let kp = index(yp);
     let x = bt.trailing_zeros() as usize;
     let lo = x.saturating_sub(WINDOW);
     let columns = (((1u128 << (x + WINDOW + 1 - lo)) - 1) as u64) << lo;
     let mut enclosed = 0;
     for k in 1..SPAN - 1 {
         let r = rows[k];
-        let player = if k == kf { bf } else { 0 };
+        let player = if Some(k) == kp { bp } else { 0 };
         let open = (r << 1) | (r >> 1) | rows[k - 1] | rows[k + 1];
         enclosed |= r & columns & !player & !open;
     }
@@ -256,7 +263,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
         /// The enclosed-cell test on the parent's free rows answers as the cell by cell one on
-        /// the child, for every push along random push sequences.
+        /// the child, for every push along random push sequences, and for moves of a box to
+        /// any free cell with the player anywhere.
         #[test]
         fn enclosed_cells_by_rows_match_by_cells(set in 0usize..2, index in 0usize..155, seed in any::<u64>()) {
             let levels = parse_xsb(SETS[set]).unwrap();
@@ -269,12 +277,29 @@ mod tests {
                 let Some((_, free)) = reach.row_state() else { break };
                 for &p in &pushes {
                     let to = board.step(p.from, p.dir);
-                    let by_rows = window_has_enclosed_after_push(&board, free, (p.from, to));
+                    let by_rows = window_has_enclosed_after_move(&board, free, (p.from, to), p.from);
                     let old = pos.apply_push(&board, p);
                     let by_cells = window_has_enclosed_cell(&board, &pos.boxes, pos.player, to);
                     pos.undo_push(&board, p, old);
                     if let Some(by_rows) = by_rows {
                         prop_assert_eq!(by_rows, by_cells, "push {:?}", p);
+                    }
+                }
+                // A box moved from its cell to a random free cell, the player on another free
+                // cell or the box's old one.
+                let free_cells: Vec<u16> =
+                    (0..board.cells() as u16).filter(|&c| !pos.boxes.contains(c)).collect();
+                if let Some(from) = pos.boxes.iter().nth(rng.below(board.box_count().max(1))) {
+                    let to = free_cells[rng.below(free_cells.len())];
+                    let mut players: Vec<u16> = free_cells.iter().copied().filter(|&c| c != to).collect();
+                    players.push(from);
+                    let player = players[rng.below(players.len())];
+                    if let Some(by_rows) = window_has_enclosed_after_move(&board, free, (from, to), player) {
+                        let mut boxes = pos.boxes.clone();
+                        boxes.remove(from);
+                        boxes.insert(to);
+                        let by_cells = window_has_enclosed_cell(&board, &boxes, player, to);
+                        prop_assert_eq!(by_rows, by_cells, "move {} to {}, player {}", from, to, player);
                     }
                 }
                 if pushes.is_empty() {

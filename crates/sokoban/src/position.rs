@@ -665,10 +665,7 @@ fn pushes_by_rows(
         if boxes == 0 {
             continue;
         }
-        let up = boxes & target(y - 1) & rows[y + 1];
-        let right = boxes & (target(y) >> 1) & (rows[y] << 1);
-        let down = boxes & target(y + 1) & rows[y - 1];
-        let left = boxes & (target(y) << 1) & (rows[y] >> 1);
+        let [up, right, down, left] = pushable_in_row(boxes, rows, y, target);
         let mut any = up | right | down | left;
         while any != 0 {
             let x = any.trailing_zeros();
@@ -680,6 +677,100 @@ fn pushes_by_rows(
                 }
             }
         }
+    }
+}
+
+/// The boxes of padded row `y` (`boxes`) pushable in each direction of [`Dir::ALL`] (up,
+/// right, down, left): the player's cell behind the box in `reached`, the cell ahead in
+/// `target` (the free cells a box may move to, by padded row).
+#[inline(always)]
+fn pushable_in_row(
+    boxes: u64,
+    reached: &Rows,
+    y: usize,
+    target: impl Fn(usize) -> u64,
+) -> [u64; 4] {
+    [
+        boxes & target(y - 1) & reached[y + 1],
+        boxes & (target(y) >> 1) & (reached[y] << 1),
+        boxes & target(y + 1) & reached[y - 1],
+        boxes & (target(y) << 1) & (reached[y] >> 1),
+    ]
+}
+
+impl Reach {
+    /// The sides of boxes the player reaches, counting each box once per reached
+    /// neighbour: FESS's mobility tie-break. `boxes` are the boxes of the last
+    /// [`Reach::compute`], whose area has not been flooded further since.
+    pub fn box_sides_reached(&self, board: &Board, boxes: &CellSet) -> u32 {
+        if let Some((rows, free)) = self.row_state() {
+            return (1..=board.height)
+                .map(|y| {
+                    let b = boxes_in_row(board, free, y);
+                    (b & rows[y - 1]).count_ones()
+                        + (b & rows[y + 1]).count_ones()
+                        + (b & (rows[y] << 1)).count_ones()
+                        + (b & (rows[y] >> 1)).count_ones()
+                })
+                .sum();
+        }
+        boxes
+            .iter()
+            .map(|b| {
+                board.neighbors[b as usize]
+                    .iter()
+                    .filter(|&&c| self.reachable(c))
+                    .count() as u32
+            })
+            .sum()
+    }
+
+    /// Whether some box other than the one on `except` can be pushed onto a live free cell
+    /// from a cell this area reaches and the area `before` did not: a move that lets the
+    /// player at boxes it could not push before (FESS's explorer advisor, §III-E). `boxes` are
+    /// the boxes of the last [`Reach::compute`] (not flooded further since); `before` is an
+    /// area of the same board.
+    pub fn opens_push(&self, board: &Board, boxes: &CellSet, before: &Reach, except: u16) -> bool {
+        if let (Some((rows, free)), Some((old, _))) = (self.row_state(), before.row_state()) {
+            let h = board.height;
+            let mut new: Rows = [0; ROW_BITS + 2];
+            let mut any_new = 0;
+            for y in 1..=h {
+                new[y] = rows[y] & !old[y];
+                any_new |= new[y];
+            }
+            if any_new == 0 {
+                return false;
+            }
+            let target = |y: usize| {
+                if (1..=h).contains(&y) {
+                    free[y] & board.live_rows[y - 1]
+                } else {
+                    0
+                }
+            };
+            let (ey, ebit) = row_bit(self.place[except as usize]);
+            return (1..=h).any(|y| {
+                let mut b = boxes_in_row(board, free, y);
+                if y == ey {
+                    b &= !ebit;
+                }
+                b != 0 && pushable_in_row(b, &new, y, target) != [0; 4]
+            });
+        }
+        boxes.iter().any(|x| {
+            x != except
+                && Dir::ALL.into_iter().any(|d| {
+                    let behind = board.step(x, d.opposite());
+                    let to = board.step(x, d);
+                    behind != NONE
+                        && to != NONE
+                        && !boxes.contains(to)
+                        && !board.is_dead(to)
+                        && self.reachable(behind)
+                        && !before.reachable(behind)
+                })
+        })
     }
 }
 

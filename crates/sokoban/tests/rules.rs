@@ -230,7 +230,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Push generation and PI-corral pruning on the row flood give the same pushes, in the
-    /// same order, as on the cell flood, and the corral deadlock test the same answers, along
+    /// same order, as on the cell flood; the reached box sides and the pushes a move opens
+    /// are the same; and the corral deadlock test gives the same answers, along
     /// random push sequences of Microban, XSokoban and Sasquatch levels.
     #[test]
     fn corral_pruning_by_rows_matches_by_cells(set in 0usize..3, index in 0usize..155, seed in any::<u64>()) {
@@ -245,10 +246,27 @@ proptest! {
         let (mut pruner_rows, mut pruner_cells) = (CorralPruner::new(), CorralPruner::new());
         let mut dead_rows = CorralDeadlock::new(&board, 2000);
         let mut dead_cells = CorralDeadlock::new(&board, 2000);
+        // The previous position's areas, for the test of pushes a move opens.
+        let (mut before_rows, mut before_cells) = (Reach::new(board.cells()), Reach::new(board.cells()));
+        before_rows.compute(&board, &board.start_boxes, board.start_player);
+        before_cells.compute_cell_by_cell(&board, &board.start_boxes, board.start_player);
         along_random_pushes(&level, seed, 40, |game, rng| {
             let (board, pos) = (game.board(), &game.position);
             rows.compute(board, &pos.boxes, pos.player);
             cells.compute_cell_by_cell(board, &pos.boxes, pos.player);
+            prop_assert_eq!(
+                rows.box_sides_reached(board, &pos.boxes),
+                cells.box_sides_reached(board, &pos.boxes)
+            );
+            for except in pos.boxes.iter() {
+                prop_assert_eq!(
+                    rows.opens_push(board, &pos.boxes, &before_rows, except),
+                    cells.opens_push(board, &pos.boxes, &before_cells, except),
+                    "box {}", except
+                );
+            }
+            before_rows.compute(board, &pos.boxes, pos.player);
+            before_cells.compute_cell_by_cell(board, &pos.boxes, pos.player);
             for prune_dead in [false, true] {
                 generate_pushes(board, pos, &rows, prune_dead, &mut by_rows);
                 generate_pushes(board, pos, &cells, prune_dead, &mut by_cells);

@@ -178,6 +178,7 @@ mod tests {
                 to,
                 side: Dir::Right,
                 pushes: 1,
+                areas_added: 0,
             },
             features,
             explores,

@@ -28,6 +28,10 @@ pub struct MacroMove {
     pub side: Dir,
     /// The number of pushes (the fewest that end with this box cell and player area).
     pub pushes: u16,
+    /// How many more connected areas of free floor the position has after the move than
+    /// before it (FESS's connectivity feature, §III-B), found from the blocks of the macro
+    /// search ([`MacroGen::moves_of_box`]).
+    pub areas_added: i8,
 }
 
 impl MacroMove {
@@ -153,6 +157,27 @@ impl MacroGen {
         }
     }
 
+    /// The number of distinct blocks among the edges from `c` to its free neighbours (`boxes`
+    /// and walls not free), `c` being in the area of the last [`MacroGen::compute_blocks`]:
+    /// with a box on `c`, `c`'s area parts into that many areas (each block less `c` stays
+    /// connected, and two blocks meet only at cut cells).
+    fn blocks_at(&self, board: &Board, boxes: &CellSet, c: u16) -> i8 {
+        let mut seen = [u32::MAX; 4];
+        let mut count = 0;
+        for d in Dir::ALL {
+            let w = board.step(c, d);
+            if w == NONE || boxes.contains(w) {
+                continue;
+            }
+            let k = self.side(c, d);
+            if !seen[..count].contains(&k) {
+                seen[count] = k;
+                count += 1;
+            }
+        }
+        count as i8
+    }
+
     /// The block of the edge from `c` to its neighbour in direction `d`.
     fn side(&self, c: u16, d: Dir) -> u32 {
         self.block[state(c, d)]
@@ -175,17 +200,28 @@ impl MacroGen {
             self.stamp = 1;
         }
         self.queue.clear();
+        let pushable = |d: Dir| {
+            let behind = board.step(b, d.opposite());
+            let to = board.step(b, d);
+            behind != NONE
+                && to != NONE
+                && reach.reachable(behind)
+                && !boxes.contains(to)
+                && !board.is_dead(to)
+                && first(d)
+        };
+        let firsts: [bool; 4] = Dir::ALL.map(pushable);
+        if !firsts.contains(&true) {
+            // A box that cannot be pushed at all has no moves: no blocks to compute.
+            return;
+        }
         boxes.remove(b);
         self.compute_blocks(board, boxes, b);
         for d in Dir::ALL {
-            let behind = board.step(b, d.opposite());
+            if !firsts[d as usize] {
+                continue;
+            }
             let to = board.step(b, d);
-            if behind == NONE || to == NONE || !reach.reachable(behind) || !first(d) {
-                continue;
-            }
-            if boxes.contains(to) || board.is_dead(to) {
-                continue;
-            }
             let s = state(to, d);
             self.seen[s] = self.stamp;
             self.prev[s] = u32::MAX;
@@ -237,6 +273,13 @@ impl MacroGen {
         self.search(board, boxes, reach, b, first);
         self.taken.clear();
         boxes.remove(b);
+        // The box's cell joins the areas around it into one; with the box on `to`, that
+        // area parts into one area per block at `to`.
+        let areas_beside_box = if self.queue.is_empty() {
+            0
+        } else {
+            self.blocks_at(board, boxes, b)
+        };
         for i in 0..self.queue.len() {
             let s = self.queue[i] as usize;
             let to = (s / 4) as u16;
@@ -251,6 +294,7 @@ impl MacroGen {
                 to,
                 side,
                 pushes: self.depth[s],
+                areas_added: self.blocks_at(board, boxes, to) - areas_beside_box,
             });
         }
         boxes.insert(b);
@@ -378,6 +422,61 @@ mod tests {
             }
         }
         assert!(compared > 100, "the comparison covered {compared} moves");
+    }
+
+    /// The areas a macro move adds, from the blocks, agree with counting the areas of the
+    /// position before and after the move, along random macro moves of Microban and
+    /// XSokoban levels.
+    #[test]
+    fn areas_added_match_counting_the_areas() {
+        use crate::position::count_regions;
+        let sets = [
+            include_str!("../../../../data/sokoban/Microban_155.xsb"),
+            include_str!("../../../../data/sokoban/XSokoban_90.xsb"),
+        ];
+        let (mut compared, mut changed) = (0, 0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for text in sets {
+            for level in parse_xsb(text).expect("levels").iter().step_by(3) {
+                let board = Board::new(level).expect("board");
+                let mut pos = Position::start(&board);
+                let mut gen = MacroGen::new(&board);
+                let mut reach = Reach::new(board.cells());
+                let mut scratch = Reach::new(board.cells());
+                for _ in 0..8 {
+                    reach.compute(&board, &pos.boxes, pos.player);
+                    let before = count_regions(&board, &pos.boxes, &mut scratch) as i32;
+                    let mut out = Vec::new();
+                    let mut boxes = pos.boxes.clone();
+                    for b in pos.boxes.iter() {
+                        gen.moves_of_box(&board, &mut boxes, &reach, b, |_| true, &mut out);
+                    }
+                    for m in &out {
+                        let mut next = pos.boxes.clone();
+                        next.remove(m.from);
+                        next.insert(m.to);
+                        let after = count_regions(&board, &next, &mut scratch) as i32;
+                        assert_eq!(after - before, i32::from(m.areas_added), "{m:?}");
+                        compared += 1;
+                        changed += usize::from(m.areas_added != 0);
+                    }
+                    if out.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = out[(seed % out.len() as u64) as usize];
+                    pos.boxes.remove(m.from);
+                    pos.boxes.insert(m.to);
+                    pos.player = m.player(&board);
+                }
+            }
+        }
+        assert!(
+            compared > 5_000 && changed > 1_000,
+            "{compared} moves, {changed} changed"
+        );
     }
 
     /// A box in a doorway parts the rooms on either side; a box inside a room parts nothing.

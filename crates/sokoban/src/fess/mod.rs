@@ -39,7 +39,7 @@ use crate::bipartite::FrozenMatching;
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
-use crate::deadlock::{closed_diagonal_deadlock, FreezeCheck};
+use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_move, FreezeCheck};
 use crate::dir::Dir;
 use crate::outcome::SearchOutcome;
 use crate::position::{count_regions_beside_player, generate_pushes, Position, Push, Reach};
@@ -129,25 +129,33 @@ impl Analysis {
         mask: &mut CellSet,
     ) -> Features {
         let rooms = self.rooms.obstructed_links(board, boxes);
-        self.features_with_rooms(board, boxes, reach, mask, rooms)
+        // The area count floods `reach` further: after the features that read it.
+        let mut features = self.features_with_counts(board, boxes, reach, mask, (rooms, 0));
+        features.regions = count_regions_beside_player(board, boxes, reach);
+        features
     }
 
     /// [`Analysis::features`] of a child of the position last given to
-    /// [`Analysis::set_parent`]: `boxes` is that position with the box on `from` moved to
-    /// `to`, so only the rooms the move touches are flooded again
-    /// ([`Rooms::obstructed_links_after_move`]); the features are the same.
+    /// [`Analysis::set_parent`], whose features are `parent`: `boxes` is that position after
+    /// the macro move `m`, so only the rooms the move touches are flooded again
+    /// ([`Rooms::obstructed_links_after_move`]) and the areas are the parent's plus those the
+    /// move adds ([`MacroMove::areas_added`]); the features are the same. `reach` holds the
+    /// child's player area.
     pub fn child_features(
         &mut self,
         board: &Board,
         boxes: &CellSet,
-        (from, to): (u16, u16),
-        reach: &mut Reach,
+        (parent, m): (&Features, &MacroMove),
+        reach: &Reach,
         mask: &mut CellSet,
     ) -> Features {
         let rooms = self
             .rooms
-            .obstructed_links_after_move(board, boxes, from, to);
-        self.features_with_rooms(board, boxes, reach, mask, rooms)
+            .obstructed_links_after_move(board, boxes, m.from, m.to);
+        let regions = parent
+            .regions
+            .saturating_add_signed(i32::from(m.areas_added));
+        self.features_with_counts(board, boxes, reach, mask, (rooms, regions))
     }
 
     /// Take `boxes` as the parent of the next [`Analysis::child_features`].
@@ -155,28 +163,20 @@ impl Analysis {
         self.rooms.set_base(board, boxes);
     }
 
-    /// [`Analysis::features`] with the room-connectivity count already known.
-    fn features_with_rooms(
+    /// [`Analysis::features`] with the room-connectivity and area counts already known.
+    fn features_with_counts(
         &mut self,
         board: &Board,
         boxes: &CellSet,
-        reach: &mut Reach,
+        reach: &Reach,
         mask: &mut CellSet,
-        rooms: u32,
+        (rooms, regions): (u32, u32),
     ) -> Features {
-        let mobility = boxes
-            .iter()
-            .map(|b| {
-                board.neighbors[b as usize]
-                    .iter()
-                    .filter(|&&c| reach.reachable(c))
-                    .count() as u32
-            })
-            .sum();
+        let mobility = reach.box_sides_reached(board, boxes);
         let (packed, out_of_plan) = self.plan.packed_and_out_of_plan(board, boxes, mask);
         Features {
             packed,
-            regions: count_regions_beside_player(board, boxes, reach),
+            regions,
             rooms,
             out_of_plan,
             hotspots: self.hotspots.count(board, boxes),
@@ -348,7 +348,6 @@ struct Expander {
     cands: Vec<Candidate>,
     advised: Vec<bool>,
     blocked: Vec<(u16, u32)>,
-    parent_reach: CellSet,
     /// Scratch: the candidates in the order their cell takes them (unadvised, tie-break key,
     /// index).
     sorted: Vec<(bool, u64, usize)>,
@@ -382,7 +381,6 @@ impl Expander {
             cands: Vec::new(),
             advised: Vec::new(),
             blocked: Vec::new(),
-            parent_reach: CellSet::new(n),
             sorted: Vec::new(),
         }
     }
@@ -404,7 +402,6 @@ impl Expander {
         {
             return Children::Moves;
         }
-        self.reach.area_into(board.cells(), &mut self.parent_reach);
         // PI-corral pruning: only macro moves that begin with one of its pushes.
         generate_pushes(board, pos, &self.reach, true, &mut self.pushes);
         let pruned = self
@@ -424,33 +421,32 @@ impl Expander {
             boxes.insert(m.to);
             let player = m.player(board);
             let solved = boxes.words() == board.goals.words();
+            // The closed-diagonal test needs an enclosed cell in its window, looked for on
+            // the parent's free rows first (the same answer, a row at a time).
+            let may_enclose = || {
+                self.reach
+                    .row_state()
+                    .and_then(|(_, free)| {
+                        window_has_enclosed_after_move(board, free, (m.from, m.to), player)
+                    })
+                    .unwrap_or(true)
+            };
             let dead = !solved
                 && (self.freeze.is_deadlock(board, &boxes, m.to)
-                    || closed_diagonal_deadlock(board, &boxes, player, m.to));
+                    || (may_enclose() && closed_diagonal_deadlock(board, &boxes, player, m.to)));
             if solved {
                 return Children::Solved(m);
             }
             if !dead {
                 self.child_reach.compute(board, &boxes, player);
-                // Before the features, whose area count floods `child_reach` further.
-                let explores = boxes.iter().any(|x| {
-                    x != m.to
-                        && Dir::ALL.into_iter().any(|d| {
-                            let behind = board.step(x, d.opposite());
-                            let to = board.step(x, d);
-                            behind != NONE
-                                && to != NONE
-                                && !boxes.contains(to)
-                                && !board.is_dead(to)
-                                && self.child_reach.reachable(behind)
-                                && !self.parent_reach.contains(behind)
-                        })
-                });
+                let explores = self
+                    .child_reach
+                    .opens_push(board, &boxes, &self.reach, m.to);
                 let f = self.analysis.child_features(
                     board,
                     &boxes,
-                    (m.from, m.to),
-                    &mut self.child_reach,
+                    (features, &m),
+                    &self.child_reach,
                     &mut self.mask,
                 );
                 self.cands.push(Candidate {
@@ -648,6 +644,7 @@ impl Fess {
                         to: NONE,
                         side: Dir::Up,
                         pushes: 0,
+                        areas_added: 0,
                     }),
                     player: norm,
                     pending: 0,
@@ -825,6 +822,7 @@ mod tests {
                     to: NONE,
                     side: Dir::Up,
                     pushes: 0,
+                    areas_added: 0,
                 },
                 player: 0,
                 pending: 0,
@@ -940,8 +938,8 @@ mod tests {
         assert!(Features { mobility: 10, ..f }.order() < f.order());
     }
 
-    /// The features of a child, with only the rooms its move touches flooded again, are the
-    /// features of the child measured afresh: every move of every position FESS adds in
+    /// The features of a child, with only the rooms its move touches flooded again and the
+    /// areas derived from its parent's, are the features of the child measured afresh: every move of every position FESS adds in
     /// its first 60 expansions on XSokoban 3, 16 and 62 (screens with several rooms).
     #[test]
     fn a_childs_features_are_its_features_measured_afresh() {
@@ -958,6 +956,8 @@ mod tests {
                 let boxes = search.tree.boxes(&b, k);
                 let player = search.tree.nodes[k as usize].player;
                 reach.compute(&b, &boxes, player);
+                let parent = fresh.features(&b, &boxes, &mut reach, &mut mask);
+                reach.compute(&b, &boxes, player);
                 let mut moves = Vec::new();
                 let mut work = boxes.clone();
                 for x in boxes.iter() {
@@ -969,7 +969,7 @@ mod tests {
                     child.remove(m.from);
                     child.insert(m.to);
                     reach.compute(&b, &child, m.player(&b));
-                    let got = a.child_features(&b, &child, (m.from, m.to), &mut reach, &mut mask);
+                    let got = a.child_features(&b, &child, (&parent, &m), &reach, &mut mask);
                     reach.compute(&b, &child, m.player(&b));
                     let want = fresh.features(&b, &child, &mut reach, &mut mask);
                     assert_eq!(got, want, "screen {screen}, node {k}");

@@ -13,7 +13,7 @@
 //! on wider grids, and when the links are found, cell by cell. Both give the same count.
 
 use crate::board::{Board, CellSet, NONE, ROW_BITS};
-use crate::position::{clear_rows, fill_area, next_to_row, row_bit, Rows};
+use crate::position::{clear_rows, copy_rows, fill_area, next_to_row, row_bit, Rows};
 
 /// The rooms of a level and their links.
 #[derive(Clone, Debug)]
@@ -61,8 +61,13 @@ struct RoomRows {
     /// cells joined to it through corridors, and the cells of linked rooms next to those
     /// ([`Rooms::obstructed_links_after_move`]).
     depends: Vec<Rows>,
+    /// The first and last padded row a flood of each room may cover (its cells and the
+    /// corridor cells joined to it through corridors).
+    reach_span: Vec<(usize, usize)>,
     /// The links each room's parts found obstructed in the base position.
     base: Vec<u64>,
+    /// The boxes of the base position.
+    base_boxes: Rows,
     /// Whether `base` holds a position's masks.
     base_set: bool,
 }
@@ -158,7 +163,9 @@ impl Rooms {
                 seen: zero,
                 area: zero,
                 depends: Vec::new(),
+                reach_span: Vec::new(),
                 base: vec![0; count],
+                base_boxes: zero,
                 base_set: false,
             }));
         }
@@ -199,13 +206,28 @@ impl Rooms {
             // A room's floods cover at most its cells and the corridor cells joined to it
             // through corridors on the empty board, and look at the cells of linked rooms
             // next to those.
-            rows.depends = (0..count)
+            let areas: Vec<Rows> = (0..count)
                 .map(|r| {
                     let free: Rows = std::array::from_fn(|y| rows.room[r][y] | rows.corridor[y]);
                     let mut area = [0u64; ROW_BITS + 2];
                     if let Some(&c) = rooms.cells[r].first() {
                         fill_area(&mut area, &free, board.place[c as usize], board.width);
                     }
+                    area
+                })
+                .collect();
+            rows.reach_span = areas
+                .iter()
+                .map(|area| {
+                    let first = area.iter().position(|&w| w != 0).unwrap_or(1);
+                    let last = area.iter().rposition(|&w| w != 0).unwrap_or(0);
+                    (first, last)
+                })
+                .collect();
+            rows.depends = areas
+                .iter()
+                .enumerate()
+                .map(|(r, &area)| {
                     let mut dep = area;
                     for (y, row) in dep.iter_mut().enumerate().take(board.height + 1).skip(1) {
                         let linked = rooms.links[r]
@@ -317,6 +339,7 @@ impl Rooms {
             return self.obstructed_links(board, boxes);
         };
         rows.load_boxes(board, boxes);
+        rows.base_boxes = rows.boxes;
         let mut all = 0;
         for (r, bits) in bits.iter().enumerate() {
             rows.base[r] = rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
@@ -364,7 +387,10 @@ impl Rooms {
                 continue;
             }
             if !loaded {
-                rows.load_boxes(board, boxes);
+                // The base's boxes with the one on `from` moved to `to`.
+                copy_rows(&mut rows.boxes, &rows.base_boxes, board.height + 2);
+                rows.boxes[fy] &= !fbit;
+                rows.boxes[ty] |= tbit;
                 loaded = true;
             }
             all |= rows.room_mask(board, r, &self.links[r], bits, &mut self.broken);
@@ -398,7 +424,11 @@ impl RoomRows {
             return 0;
         }
         let h = board.height;
-        for y in 1..=h {
+        // The flood cannot leave the rows of `reach_span` (zero rows close them off).
+        let (top, bottom) = self.reach_span[r];
+        self.free[top - 1] = 0;
+        self.free[bottom + 1] = 0;
+        for y in top..=bottom {
             self.free[y] = (self.room[r][y] | self.corridor[y]) & !self.boxes[y];
         }
         clear_rows(&mut self.seen, h + 2);
@@ -414,7 +444,7 @@ impl RoomRows {
                 let p = ((y - 1) * ROW_BITS) as u16 + seeds.trailing_zeros() as u16;
                 clear_rows(&mut self.area, h + 2);
                 fill_area(&mut self.area, &self.free, p, board.width);
-                for k in 1..=h {
+                for k in top..=bottom {
                     self.seen[k] |= self.area[k];
                 }
                 for (i, &o) in links.iter().enumerate() {

@@ -13,7 +13,7 @@ use crate::bipartite::FrozenMatching;
 use crate::board::{Board, CellSet, NONE};
 use crate::corral::CorralPruner;
 use crate::corraldl::CorralDeadlock;
-use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_push, FreezeCheck};
+use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_move, FreezeCheck};
 use crate::dir::Dir;
 use crate::features::{boxes_in_doors, door_cells, Features};
 use crate::goalroom::GoalRooms;
@@ -731,8 +731,10 @@ fn expand_child(
     // looked for on the parent's free rows first (the same answer, a row at a time).
     let may_enclose = || {
         let free = parent_reach.row_state().filter(|_| tail.is_empty());
-        free.and_then(|(_, free)| window_has_enclosed_after_push(board, free, (push.from, to)))
-            .unwrap_or(true)
+        free.and_then(|(_, free)| {
+            window_has_enclosed_after_move(board, free, (push.from, to), push.from)
+        })
+        .unwrap_or(true)
     };
     let deadlocked = |pos: &Position, (freeze, matching): &mut (FreezeCheck, FrozenMatching)| {
         freeze.is_deadlock(board, &pos.boxes, to)
