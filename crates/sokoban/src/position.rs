@@ -150,16 +150,49 @@ impl Reach {
     pub fn compute(&mut self, board: &Board, boxes: &CellSet, from: u16) -> u16 {
         let min = if self.use_rows(board, from) {
             self.load_free(board, boxes);
-            clear_rows(&mut self.rows, board.height + 2);
-            let p = self.place[from as usize];
-            self.flood_rows(p, board.width);
-            self.first_row_cell(board)
+            self.flood_free_rows(board, from)
         } else {
             self.next_mark();
             self.flood(board, boxes, from)
         };
         self.min = min;
         min
+    }
+
+    /// [`Reach::compute`] for the position `boxes`, which is `parent`'s (its last
+    /// [`Reach::compute`]'s) with the box on `from` moved to `to`: on bit rows the free cells
+    /// are `parent`'s with those two cells changed, instead of loading every box.
+    pub fn compute_after_move(
+        &mut self,
+        board: &Board,
+        boxes: &CellSet,
+        parent: &Reach,
+        (from, to): (u16, u16),
+        player: u16,
+    ) -> u16 {
+        if parent.row_state().is_none()
+            || !Arc::ptr_eq(&parent.place, &board.place)
+            || !self.use_rows(board, player)
+        {
+            return self.compute(board, boxes, player);
+        }
+        copy_rows(&mut self.free, &parent.free, board.height + 2);
+        let (yf, bf) = row_bit(self.place[from as usize]);
+        self.free[yf] |= bf;
+        let (yt, bt) = row_bit(self.place[to as usize]);
+        self.free[yt] &= !bt;
+        self.min = self.flood_free_rows(board, player);
+        self.min
+    }
+
+    /// The row flood from `from` over the free rows already loaded; returns the smallest
+    /// reached cell.
+    #[inline]
+    fn flood_free_rows(&mut self, board: &Board, from: u16) -> u16 {
+        clear_rows(&mut self.rows, board.height + 2);
+        let p = self.place[from as usize];
+        self.flood_rows(p, board.width);
+        self.first_row_cell(board)
     }
 
     /// [`Reach::compute`] cell by cell, whatever the board's size: the reference the row
@@ -665,7 +698,7 @@ fn pushes_by_rows(
         if boxes == 0 {
             continue;
         }
-        let [up, right, down, left] = pushable_in_row(boxes, rows, y, target);
+        let [up, right, down, left] = pushable_in_row(boxes, |k| rows[k], y, target);
         let mut any = up | right | down | left;
         while any != 0 {
             let x = any.trailing_zeros();
@@ -682,19 +715,19 @@ fn pushes_by_rows(
 
 /// The boxes of padded row `y` (`boxes`) pushable in each direction of [`Dir::ALL`] (up,
 /// right, down, left): the player's cell behind the box in `reached`, the cell ahead in
-/// `target` (the free cells a box may move to, by padded row).
+/// `target` (the free cells a box may move to), both by padded row.
 #[inline(always)]
 fn pushable_in_row(
     boxes: u64,
-    reached: &Rows,
+    reached: impl Fn(usize) -> u64,
     y: usize,
     target: impl Fn(usize) -> u64,
 ) -> [u64; 4] {
     [
-        boxes & target(y - 1) & reached[y + 1],
-        boxes & (target(y) >> 1) & (reached[y] << 1),
-        boxes & target(y + 1) & reached[y - 1],
-        boxes & (target(y) << 1) & (reached[y] >> 1),
+        boxes & target(y - 1) & reached(y + 1),
+        boxes & (target(y) >> 1) & (reached(y) << 1),
+        boxes & target(y + 1) & reached(y - 1),
+        boxes & (target(y) << 1) & (reached(y) >> 1),
     ]
 }
 
@@ -733,15 +766,8 @@ impl Reach {
     pub fn opens_push(&self, board: &Board, boxes: &CellSet, before: &Reach, except: u16) -> bool {
         if let (Some((rows, free)), Some((old, _))) = (self.row_state(), before.row_state()) {
             let h = board.height;
-            let mut new: Rows = [0; ROW_BITS + 2];
-            let mut any_new = 0;
-            for y in 1..=h {
-                new[y] = rows[y] & !old[y];
-                any_new |= new[y];
-            }
-            if any_new == 0 {
-                return false;
-            }
+            // The cells reached now and not before (the rows around the grid are zero).
+            let new = |y: usize| rows[y] & !old[y];
             let target = |y: usize| {
                 if (1..=h).contains(&y) {
                     free[y] & board.live_rows[y - 1]
@@ -755,7 +781,7 @@ impl Reach {
                 if y == ey {
                     b &= !ebit;
                 }
-                b != 0 && pushable_in_row(b, &new, y, target) != [0; 4]
+                b != 0 && pushable_in_row(b, new, y, target) != [0; 4]
             });
         }
         boxes.iter().any(|x| {

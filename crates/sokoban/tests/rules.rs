@@ -272,6 +272,20 @@ proptest! {
                 generate_pushes(board, pos, &cells, prune_dead, &mut by_cells);
                 prop_assert_eq!(&by_rows, &by_cells);
             }
+            // The child's area from the parent's free rows, for every push.
+            let mut child = Reach::new(board.cells());
+            let mut fresh = Reach::new(board.cells());
+            for p in by_cells.iter() {
+                let mut next = pos.clone();
+                let to = board.step(p.from, p.dir);
+                next.apply_push(board, *p);
+                let a = child.compute_after_move(board, &next.boxes, &rows, (p.from, to), p.from);
+                let b = fresh.compute_cell_by_cell(board, &next.boxes, p.from);
+                prop_assert_eq!(a, b);
+                for c in 0..board.cells() as u16 {
+                    prop_assert_eq!(child.reachable(c), fresh.reachable(c), "cell {}", c);
+                }
+            }
             let a = pruner_rows.restrict(board, pos, &rows, &mut by_rows);
             let b = pruner_cells.restrict(board, pos, &cells, &mut by_cells);
             prop_assert_eq!(a, b);

@@ -438,7 +438,13 @@ impl Expander {
                 return Children::Solved(m);
             }
             if !dead {
-                self.child_reach.compute(board, &boxes, player);
+                self.child_reach.compute_after_move(
+                    board,
+                    &boxes,
+                    &self.reach,
+                    (m.from, m.to),
+                    player,
+                );
                 let explores = self
                     .child_reach
                     .opens_push(board, &boxes, &self.reach, m.to);
