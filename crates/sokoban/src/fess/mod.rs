@@ -107,6 +107,9 @@ pub struct Analysis {
     pub rooms: Rooms,
     /// The hotspot table.
     pub hotspots: Hotspots,
+    /// The cells in plan ([`PackingPlan::in_plan`]) of the position last given to
+    /// [`Analysis::set_parent`].
+    parent_in_plan: CellSet,
 }
 
 impl Analysis {
@@ -116,6 +119,7 @@ impl Analysis {
             plan: PackingPlan::new(board),
             rooms: Rooms::new(board),
             hotspots: Hotspots::new(board),
+            parent_in_plan: CellSet::new(board.cells()),
         }
     }
 
@@ -130,17 +134,20 @@ impl Analysis {
     ) -> Features {
         let rooms = self.rooms.obstructed_links(board, boxes);
         // The area count floods `reach` further: after the features that read it.
-        let mut features = self.features_with_counts(board, boxes, reach, mask, (rooms, 0));
+        let mut features = self.features_with_counts(board, boxes, reach, (rooms, 0));
         features.regions = count_regions_beside_player(board, boxes, reach);
+        (features.packed, features.out_of_plan) =
+            self.plan.packed_and_out_of_plan(board, boxes, mask);
         features
     }
 
     /// [`Analysis::features`] of a child of the position last given to
     /// [`Analysis::set_parent`], whose features are `parent`: `boxes` is that position after
     /// the macro move `m`, so only the rooms the move touches are flooded again
-    /// ([`Rooms::obstructed_links_after_move`]) and the areas are the parent's plus those the
-    /// move adds ([`MacroMove::areas_added`]); the features are the same. `reach` holds the
-    /// child's player area.
+    /// ([`Rooms::obstructed_links_after_move`]), the areas are the parent's plus those the
+    /// move adds ([`MacroMove::areas_added`]), and a move that neither leaves nor enters a
+    /// goal keeps the parent's packing and cells in plan; the features are the same.
+    /// `reach` holds the child's player area.
     pub fn child_features(
         &mut self,
         board: &Board,
@@ -155,32 +162,43 @@ impl Analysis {
         let regions = parent
             .regions
             .saturating_add_signed(i32::from(m.areas_added));
-        self.features_with_counts(board, boxes, reach, mask, (rooms, regions))
+        let mut features = self.features_with_counts(board, boxes, reach, (rooms, regions));
+        // Which goals hold boxes decides the packing order's progress and so the cells in
+        // plan: a move between two cells that are not goals changes neither, and out of plan
+        // changes by the moved box alone.
+        if board.is_goal(m.from) || board.is_goal(m.to) {
+            (features.packed, features.out_of_plan) =
+                self.plan.packed_and_out_of_plan(board, boxes, mask);
+        } else {
+            let out = |c: u16| u32::from(!self.parent_in_plan.contains(c));
+            features.packed = parent.packed;
+            features.out_of_plan = parent.out_of_plan + out(m.to) - out(m.from);
+        }
+        features
     }
 
     /// Take `boxes` as the parent of the next [`Analysis::child_features`].
     pub fn set_parent(&mut self, board: &Board, boxes: &CellSet) {
         self.rooms.set_base(board, boxes);
+        self.plan.in_plan(board, boxes, &mut self.parent_in_plan);
     }
 
-    /// [`Analysis::features`] with the room-connectivity and area counts already known.
+    /// [`Analysis::features`] with the room-connectivity and area counts already known, the
+    /// packing counts left zero for the caller.
     fn features_with_counts(
         &mut self,
         board: &Board,
         boxes: &CellSet,
         reach: &Reach,
-        mask: &mut CellSet,
         (rooms, regions): (u32, u32),
     ) -> Features {
-        let mobility = reach.box_sides_reached(board, boxes);
-        let (packed, out_of_plan) = self.plan.packed_and_out_of_plan(board, boxes, mask);
         Features {
-            packed,
+            packed: 0,
             regions,
             rooms,
-            out_of_plan,
+            out_of_plan: 0,
             hotspots: self.hotspots.count(board, boxes),
-            mobility,
+            mobility: reach.box_sides_reached(board, boxes),
         }
     }
 }

@@ -449,7 +449,9 @@ impl RoomRows {
                 }
                 for (i, &o) in links.iter().enumerate() {
                     let room = &self.room[o as usize];
+                    // The part's cells lie in rows `top..=bottom`: it meets no other rows.
                     let (first, last) = self.span[o as usize];
+                    let (first, last) = (first.max(top - 1), last.min(bottom + 1));
                     let met = (first..=last)
                         .any(|k| next_to_row(&self.area, k) & room[k] & !self.boxes[k] != 0);
                     if !met {
