@@ -776,7 +776,13 @@ impl Reach {
                 }
             };
             let (ey, ebit) = row_bit(self.place[except as usize]);
-            return (1..=h).any(|y| {
+            // Only boxes next to a newly reached cell: rows around the first and last row
+            // holding one.
+            let Some(first) = (1..=h).find(|&y| new(y) != 0) else {
+                return false;
+            };
+            let last = (first..=h).rev().find(|&y| new(y) != 0).unwrap_or(first);
+            return (first.saturating_sub(1).max(1)..=(last + 1).min(h)).any(|y| {
                 let mut b = boxes_in_row(board, free, y);
                 if y == ey {
                     b &= !ebit;
