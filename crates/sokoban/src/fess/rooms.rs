@@ -70,6 +70,77 @@ struct RoomRows {
     base_boxes: Rows,
     /// Whether `base` holds a position's masks.
     base_set: bool,
+    /// Room masks already measured ([`MaskMemo`]).
+    memo: MaskMemo,
+}
+
+/// A direct-mapped cache of room masks. A room's obstructed links depend only on the boxes
+/// on the cells of its `depends` rows, so the mask is kept under those boxes (as rows) and
+/// the room; a lookup compares them exactly, so a hit returns what the floods would. Its size
+/// is fixed when the level is analysed.
+#[derive(Clone, Debug)]
+struct MaskMemo {
+    /// Rows kept per entry: the most rows any room's `depends` spans.
+    width: usize,
+    /// Each entry's room (`u32::MAX`: empty) and mask.
+    room: Vec<u32>,
+    mask: Vec<u64>,
+    /// Each entry's boxes on its room's `depends` cells, `width` rows from the room's first.
+    boxes: Vec<u64>,
+    /// The first and last padded row of each room's `depends`.
+    span: Vec<(usize, usize)>,
+}
+
+/// The entries of a [`MaskMemo`] (a power of two).
+const MEMO_SLOTS: usize = 1 << 14;
+
+impl MaskMemo {
+    fn new(depends: &[Rows]) -> MaskMemo {
+        let span: Vec<(usize, usize)> = depends
+            .iter()
+            .map(|dep| {
+                let first = dep.iter().position(|&w| w != 0).unwrap_or(1);
+                let last = dep.iter().rposition(|&w| w != 0).unwrap_or(0);
+                (first, last.max(first))
+            })
+            .collect();
+        let width = span.iter().map(|&(a, b)| b - a + 1).max().unwrap_or(1);
+        MaskMemo {
+            width,
+            room: vec![u32::MAX; MEMO_SLOTS],
+            mask: vec![0; MEMO_SLOTS],
+            boxes: vec![0; MEMO_SLOTS * width],
+            span,
+        }
+    }
+
+    /// The boxes of room `r`'s `depends` cells, row by row from its first row, into `key`
+    /// (`width` long), and the entry they map to.
+    fn key(&self, r: usize, depends: &Rows, boxes: &Rows, key: &mut [u64]) -> usize {
+        let (first, last) = self.span[r];
+        let mut h = (r as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for (i, y) in (first..=last).enumerate() {
+            let k = boxes[y] & depends[y];
+            key[i] = k;
+            h = (h ^ k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        key[last + 1 - first..].fill(0);
+        (h >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The mask kept in entry `slot` for room `r` and boxes `key`, if it is there.
+    fn get(&self, slot: usize, r: usize, key: &[u64]) -> Option<u64> {
+        let w = self.width;
+        (self.room[slot] == r as u32 && self.boxes[slot * w..(slot + 1) * w] == *key)
+            .then(|| self.mask[slot])
+    }
+
+    fn put(&mut self, slot: usize, r: usize, key: &[u64], mask: u64) {
+        let w = self.width;
+        self.room[slot] = r as u32;
+        self.mask[slot] = mask;
+        self.boxes[slot * w..(slot + 1) * w].copy_from_slice(key);
+    }
 }
 
 impl Rooms {
@@ -167,6 +238,7 @@ impl Rooms {
                 base: vec![0; count],
                 base_boxes: zero,
                 base_set: false,
+                memo: MaskMemo::new(&[]),
             }));
         }
         let empty = CellSet::new(n);
@@ -238,6 +310,7 @@ impl Rooms {
                     dep
                 })
                 .collect();
+            rows.memo = MaskMemo::new(&rows.depends);
         }
         rooms
     }
@@ -423,6 +496,32 @@ impl RoomRows {
         if links.is_empty() {
             return 0;
         }
+        // A mask as bits is kept in the memo; links pushed onto `broken` are not.
+        let mut key = [0u64; ROW_BITS + 2];
+        let key = &mut key[..self.memo.width];
+        let slot = (!bits.is_empty()).then(|| {
+            let slot = self.memo.key(r, &self.depends[r], &self.boxes, key);
+            (slot, self.memo.get(slot, r, key))
+        });
+        if let Some((_, Some(mask))) = slot {
+            return mask;
+        }
+        let mask = self.measure_room(board, r, links, bits, broken);
+        if let Some((slot, None)) = slot {
+            self.memo.put(slot, r, key, mask);
+        }
+        mask
+    }
+
+    /// [`RoomRows::room_mask`] by its floods.
+    fn measure_room(
+        &mut self,
+        board: &Board,
+        r: usize,
+        links: &[u16],
+        bits: &[u64],
+        broken: &mut Vec<(u16, u16)>,
+    ) -> u64 {
         let h = board.height;
         // The flood cannot leave the rows of `reach_span` (zero rows close them off).
         let (top, bottom) = self.reach_span[r];
@@ -515,6 +614,42 @@ mod tests {
             boxes.insert(cell(&b, 2, y));
         }
         assert_eq!(rooms.obstructed_links(&b, &boxes), 1);
+    }
+
+    /// Masks found in the memo are the masks the floods measure: positions of random boxes
+    /// on every XSokoban screen, each measured several times in turn with others, against the
+    /// cell floods.
+    #[test]
+    fn remembered_masks_are_the_measured_ones() {
+        let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
+        let mut rng = puzzle_engine::Rng::new(11);
+        let mut remembered = 0;
+        for level in crate::parse_xsb(text).expect("XSokoban") {
+            let b = Board::new(&level).expect("a board");
+            let mut rooms = Rooms::new(&b);
+            let positions: Vec<CellSet> = (0..6)
+                .map(|i| {
+                    let mut boxes = CellSet::new(b.cells());
+                    for c in 0..b.cells() as u16 {
+                        if rng.next_u64() % 100 < 10 + 5 * i {
+                            boxes.insert(c);
+                        }
+                    }
+                    boxes
+                })
+                .collect();
+            for _ in 0..30 {
+                let boxes = &positions[rng.below(positions.len())];
+                let by_rows = rooms.obstructed_links(&b, boxes);
+                rooms.broken.clear();
+                let by_cells = rooms.obstructed_links_by_cells(&b, boxes);
+                assert_eq!(by_rows, by_cells, "{:?}", level.title);
+            }
+            if let Some(rows) = &rooms.rows {
+                remembered += rows.memo.room.iter().filter(|&&r| r != u32::MAX).count();
+            }
+        }
+        assert!(remembered > 1000, "{remembered} masks remembered");
     }
 
     /// The row floods count what the cell floods count, on positions of random boxes
