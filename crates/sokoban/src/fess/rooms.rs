@@ -95,6 +95,17 @@ struct MaskMemo {
 const MEMO_SLOTS: usize = 1 << 14;
 
 impl MaskMemo {
+    /// A memo with no entries (until the rooms' `depends` are known).
+    fn empty() -> MaskMemo {
+        MaskMemo {
+            width: 0,
+            room: Vec::new(),
+            mask: Vec::new(),
+            boxes: Vec::new(),
+            span: Vec::new(),
+        }
+    }
+
     fn new(depends: &[Rows]) -> MaskMemo {
         let span: Vec<(usize, usize)> = depends
             .iter()
@@ -238,7 +249,7 @@ impl Rooms {
                 base: vec![0; count],
                 base_boxes: zero,
                 base_set: false,
-                memo: MaskMemo::new(&[]),
+                memo: MaskMemo::empty(),
             }));
         }
         let empty = CellSet::new(n);
@@ -499,7 +510,7 @@ impl RoomRows {
         // A mask as bits is kept in the memo; links pushed onto `broken` are not.
         let mut key = [0u64; ROW_BITS + 2];
         let key = &mut key[..self.memo.width];
-        let slot = (!bits.is_empty()).then(|| {
+        let slot = (!bits.is_empty() && !self.memo.room.is_empty()).then(|| {
             let slot = self.memo.key(r, &self.depends[r], &self.boxes, key);
             (slot, self.memo.get(slot, r, key))
         });
@@ -616,6 +627,17 @@ mod tests {
         assert_eq!(rooms.obstructed_links(&b, &boxes), 1);
     }
 
+    /// A box on each cell of `b` with probability `per_cent` %.
+    fn random_boxes(b: &Board, rng: &mut puzzle_engine::Rng, per_cent: u64) -> CellSet {
+        let mut boxes = CellSet::new(b.cells());
+        for c in 0..b.cells() as u16 {
+            if rng.next_u64() % 100 < per_cent {
+                boxes.insert(c);
+            }
+        }
+        boxes
+    }
+
     /// Masks found in the memo are the masks the floods measure: positions of random boxes
     /// on every XSokoban screen, each measured several times in turn with others, against the
     /// cell floods.
@@ -628,15 +650,7 @@ mod tests {
             let b = Board::new(&level).expect("a board");
             let mut rooms = Rooms::new(&b);
             let positions: Vec<CellSet> = (0..6)
-                .map(|i| {
-                    let mut boxes = CellSet::new(b.cells());
-                    for c in 0..b.cells() as u16 {
-                        if rng.next_u64() % 100 < 10 + 5 * i {
-                            boxes.insert(c);
-                        }
-                    }
-                    boxes
-                })
+                .map(|i| random_boxes(&b, &mut rng, 10 + 5 * i))
                 .collect();
             for _ in 0..30 {
                 let boxes = &positions[rng.below(positions.len())];
@@ -665,13 +679,7 @@ mod tests {
             let mut rooms = Rooms::new(&b);
             assert!(rooms.rows.is_some(), "XSokoban fits bit rows");
             for round in 0..40 {
-                let mut boxes = CellSet::new(b.cells());
-                let per_cent = 5 + round % 8 * 5;
-                for c in 0..b.cells() as u16 {
-                    if rng.next_u64() % 100 < per_cent {
-                        boxes.insert(c);
-                    }
-                }
+                let boxes = random_boxes(&b, &mut rng, 5 + round % 8 * 5);
                 let by_rows = rooms.obstructed_links(&b, &boxes);
                 rooms.broken.clear();
                 let by_cells = rooms.obstructed_links_by_cells(&b, &boxes);
