@@ -638,6 +638,21 @@ mod tests {
         boxes
     }
 
+    /// The obstructed links of `boxes` by the row floods (and the memo), asserted equal to
+    /// the cell floods' count (`what` names the level in a failure).
+    fn rows_count_as_cells(
+        rooms: &mut Rooms,
+        b: &Board,
+        boxes: &CellSet,
+        what: &dyn std::fmt::Debug,
+    ) -> u32 {
+        let by_rows = rooms.obstructed_links(b, boxes);
+        rooms.broken.clear();
+        let by_cells = rooms.obstructed_links_by_cells(b, boxes);
+        assert_eq!(by_rows, by_cells, "{what:?}");
+        by_rows
+    }
+
     /// Masks found in the memo are the masks the floods measure: positions of random boxes
     /// on every XSokoban screen, each measured several times in turn with others, against the
     /// cell floods.
@@ -654,10 +669,7 @@ mod tests {
                 .collect();
             for _ in 0..30 {
                 let boxes = &positions[rng.below(positions.len())];
-                let by_rows = rooms.obstructed_links(&b, boxes);
-                rooms.broken.clear();
-                let by_cells = rooms.obstructed_links_by_cells(&b, boxes);
-                assert_eq!(by_rows, by_cells, "{:?}", level.title);
+                rows_count_as_cells(&mut rooms, &b, boxes, &level.title);
             }
             if let Some(rows) = &rooms.rows {
                 remembered += rows.memo.room.iter().filter(|&&r| r != u32::MAX).count();
@@ -680,10 +692,7 @@ mod tests {
             assert!(rooms.rows.is_some(), "XSokoban fits bit rows");
             for round in 0..40 {
                 let boxes = random_boxes(&b, &mut rng, 5 + round % 8 * 5);
-                let by_rows = rooms.obstructed_links(&b, &boxes);
-                rooms.broken.clear();
-                let by_cells = rooms.obstructed_links_by_cells(&b, &boxes);
-                assert_eq!(by_rows, by_cells, "{:?}", level.title);
+                let by_rows = rows_count_as_cells(&mut rooms, &b, &boxes, &level.title);
                 cut += u32::from(by_rows > 0);
             }
         }
