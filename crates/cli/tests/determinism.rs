@@ -177,7 +177,13 @@ fn sudoku_mcts_is_reproducible_on_one_and_two_threads() {
 
 #[test]
 fn sokoban_generation_is_reproducible_on_one_and_two_threads() {
-    for threads in ["1", "2"] {
+    // Both objectives: the default (optimal pushes) and the thesis's score.
+    for (threads, objective) in [
+        ("1", "pushes"),
+        ("2", "pushes"),
+        ("1", "score"),
+        ("2", "score"),
+    ] {
         let lines = assert_reproducible(&[
             "--seed",
             "5",
@@ -187,11 +193,16 @@ fn sokoban_generation_is_reproducible_on_one_and_two_threads() {
             threads,
             "generate",
             "sokoban",
+            "--objective",
+            objective,
         ]);
-        assert!(lines.len() >= 2, "{threads} thread(s): {lines:?}");
+        assert!(
+            lines.len() >= 2,
+            "{threads} thread(s), {objective}: {lines:?}"
+        );
         assert!(
             lines.last().unwrap().contains(r#""iterations":4000"#),
-            "{threads} thread(s): {lines:?}"
+            "{threads} thread(s), {objective}: {lines:?}"
         );
     }
     // With the bootstrapping phase and a threshold (many levels kept), too.
@@ -204,6 +215,8 @@ fn sokoban_generation_is_reproducible_on_one_and_two_threads() {
         "2",
         "generate",
         "sokoban",
+        "--objective",
+        "score",
         "--threshold",
         "0.3",
     ]);

@@ -27,6 +27,8 @@ fn generated_levels_follow_the_json_contract_and_replay() {
         "30000",
         "--seed",
         "4",
+        "--objective",
+        "score",
         "--threshold",
         "0.8",
     ]);
@@ -69,6 +71,8 @@ fn every_optimization_can_be_switched_off_from_the_command_line() {
         "5",
         "--iterations",
         "20000",
+        "--objective",
+        "score",
         "--move-agent",
         "naive",
         "--box-limit",
@@ -139,6 +143,8 @@ fn out_file_holds_every_level_with_title_metrics_and_solution() {
         "5",
         "--iterations",
         "20000",
+        "--objective",
+        "score",
         "--start",
         "1,1",
         "--out",
@@ -165,6 +171,70 @@ fn out_file_holds_every_level_with_title_metrics_and_solution() {
     assert!(text.contains("pb=") && text.contains("pc=") && text.contains("boxes="));
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<path"));
+}
+
+/// The contract outside checks replay: `--objective pushes` with a band, each record carrying
+/// `xsb`, a push-optimal `solution` and `optimal_pushes`.
+#[test]
+fn aimed_levels_carry_proven_push_counts_inside_the_band() {
+    let lines = generate(&[
+        "--width",
+        "6",
+        "--height",
+        "6",
+        "--boxes",
+        "3",
+        "--objective",
+        "pushes",
+        "--min-pushes",
+        "10",
+        "--max-pushes",
+        "14",
+        "--time-limit",
+        "2",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    let (levels, summary) = lines.split_at(lines.len() - 1);
+    assert!(!levels.is_empty(), "{summary:?}");
+    for l in levels {
+        let pushes = l["optimal_pushes"].as_u64().expect("optimal_pushes") as usize;
+        assert!((10..=14).contains(&pushes), "{pushes} outside the band");
+        let level = &puzzle_sokoban::parse_xsb(l["xsb"].as_str().unwrap()).unwrap()[0];
+        assert_eq!(level.box_count(), 3);
+        let r = puzzle_sokoban::replay(level, l["solution"].as_str().unwrap()).unwrap();
+        assert!(r.solved);
+        assert_eq!(r.pushes, pushes);
+        let astar = puzzle_sokoban::solve(
+            level,
+            puzzle_sokoban::Algorithm::AStar,
+            &puzzle_engine::Budget::default(),
+        )
+        .unwrap();
+        assert_eq!(astar.pushes.unwrap().len(), pushes, "{}", l["xsb"]);
+    }
+    for (args, needle) in [
+        (
+            &["--min-pushes", "9", "--max-pushes", "3"][..],
+            "band is empty",
+        ),
+        (
+            &["--objective", "score", "--boxes", "3"][..],
+            "--boxes goes with",
+        ),
+        (&["--threshold", "0.5"][..], "--objective score"),
+    ] {
+        let out = puzzle()
+            .args(["generate", "sokoban", "--iterations", "10"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -14,8 +14,8 @@ use puzzle_sokogen::experiment::{
     aggregate, markdown_table, process_cpu_seconds, run_once, tables, Measured, RunFigures, Table,
 };
 use puzzle_sokogen::{
-    generate as run_generation, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig, GenParams,
-    GeneratedLevel, MoveAgent, Rules, SeedLevel, Selection,
+    generate as run_generation, Aim, Bootstrap, BoxLimit, Congestion, GenAction, GenConfig,
+    GenParams, GeneratedLevel, MoveAgent, Rules, SeedLevel, Selection,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,24 @@ pub enum MoveAgentName {
     /// Four-direction steps (Kartal et al.).
     #[schemars(title = "naive: four-direction steps (Kartal et al.)")]
     Naive,
+}
+
+/// What a generation maximizes.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ObjectiveName {
+    /// The exact optimal push count of the room's farthest start, proven by an exhaustive
+    /// backward search (Taylor & Parberry 2011), each room improved by moving walls and goals
+    /// (YASGen); every level's solution is push-optimal.
+    #[default]
+    #[schemars(title = "pushes: the fewest pushes that solve the level, proven")]
+    Pushes,
+    /// The thesis's score: box-path congestion and 3×3 tile patterns (Kartal et al. 2016; the
+    /// experiment's tables use it).
+    #[schemars(title = "score: the thesis's congestion score")]
+    Score,
 }
 
 /// The selection formulas of Table 3.8.
@@ -78,6 +96,31 @@ pub struct GenerateRequest {
     #[schemars(range(min = 3, max = 31))]
     #[schemars(title = "Height (interior cells)")]
     pub height: u32,
+    /// What the search maximizes: `pushes`, the proven optimal push count of each level (the
+    /// hardest levels), or `score`, the thesis's congestion score.
+    #[arg(long, value_enum, default_value_t = ObjectiveName::Pushes)]
+    #[schemars(title = "Objective")]
+    pub objective: ObjectiveName,
+    /// Boxes per level, exactly (objective `pushes`; default 4).
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1, max = 48))]
+    #[schemars(title = "Boxes", extend("x-when" = {"objective": ["pushes"]}))]
+    pub boxes: Option<u16>,
+    /// Keep only levels needing at least this many pushes (objective `pushes`): the search
+    /// steers toward rooms that reach it.
+    #[arg(long, value_name = "A")]
+    #[schemars(title = "Fewest pushes", extend("x-when" = {"objective": ["pushes"]}))]
+    pub min_pushes: Option<u32>,
+    /// Keep only levels needing at most this many pushes (objective `pushes`): each level's
+    /// start is drawn from the pushes in the band its room allows; without it, the farthest.
+    #[arg(long, value_name = "B")]
+    #[schemars(title = "Most pushes", extend("x-when" = {"objective": ["pushes"]}))]
+    pub max_pushes: Option<u32>,
+    /// Keep the rooms the MCTS finds as they are, without moving walls and goals to make
+    /// them harder (objective `pushes`).
+    #[arg(long)]
+    #[schemars(title = "No local improvement", extend("x-when" = {"objective": ["pushes"]}))]
+    pub no_improve: bool,
     /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
     #[arg(long, value_name = "X,Y", value_parser = parse_start)]
     #[schemars(title = "Start cell (X,Y)")]
@@ -89,9 +132,9 @@ pub struct GenerateRequest {
     #[arg(skip)]
     #[schemars(extend("x-hidden" = true))]
     pub seed_level: Option<String>,
-    /// Also keep every level scoring at least this (besides each new best).
+    /// Also keep every level scoring at least this (besides each new best; objective `score`).
     #[arg(long, value_name = "SCORE")]
-    #[schemars(title = "Score threshold")]
+    #[schemars(title = "Score threshold", extend("x-when" = {"objective": ["score"]}))]
     pub threshold: Option<f64>,
     /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
     #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
@@ -317,6 +360,10 @@ pub struct LevelRecord {
     pub time_s: f64,
     /// It is the best so far.
     pub new_best: bool,
+    /// The fewest pushes that solve the level, proven by the backward search (objective
+    /// `pushes`; `solution` is then push-optimal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optimal_pushes: Option<u32>,
     /// 1-based number of the kept level.
     pub index: usize,
     /// The run it belongs to (with `--seeds`).
@@ -517,6 +564,45 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         Some((_, _, start, seed)) => (Some(start), Some(seed)),
         None => (req.start, None),
     };
+    let aim = match req.objective {
+        ObjectiveName::Pushes => {
+            let aim = Aim {
+                boxes: req.boxes.unwrap_or(4),
+                min_pushes: req.min_pushes.unwrap_or(0),
+                max_pushes: req.max_pushes,
+                improve: !req.no_improve,
+                ..Aim::default()
+            };
+            if aim.boxes == 0 || aim.boxes as usize >= w * h {
+                bail!("--boxes {} does not fit a {w}×{h} board", aim.boxes);
+            }
+            if let Some(max) = aim.max_pushes {
+                if max == 0 || max < aim.min_pushes {
+                    bail!(
+                        "--max-pushes {max} is below --min-pushes {} (or 0): the band is empty",
+                        aim.min_pushes
+                    );
+                }
+            }
+            if req.threshold.is_some() {
+                bail!("--threshold is a score: it goes with --objective score");
+            }
+            Some(aim)
+        }
+        ObjectiveName::Score => {
+            for (set, flag) in [
+                (req.boxes.is_some(), "--boxes"),
+                (req.min_pushes.is_some(), "--min-pushes"),
+                (req.max_pushes.is_some(), "--max-pushes"),
+                (req.no_improve, "--no-improve"),
+            ] {
+                if set {
+                    bail!("{flag} goes with --objective pushes, not score");
+                }
+            }
+            None
+        }
+    };
     let params = GenParams {
         width: w,
         height: h,
@@ -529,6 +615,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         near_duplicate_cells: req.near_duplicates,
         bootstrap_iterations: None,
         seed_level,
+        aim,
     };
     // Refused before the run: a seed the generation game cannot reach.
     puzzle_sokogen::check_seed(&params).map_err(|e| anyhow::anyhow!("seed_level: {e}"))?;
@@ -546,6 +633,7 @@ fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
         iteration: l.iteration,
         time_s: l.time_s,
         new_best: l.new_best,
+        optimal_pushes: l.optimal_pushes,
         index,
         run,
     }
@@ -555,8 +643,11 @@ fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
 /// `--out` writes it.
 pub fn xsb_entry(l: &LevelRecord, w: u32, h: u32) -> String {
     let seed = l.run.seed.map_or(String::new(), |s| format!("seed {s} "));
+    let pushes = l
+        .optimal_pushes
+        .map_or(String::new(), |p| format!("optimal_pushes={p} "));
     format!(
-        "; solution: {}\n; score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} score {:.4}\n{}\n",
+        "; solution: {}\n; {pushes}score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} score {:.4}\n{}\n",
         l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.score, l.xsb
     )
 }

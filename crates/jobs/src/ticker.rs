@@ -1,7 +1,7 @@
 //! Progress ticks beside a running search: the one mechanism behind every job's periodic
 //! progress events.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs `work` on this thread while a second thread calls `tick` every `every` (not before
@@ -13,24 +13,42 @@ pub(crate) fn with_ticks<T>(
     mut tick: impl FnMut() -> bool + Send,
     work: impl FnOnce() -> T,
 ) -> T {
-    /// Marks the work finished when dropped, on return and on unwind alike.
-    struct Finish<'a>(&'a AtomicBool);
+    /// Marks the work finished and wakes the ticking thread when dropped, on return and on
+    /// unwind alike, so that a short search costs no waiting for the ticker's next period.
+    struct Finish<'a>(&'a (Mutex<bool>, Condvar));
     impl Drop for Finish<'_> {
         fn drop(&mut self) {
-            self.0.store(true, Ordering::Relaxed);
+            let (done, wake) = self.0;
+            *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            wake.notify_all();
         }
     }
-    let finished = AtomicBool::new(false);
+    let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
         scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
+            let (done, wake) = &finished;
+            let mut guard = done.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
                 let next = Instant::now() + every;
-                while Instant::now() < next && !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(10));
+                while !*guard {
+                    let left = next.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    guard = wake
+                        .wait_timeout(guard, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
                 }
-                if finished.load(Ordering::Relaxed) || !tick() {
+                if *guard {
                     break;
                 }
+                // Tick without holding the lock, so that the work can finish meanwhile.
+                drop(guard);
+                if !tick() {
+                    break;
+                }
+                guard = done.lock().unwrap_or_else(|e| e.into_inner());
             }
         });
         let _finish = Finish(&finished);
@@ -41,7 +59,7 @@ pub(crate) fn with_ticks<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc;
 
     #[test]

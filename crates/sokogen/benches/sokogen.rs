@@ -72,3 +72,33 @@ fn random_playouts_5x5(b: Bencher) {
         total
     });
 }
+
+/// The room of a generated 8×8 level with four boxes (its farthest start needs 67 pushes):
+/// `#` wall, `.` goal.
+const ROOM_8X8: [&str; 8] = [
+    ".  . ###", ".     . ", "  ##   #", "## # ## ", "#       ", "        ", "   ## # ", "     #  ",
+];
+
+/// One exhaustive backward search of [`ROOM_8X8`] (counter: positions met).
+#[divan::bench(sample_count = 20)]
+fn backward_search_8x8_4_boxes(b: Bencher) {
+    use puzzle_engine::bits::Bits;
+    use puzzle_sokogen::backward::BackwardSearch;
+    use puzzle_sokogen::geometry::Geometry;
+    let geo = Geometry::<2>::new(8, 8).expect("8×8 fits two words");
+    let (mut floor, mut goals) = (Bits::EMPTY, Bits::EMPTY);
+    for (y, row) in ROOM_8X8.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            if ch != '#' {
+                floor.set(geo.cell(x, y));
+            }
+            if ch == '.' {
+                goals.set(geo.cell(x, y));
+            }
+        }
+    }
+    let mut search = BackwardSearch::new();
+    let positions = search.run(&geo, floor, goals, usize::MAX).positions;
+    b.counter(ItemsCount::new(positions))
+        .bench_local(|| search.run(&geo, floor, goals, usize::MAX).max_pushes);
+}

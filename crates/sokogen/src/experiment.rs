@@ -388,6 +388,7 @@ pub fn run_once(
         near_duplicate_cells: 0,
         bootstrap_iterations,
         seed_level: None,
+        aim: None,
     };
     let cpu_before = process_cpu_seconds();
     let summary = generate(&params, &mut |_| Ok(()))?;

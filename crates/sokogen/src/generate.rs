@@ -5,6 +5,7 @@
 //! bootstrapping, the last `n` new best levels are re-rooted and searched for the last `δ` of the
 //! budget.
 
+use crate::aim::{run_aimed, Aim};
 use crate::bootstrap::Bootstrapped;
 use crate::config::GenConfig;
 use crate::playout::{AllocatingPlayout, FastPlayout, LevelGame};
@@ -48,6 +49,9 @@ pub struct GenParams {
     /// A level to continue from instead of a board of walls ([`GenState::seeded`]); `width`,
     /// `height` and `start` must be the seed's ([`SeedLevel::from_level`] gives them).
     pub seed_level: Option<SeedLevel>,
+    /// Aim at difficulty instead of the thesis's score ([`crate::aim`]): exact box count,
+    /// requested band of optimal pushes. `None`: the thesis's generation.
+    pub aim: Option<Aim>,
 }
 
 /// A level of one's own to continue generating from (bootstrapping from a seed level): its
@@ -118,7 +122,7 @@ pub fn check_seed(params: &GenParams) -> Result<(), GenError> {
 }
 
 /// The state a run of `params` starts from: the empty board, or the seed level.
-fn root_state<const N: usize, const B: usize>(
+pub(crate) fn root_state<const N: usize, const B: usize>(
     params: &GenParams,
 ) -> Result<GenState<N, B>, GenError> {
     let start = params
@@ -152,6 +156,7 @@ impl Default for GenParams {
             near_duplicate_cells: 2,
             bootstrap_iterations: None,
             seed_level: None,
+            aim: None,
         }
     }
 }
@@ -173,6 +178,9 @@ pub struct GeneratedLevel {
     pub time_s: f64,
     /// It was a new best of the run when found.
     pub new_best: bool,
+    /// The fewest pushes that solve it, when proven (levels of a run aimed at difficulty, whose
+    /// `solution` is then push-optimal).
+    pub optimal_pushes: Option<u32>,
 }
 
 /// What a run did.
@@ -264,6 +272,27 @@ pub fn generate(params: &GenParams, sink: Sink<'_>) -> Result<GenSummary, GenErr
         if !t.is_finite() {
             return Err(GenError::Params(format!("threshold {t} is not a number")));
         }
+    }
+    if let Some(aim) = params.aim {
+        if aim.boxes == 0 {
+            return Err(GenError::Params(
+                "an aimed run needs at least one box".into(),
+            ));
+        }
+        if aim.max_pushes.is_some_and(|m| m < aim.min_pushes.max(1)) {
+            return Err(GenError::Params(format!(
+                "the push band {}..={} is empty",
+                aim.min_pushes,
+                aim.max_pushes.unwrap_or(0)
+            )));
+        }
+        return match capacity(params.width, params.height).0 {
+            1 => run_aimed::<1, 48>(params, aim, sink),
+            2 => run_aimed::<2, 96>(params, aim, sink),
+            4 => run_aimed::<4, 160>(params, aim, sink),
+            8 => run_aimed::<8, 256>(params, aim, sink),
+            _ => run_aimed::<16, 512>(params, aim, sink),
+        };
     }
     match capacity(params.width, params.height).0 {
         1 => run::<1, 48>(params, sink),
@@ -359,6 +388,7 @@ impl<const N: usize, const B: usize> Collector<'_, N, B> {
             iteration: self.iteration_offset + found.iteration,
             time_s,
             new_best: is_best,
+            optimal_pushes: None,
         };
         if let Err(e) = (self.sink)(&out) {
             self.error = Some(GenError::Sink(e));

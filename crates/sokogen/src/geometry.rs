@@ -26,6 +26,16 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The reverse direction.
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::Up => Direction::Down,
+            Direction::Right => Direction::Left,
+            Direction::Down => Direction::Up,
+            Direction::Left => Direction::Right,
+        }
+    }
+
     /// The LURD letter (upper case for a push).
     pub fn letter(self, push: bool) -> char {
         let c = match self {

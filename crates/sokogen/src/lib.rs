@@ -55,6 +55,8 @@
 
 #![warn(missing_docs)]
 
+pub mod aim;
+pub mod backward;
 pub mod bootstrap;
 pub mod config;
 pub mod experiment;
@@ -65,6 +67,7 @@ pub mod render;
 pub mod solution;
 pub mod state;
 
+pub use aim::Aim;
 pub use config::{
     Bootstrap, BoxLimit, Congestion, GenConfig, MoveAgent, Rules, ScoreWeights, Selection,
 };

@@ -8,8 +8,9 @@
 //! easier to walk: an unmoved box (now a wall) blocked the player anyway, and a box moved once
 //! is gone, so its one push becomes a plain step into the freed cell.
 
-use crate::geometry::Direction;
+use crate::geometry::{Direction, Geometry};
 use crate::state::{GenAction, GenState, Phase};
+use puzzle_engine::bits::Bits;
 use puzzle_sokoban::{replay, Level};
 use std::collections::VecDeque;
 
@@ -44,6 +45,24 @@ pub fn final_level<const N: usize, const B: usize>(
         return Err(SolutionError::NotFinished);
     }
     let geo = state.geometry();
+    Ok(level_from_cells(
+        geo,
+        state.walls(),
+        state.goals(),
+        state.boxes(),
+        state.start(),
+    ))
+}
+
+/// The level of a board's cells (generator cells, see [`Geometry`]), with a one-cell wall
+/// border around the board.
+pub fn level_from_cells<const N: usize>(
+    geo: &Geometry<N>,
+    wall_cells: Bits<N>,
+    goal_cells: Bits<N>,
+    box_cells: Bits<N>,
+    player: usize,
+) -> Level {
     let (w, h) = (geo.width as usize, geo.height as usize);
     let (lw, lh) = (w + 2, h + 2);
     let mut walls = vec![true; lw * lh];
@@ -53,13 +72,13 @@ pub fn final_level<const N: usize, const B: usize>(
         for x in 0..w {
             let c = geo.cell(x, y);
             let i = (y + 1) * lw + x + 1;
-            walls[i] = state.walls().has(c);
-            goals[i] = state.goals().has(c);
-            boxes[i] = state.boxes().has(c);
+            walls[i] = wall_cells.has(c);
+            goals[i] = goal_cells.has(c);
+            boxes[i] = box_cells.has(c);
         }
     }
-    let (sx, sy) = geo.xy(state.start());
-    Ok(Level {
+    let (sx, sy) = geo.xy(player);
+    Level {
         width: lw,
         height: lh,
         walls,
@@ -67,7 +86,52 @@ pub fn final_level<const N: usize, const B: usize>(
         boxes,
         player: (sy + 1) * lw + sx + 1,
         title: None,
-    })
+    }
+}
+
+/// The LURD of `pushes` (each a box's generator cell and the push's direction, in order) on
+/// `level` (from [`level_from_cells`] of the same board): a shortest walk to the cell behind each
+/// box, then the push.
+pub fn lurd_of_pushes<const N: usize>(
+    geo: &Geometry<N>,
+    level: &Level,
+    pushes: &[(usize, Direction)],
+) -> Result<String, SolutionError> {
+    let lw = level.width;
+    let to_level = |c: usize| {
+        let (x, y) = geo.xy(c);
+        (y + 1) * lw + x + 1
+    };
+    let mut boxes = level.boxes.clone();
+    let mut player = level.player;
+    let mut lurd = String::new();
+    for &(cell, dir) in pushes {
+        let at = to_level(cell);
+        let behind = step(level, at, dir.opposite());
+        let beyond = step(level, at, dir);
+        if !boxes[at] || level.walls[beyond] || boxes[beyond] {
+            return Err(SolutionError::Underivable(format!(
+                "push {dir:?} of the box at cell {at} is impossible"
+            )));
+        }
+        walk(level, &boxes, player, behind, &mut lurd)?;
+        boxes[at] = false;
+        boxes[beyond] = true;
+        lurd.push(dir.letter(true));
+        player = at;
+    }
+    Ok(lurd)
+}
+
+/// Replay `lurd` on `level`: it must end solved.
+pub fn check_solves(level: &Level, lurd: &str) -> Result<(), SolutionError> {
+    match replay(level, lurd) {
+        Ok(r) if r.solved => Ok(()),
+        Ok(_) => Err(SolutionError::ReplayFailed(
+            "the replay ends with a box off its goal".into(),
+        )),
+        Err(e) => Err(SolutionError::ReplayFailed(e.to_string())),
+    }
 }
 
 fn step(level: &Level, i: usize, d: Direction) -> usize {
@@ -179,11 +243,6 @@ pub fn verified_level<const N: usize, const B: usize>(
 ) -> Result<(Level, String), SolutionError> {
     let level = final_level(state)?;
     let lurd = derive_solution(state, &level, sequence)?;
-    match replay(&level, &lurd) {
-        Ok(r) if r.solved => Ok((level, lurd)),
-        Ok(_) => Err(SolutionError::ReplayFailed(
-            "the replay ends with a box off its goal".into(),
-        )),
-        Err(e) => Err(SolutionError::ReplayFailed(e.to_string())),
-    }
+    check_solves(&level, &lurd)?;
+    Ok((level, lurd))
 }

@@ -305,12 +305,12 @@ impl<const N: usize, const B: usize> GenState<N, B> {
     }
 
     #[inline]
-    fn delete_candidates(&self) -> Bits<N> {
+    pub(crate) fn delete_candidates(&self) -> Bits<N> {
         self.walls.and(self.geo.neighbours(self.open()))
     }
 
     #[inline]
-    fn place_candidates(&self) -> Bits<N> {
+    pub(crate) fn place_candidates(&self) -> Bits<N> {
         if self.n_boxes >= self.box_limit {
             return Bits::EMPTY;
         }
@@ -683,12 +683,7 @@ fn lowest_bit(word: &mut u64) -> Option<usize> {
 
 #[inline]
 fn opposite(d: Direction) -> Direction {
-    match d {
-        Direction::Up => Direction::Down,
-        Direction::Right => Direction::Left,
-        Direction::Down => Direction::Up,
-        Direction::Left => Direction::Right,
-    }
+    d.opposite()
 }
 
 impl<const N: usize, const B: usize> Game for GenState<N, B> {

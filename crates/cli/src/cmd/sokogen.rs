@@ -62,6 +62,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
         None => None,
     };
     let out = common.output();
+    let aimed = params.aim.is_some();
     let bar = match params.budget.max_time {
         Some(t) if common.iterations.is_none() => time_bar(common, t, "generating"),
         _ => progress_bar(common, 0, "generating"),
@@ -76,16 +77,27 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
                 out.json(&l)?;
-                bar.set_message(format!("best {:.4}", l.score.max(0.0)));
+                let measure = match l.optimal_pushes {
+                    Some(p) => {
+                        bar.set_message(format!("{p} pushes"));
+                        format!(
+                            "{p} pushes, proven optimal ({} boxes; score {:.4})",
+                            l.boxes, l.score
+                        )
+                    }
+                    None => {
+                        bar.set_message(format!("best {:.4}", l.score.max(0.0)));
+                        format!(
+                            "score {:.4} (P_b {}, P_c {:.4}, {} boxes)",
+                            l.score, l.pb, l.pc, l.boxes
+                        )
+                    }
+                };
                 bar.suspend(|| {
                     out.text(&format!(
-                        "level {}{}: score {:.4} (P_b {}, P_c {:.4}, {} boxes) after {:.2} s\n{}solution: {}\n",
+                        "level {}{}: {measure} after {:.2} s\n{}solution: {}\n",
                         l.index,
                         if l.new_best { " (new best)" } else { "" },
-                        l.score,
-                        l.pb,
-                        l.pc,
-                        l.boxes,
                         l.time_s,
                         l.xsb,
                         l.solution
@@ -94,10 +106,14 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
             }
             GenEvent::Summary(s) => {
                 out.json(&s)?;
+                let best = if aimed {
+                    format!("most pushes {}", s.best_score)
+                } else {
+                    format!("best score {:.4}", s.best_score)
+                };
                 out.text(&format!(
-                    "{} levels kept; best score {:.4} after {:.2} s; {} iterations in {:.2} s ({:.0}/s); {} nodes (peak {}){}",
+                    "{} levels kept; {best} after {:.2} s; {} iterations in {:.2} s ({:.0}/s); {} nodes (peak {}){}",
                     s.levels,
-                    s.best_score,
                     s.time_to_best_s,
                     s.iterations,
                     s.elapsed_s,
@@ -118,8 +134,15 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
             &outcome.trace,
             outcome.summary.elapsed_s,
             &format!(
-                "Best score over time, {}×{}, seed {}",
-                req.width, req.height, outcome.seed
+                "{} over time, {}×{}, seed {}",
+                if aimed {
+                    "Most optimal pushes"
+                } else {
+                    "Best score"
+                },
+                req.width,
+                req.height,
+                outcome.seed
             ),
         );
         write_atomic(path, svg.as_bytes())?;
