@@ -29,6 +29,9 @@ enum Command {
     /// Generate puzzles (Sokoban levels with MCTS, Sudoku puzzles).
     #[command(subcommand)]
     Generate(GenerateCommand),
+    /// Rate puzzles by difficulty (Sokoban: proven optimal pushes, solver effort, state space).
+    #[command(subcommand)]
+    Rate(RateCommand),
     /// Play a game with an agent.
     #[command(subcommand)]
     Play(PlayCommand),
@@ -61,6 +64,13 @@ enum GenerateCommand {
     Sokoban(Box<cmd::sokogen::GenerateArgs>),
     /// Generate Sudoku puzzles with a unique solution.
     Sudoku(cmd::sudoku::GenerateArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum RateCommand {
+    /// Rate Sokoban levels (XSB): optimal pushes by A*, box lines and changes, the effort of A*
+    /// and of the default solver, reachable positions.
+    Sokoban(Box<cmd::sokoban::RateArgs>),
 }
 
 #[derive(Subcommand, Debug)]
@@ -115,6 +125,7 @@ fn main() -> ExitCode {
         Command::Solve(SolveCommand::Sudoku(a)) => cmd::sudoku::solve(*a, &common),
         Command::Generate(GenerateCommand::Sokoban(a)) => cmd::sokogen::generate(*a, &common),
         Command::Generate(GenerateCommand::Sudoku(a)) => cmd::sudoku::generate(a, &common),
+        Command::Rate(RateCommand::Sokoban(a)) => cmd::sokoban::rate(*a, &common),
         Command::Play(PlayCommand::Bait(a)) => cmd::bait::play(a, &common),
         Command::Experiment(ExperimentCommand::SokobanGen(a)) => {
             cmd::sokogen::experiment(a, &common)

@@ -25,6 +25,7 @@ pub mod registry;
 pub mod samegame;
 pub mod shard;
 pub mod sokoban;
+pub mod sokoban_rate;
 pub mod sokogen;
 pub mod sudoku;
 mod ticker;

@@ -13,7 +13,7 @@ use crate::event::{EventKind, JobEvent};
 use crate::limits::Limits;
 use crate::plot::Report;
 use crate::shard::Items;
-use crate::{bait, engine, samegame, sokoban, sokogen, sudoku};
+use crate::{bait, engine, samegame, sokoban, sokoban_rate, sokogen, sudoku};
 use anyhow::Result;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -254,6 +254,8 @@ registry! {
     SokobanSolve(sokoban::SolveRequest),
     /// Benchmark Sokoban solvers over level sets.
     SokobanBench(sokoban::BenchRequest),
+    /// Rate Sokoban levels by difficulty.
+    SokobanRate(sokoban_rate::RateRequest),
     /// Generate Sokoban levels.
     SokobanGenerate(sokogen::GenerateRequest),
     /// The generation thesis's tables.

@@ -25,6 +25,7 @@ pub mod cells;
 pub mod corral;
 pub mod corraldl;
 pub mod deadlock;
+pub mod difficulty;
 pub mod dir;
 pub mod features;
 pub mod fess;

@@ -6,6 +6,7 @@ use crate::common::{
 };
 use anyhow::Result;
 use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
+use puzzle_jobs::sokoban_rate::{self as rate_job, RateEvent};
 use std::path::PathBuf;
 
 /// Arguments of `puzzle solve sokoban`: a file, and the options of the job's request
@@ -78,6 +79,82 @@ pub fn solve(args: SolveArgs, common: &CommonArgs) -> Result<()> {
         Ok(())
     };
     let result = job::solve(&req, &interrupt_flag(), &mut print);
+    bar.finish_and_clear();
+    result.map(drop)
+}
+
+/// Arguments of `puzzle rate sokoban`: a file, and the options of the job's request
+/// ([`rate_job::RateRequest`]).
+#[derive(clap::Args, Debug)]
+pub struct RateArgs {
+    /// An XSB file with one or more levels.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub request: rate_job::RateRequest,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+/// `puzzle rate sokoban FILE [--level N] [--time-limit SECS] [--json]`.
+pub fn rate(args: RateArgs, common: &CommonArgs) -> Result<()> {
+    let mut req = args.request;
+    req.xsb = read_text(&args.file)?;
+    req.source = args.file.display().to_string();
+    finish_request(&mut req, common, Some(&args.shard))?;
+    let out = common.output();
+    let bar = progress_bar(common, 0, "rating");
+    let mut print = |event: RateEvent| -> Result<()> {
+        match event {
+            RateEvent::Progress(p) => {
+                bar.set_length(p.total);
+                bar.set_position(p.done);
+                bar.set_message(format!("{} proven", p.solved));
+            }
+            RateEvent::Level(r) => {
+                if let Some(note) = &r.note {
+                    eprintln!("{note}");
+                }
+                out.json(&r)?;
+                let title = r
+                    .title
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default();
+                let pushes = match r.optimal_pushes {
+                    Some(p) => format!(
+                        "{p} pushes (optimal), {} box lines, {} box changes",
+                        r.box_lines, r.box_changes
+                    ),
+                    None => format!("optimal pushes not proven ({})", r.astar_stop),
+                };
+                let positions = match (r.positions, r.positions_at_least) {
+                    (Some(n), _) => format!("{n} positions"),
+                    (None, Some(n)) => format!("over {n} positions"),
+                    _ => "positions not counted".into(),
+                };
+                bar.suspend(|| {
+                    out.text(&format!(
+                        "level {}{title}: {pushes}; A* {} expanded, default solver {} expanded{}; {positions}",
+                        r.level,
+                        r.astar_expanded,
+                        r.solver_expanded,
+                        if r.solver_solved { "" } else { " (unsolved)" },
+                    ))
+                })?;
+            }
+            RateEvent::Summary(s) => {
+                out.summary(&s)?;
+                out.text(&format!(
+                    "{} of {} levels proven{}",
+                    s.proven,
+                    s.levels,
+                    if s.interrupted { "; stopped early" } else { "" }
+                ))?;
+            }
+        }
+        Ok(())
+    };
+    let result = rate_job::rate(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
     result.map(drop)
 }
