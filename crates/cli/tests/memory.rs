@@ -101,6 +101,8 @@ fn the_generator_tree_stays_within_its_node_budget() {
         &[
             "generate",
             "sokoban",
+            "--objective",
+            "score",
             "--width",
             "5",
             "--height",
@@ -123,6 +125,8 @@ fn the_generators_memory_setting_caps_its_trees() {
         &[
             "generate",
             "sokoban",
+            "--objective",
+            "score",
             "--width",
             "5",
             "--height",

@@ -101,7 +101,7 @@ pub struct GenerateRequest {
     #[arg(long, value_enum, default_value_t = ObjectiveName::Pushes)]
     #[schemars(title = "Objective")]
     pub objective: ObjectiveName,
-    /// Boxes per level, exactly (objective `pushes`; default 4).
+    /// Boxes per level, exactly (objective `pushes`; default 4, or the seed level's goals).
     #[arg(long, value_name = "N")]
     #[schemars(range(min = 1, max = 48))]
     #[schemars(title = "Boxes", extend("x-when" = {"objective": ["pushes"]}))]
@@ -122,6 +122,8 @@ pub struct GenerateRequest {
     #[schemars(title = "No local improvement", extend("x-when" = {"objective": ["pushes"]}))]
     pub no_improve: bool,
     /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
+    /// With objective `pushes` the room grows from it, and the player starts there when the
+    /// chosen start's area holds it.
     #[arg(long, value_name = "X,Y", value_parser = parse_start)]
     #[schemars(title = "Start cell (X,Y)")]
     pub start: Option<(usize, usize)>,
@@ -364,6 +366,14 @@ pub struct LevelRecord {
     /// `pushes`; `solution` is then push-optimal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optimal_pushes: Option<u32>,
+    /// Box lines of `solution` (runs of pushes of one box in one direction; objective
+    /// `pushes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub box_lines: Option<usize>,
+    /// Box changes of `solution` (pushes of another box than the push before; objective
+    /// `pushes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub box_changes: Option<usize>,
     /// 1-based number of the kept level.
     pub index: usize,
     /// The run it belongs to (with `--seeds`).
@@ -566,8 +576,13 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
     };
     let aim = match req.objective {
         ObjectiveName::Pushes => {
+            // A seed level brings its own number of boxes (its goals).
+            let seed_boxes = seed_level
+                .as_ref()
+                .map(|s| s.boxes.len() as u16)
+                .filter(|&n| n > 0);
             let aim = Aim {
-                boxes: req.boxes.unwrap_or(4),
+                boxes: req.boxes.or(seed_boxes).unwrap_or(4),
                 min_pushes: req.min_pushes.unwrap_or(0),
                 max_pushes: req.max_pushes,
                 improve: !req.no_improve,
@@ -623,6 +638,10 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
 }
 
 fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
+    // The push structure of a push-optimal solution (the level was replayed already).
+    let structure = l
+        .optimal_pushes
+        .and_then(|_| puzzle_sokoban::difficulty::push_structure(&l.level, &l.solution).ok());
     LevelRecord {
         score: l.metrics.score,
         pb: l.metrics.pb,
@@ -634,6 +653,8 @@ fn record(l: &GeneratedLevel, index: usize, run: RunId) -> LevelRecord {
         time_s: l.time_s,
         new_best: l.new_best,
         optimal_pushes: l.optimal_pushes,
+        box_lines: structure.map(|s| s.box_lines),
+        box_changes: structure.map(|s| s.box_changes),
         index,
         run,
     }

@@ -449,8 +449,7 @@ async fn play_pushes_a_clicked_box_to_a_clicked_square() {
 async fn the_generator_continues_from_a_seed_level() {
     let app = app_with(2);
     let seed = "#######\n#     #\n# .$  #\n#  @  #\n# $ . #\n#     #\n#######\n";
-    let request =
-        json!({ "job": "sokoban_generate", "seed_level": seed, "iterations": 3000, "seed": 1 });
+    let request = json!({ "job": "sokoban_generate", "objective": "score", "seed_level": seed, "iterations": 3000, "seed": 1 });
     let streamed = events(&app, post("/api/jobs", &request)).await;
     assert_eq!(streamed.last().unwrap().1["reason"], "done", "{streamed:?}");
     let levels: Vec<&serde_json::Value> = streamed

@@ -363,7 +363,15 @@ fn aimed_level<const N: usize, const B: usize>(
         let Some(start) = search.start_at(geo, pushes) else {
             return Ok(None);
         };
-        let level = level_from_cells(geo, room.walls, room.goals, start.boxes, start.player);
+        // The player stands on the run's start cell when it lies in the player's area (the
+        // seed level's player, or `--start`), else on the area's lowest cell.
+        let area = geo.flood(Bits::single(start.player), floor.and_not(start.boxes));
+        let player = if area.has(build.start()) {
+            build.start()
+        } else {
+            start.player
+        };
+        let level = level_from_cells(geo, room.walls, room.goals, start.boxes, player);
         let lurd = lurd_of_pushes(geo, &level, &start.pushes)?;
         check_solves(&level, &lurd)?;
         // The thesis's score of the level, each box paired with the goal its pushes end on.

@@ -18,15 +18,15 @@ from gymnasium.vector.utils import batch_space
 from ._puzzle_search import SOKOBAN_RGB_PIXELS, Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
 
 #: The generator's options used when no levels are given (``generate=`` overrides them):
-#: 7×7 interiors (9×9 levels with their walls); ``threshold`` 0 keeps every level the search
-#: reaches that is not a near-duplicate of a better one (hundreds per run), not only each new
-#: best, so one run makes a pool of about 300 levels to choose difficulties from.
+#: 7×7 interiors (9×9 levels with their walls), generation aimed at optimal pushes (each
+#: level's push count proven by the generator's backward search, its solution push-optimal),
+#: 2,000 MCTS iterations per run on one thread.
 DEFAULT_GENERATE: dict[str, Any] = {
     "width": 7,
     "height": 7,
-    "iterations": 1000,
+    "iterations": 2000,
     "threads": 1,
-    "threshold": 0.0,
+    "objective": "pushes",
 }
 
 #: Pixels per cell of ``render()`` and of the ``"rgb"`` observation layout.
@@ -69,13 +69,23 @@ def generate_levels(
 ) -> tuple[list[Level], list[tuple[int, str]]]:
     """Levels of known difficulty: every level kept by ``count`` runs of the
     ``sokoban_generate`` job (options ``DEFAULT_GENERATE`` updated by ``generate``; run ``k``
-    uses seed ``generate["seed"] + k``, default 0 + k), each solved push-optimally by A*, kept
-    when it fits ``max_size`` (rows, columns), has ``boxes`` boxes (when given; the generator's
-    box limit is set to it) and ``min_pushes`` to ``max_pushes`` optimal pushes. Returns the
-    levels and, per level, ``(optimal_pushes, push_optimal_lurd)``; a level made twice is
-    kept once."""
+    uses seed ``generate["seed"] + k``, default 0 + k) that fits ``max_size`` (rows, columns).
+    With the default objective (``"pushes"``) the generator itself is asked for ``boxes`` boxes
+    (default 4) and ``min_pushes`` to ``max_pushes`` optimal pushes: it steers toward that band
+    and proves each level's push count, so nothing is solved again or thrown away. With
+    ``generate={"objective": "score"}`` (the thesis's score) the levels are solved by A* and
+    those outside the band are dropped. Returns the levels and, per level,
+    ``(optimal_pushes, push_optimal_lurd)``; a level made twice is kept once."""
     options = {**DEFAULT_GENERATE, **(generate or {})}
-    if boxes is not None:
+    aimed = options.get("objective", "pushes") == "pushes"
+    if aimed:
+        if boxes is not None:
+            options["boxes"] = int(boxes)
+        if min_pushes > 0:
+            options["min_pushes"] = int(min_pushes)
+        if max_pushes is not None:
+            options["max_pushes"] = int(max_pushes)
+    elif boxes is not None:
         options.setdefault("box_limit", str(boxes))
     first = int(options.get("seed") or 0)
     levels: list[Level] = []
@@ -83,6 +93,7 @@ def generate_levels(
     seen: set[str] = set()
     for seed in range(first, first + count):
         candidates: list[Level] = []
+        proven: list[tuple[Optional[int], str]] = []
         for event in run("sokoban_generate", **{**options, "seed": seed}):
             if event["kind"] != "result" or "xsb" not in event:
                 continue
@@ -93,7 +104,11 @@ def generate_levels(
                 continue
             seen.add(level.xsb)
             candidates.append(level)
-        for level, (pushes, solution) in zip(candidates, solve_all_optimally(candidates)):
+            if aimed:
+                proven.append((int(event["optimal_pushes"]), str(event["solution"])))
+        if not aimed:
+            proven = solve_all_optimally(candidates)
+        for level, (pushes, solution) in zip(candidates, proven):
             if pushes is None or pushes < min_pushes:
                 continue
             if max_pushes is not None and pushes > max_pushes:
@@ -218,10 +233,10 @@ class SokobanEnv(gym.Env):
     ``level_set`` (a bundled set's id, ``"microban"``, ``"xsokoban"``, …: ``sokoban_sets()``;
     ``max_size`` must fit them); by default levels **generated** by the
     ``sokoban_generate`` job (:func:`generate_levels`: ``batch`` runs, options
-    ``DEFAULT_GENERATE`` updated by ``generate``, made at the first reset), each solved
-    push-optimally by A*: ``boxes``, ``min_pushes`` (default 1: no level solved from the
-    start) and ``max_pushes`` choose the difficulty,
-    and ``info`` carries ``optimal_pushes`` and a push-optimal ``optimal_solution`` (LURD).
+    ``DEFAULT_GENERATE`` updated by ``generate``, made at the first reset): ``boxes``,
+    ``min_pushes`` (default 1: no level solved from the start) and ``max_pushes`` choose the
+    difficulty, which the generator aims at and proves (each level's optimal push count comes
+    from its exhaustive backward search, not from filtering), and ``info`` carries ``optimal_pushes`` and a push-optimal ``optimal_solution`` (LURD).
     Each reset draws a level from a stream seeded by ``np_random``, so ``reset(seed=…)``
     reproduces the level and the state exactly; ``options={"level": i}`` picks level ``i``.
 

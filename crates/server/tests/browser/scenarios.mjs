@@ -518,11 +518,14 @@ const scenarios = [
       await page.goto(`${options.base}#/generate`);
       await page.getByRole('heading', { name: 'Sokoban generator' }).waitFor();
       await page.getByLabel('Time limit (s)').fill('3');
+      // A band of optimal pushes: every kept level lies in it, each card says how many.
+      await page.getByLabel('Fewest pushes').fill('6');
+      await page.getByLabel('Most pushes').fill('12');
       await page.getByRole('button', { name: 'Start' }).click();
       const cards = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
       await cards.first().waitFor({ timeout: 15_000 });
       await cards.first().getByRole('img').waitFor();
-      const scoreChart = page.getByRole('img', { name: /^Best score over time: \d/ });
+      const scoreChart = page.getByRole('img', { name: /^Most optimal pushes over time: \d/ });
       await scoreChart.waitFor({ timeout: 5_000 });
       // Let the chart grow for a while (a better screenshot), then stop before the time limit.
       await eventually(async () => Number(/at ([\d.]+) s/.exec(await scoreChart.getAttribute('aria-label'))?.[1]) >= 1.5,
@@ -532,6 +535,13 @@ const scenarios = [
       await page.getByRole('status').filter({ hasText: /Finished \((stopped|done|time_cap)\)/ }).waitFor({ timeout: 10_000 });
       await saveScreenshot(page, 'generate.png');
       const kept = await cards.count();
+      for (let i = 0; i < kept; i++) {
+        const pushes = Number((await cards.nth(i).locator('dt', { hasText: 'Optimal pushes' }).locator('+ dd').textContent()).trim());
+        if (!(pushes >= 6 && pushes <= 12)) throw new Error(`card ${i + 1}: ${pushes} optimal pushes, outside 6–12`);
+      }
+      const histogram = page.getByRole('img', { name: /^Optimal pushes of the kept levels: \d+ levels/ });
+      const counted = Number(/: (\d+) levels/.exec(await histogram.getAttribute('aria-label'))[1]);
+      if (counted !== kept) throw new Error(`the histogram counts ${counted} levels, the page keeps ${kept}`);
       await page.getByRole('button', { name: 'Play all as a set' }).click();
       await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
       await eventually(async () => (await page.getByRole('list', { name: 'Level browser' }).getByRole('listitem').count()) === Math.min(kept, 24),

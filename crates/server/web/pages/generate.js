@@ -1,8 +1,9 @@
 // The Sokoban generator page: the `sokoban_generate` job's options as a form (built from the
-// job's schema by forms.js), Start/Stop, live
-// charts of the best score and of iterations per second, a card per kept level (Play opens it
-// on the Sokoban page; "Play all as a set" opens them all there as one set) and a download of all
-// kept levels as XSB.
+// job's schema by forms.js: the objective, the boxes and the band of optimal pushes among them),
+// Start/Stop, live charts of the best (most optimal pushes, or the thesis's score) and of
+// iterations per second, a histogram of the kept levels' optimal pushes, a card per kept level
+// with its measures (Play opens it on the Sokoban page; "Play all as a set" opens them all there
+// as one set) and a download of all kept levels as XSB.
 
 import { streamJob } from '../api.js';
 import { navigate, replaceRoute } from '../route.js';
@@ -20,7 +21,7 @@ const state = {
   formValues: {},     // the form's values, kept for the next visit
   running: false,
   controller: null,
-  run: null,          // {width, height} of the current or last run
+  run: null,          // {width, height, aimed} of the current or last run (aimed: objective pushes)
   samples: [],        // [{t, best, ips}] from progress events
   latest: null,       // the last progress event
   levels: [],         // kept levels (result records)
@@ -81,6 +82,7 @@ function buildPage() {
   ui.stats = el('p', { class: 'stats', 'aria-live': 'off' });
   ui.scoreChart = el('figure', { class: 'chart' });
   ui.speedChart = el('figure', { class: 'chart' });
+  ui.histogram = el('figure', { class: 'chart' });
   ui.cards = el('ol', { class: 'cards', 'aria-label': 'Kept levels' });
   ui.downloadButton = el('button', { type: 'button', onclick: downloadSet }, 'Download set (XSB)');
   ui.playAllButton = el('button', { type: 'button', onclick: playAll }, 'Play all as a set');
@@ -92,7 +94,7 @@ function buildPage() {
       el('div', { class: 'column-main' },
         el('section', { class: 'panel', 'aria-labelledby': 'progress-heading' },
           el('h2', { id: 'progress-heading' }, 'Progress'), ui.stats,
-          el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart)),
+          el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart, ui.histogram)),
         el('section', { class: 'panel', 'aria-labelledby': 'kept-heading' },
           el('h2', { id: 'kept-heading' }, 'Kept levels'),
           el('div', { class: 'buttons' }, ui.playAllButton, ui.downloadButton), ui.cards))));
@@ -127,8 +129,10 @@ async function start() {
   }
   const controller = new AbortController();
   Object.assign(state, {
-    running: true, controller, run: state.seedLevel ? seedSize(state.seedLevel)
-      : { width: sizeOf(request, 'width'), height: sizeOf(request, 'height') },
+    running: true, controller, run: {
+      ...(state.seedLevel ? seedSize(state.seedLevel) : { width: sizeOf(request, 'width'), height: sizeOf(request, 'height') }),
+      aimed: sizeOf(request, 'objective') === 'pushes',
+    },
     samples: [], latest: null, levels: [], message: 'Generating…', error: null,
   });
   render();
@@ -184,14 +188,17 @@ function playAll() {
 
 function levelTitle(level) {
   const run = state.run ?? { width: '?', height: '?' };
-  return `sokogen ${run.width}x${run.height} #${level.index} score ${Number(level.score).toFixed(4)}`;
+  const measure = level.optimal_pushes !== undefined
+    ? `${level.optimal_pushes} pushes`
+    : `score ${Number(level.score).toFixed(4)}`;
+  return `sokogen ${run.width}x${run.height} #${level.index} ${measure}`;
 }
 
 /** All kept levels as XSB, each with its solution and metrics as comments and a title line. */
 function downloadSet() {
   const text = state.levels.map((level) => [
     `; solution: ${level.solution ?? ''}`,
-    `; score=${Number(level.score).toFixed(4)} pb=${level.pb} pc=${Number(level.pc).toFixed(4)} boxes=${level.boxes} iteration=${level.iteration} time_s=${Number(level.time_s).toFixed(3)}`,
+    `; ${level.optimal_pushes !== undefined ? `optimal_pushes=${level.optimal_pushes} ` : ''}score=${Number(level.score).toFixed(4)} pb=${level.pb} pc=${Number(level.pc).toFixed(4)} boxes=${level.boxes} iteration=${level.iteration} time_s=${Number(level.time_s).toFixed(3)}`,
     `; ${levelTitle(level)}`,
     level.xsb.replace(/\n+$/, ''),
     '',
@@ -217,15 +224,24 @@ function render() {
   ui.error.textContent = state.error ? state.error.message : '';
   ui.message.textContent = state.message;
   const latest = state.latest;
+  const aimed = state.run?.aimed ?? false;
+  const best = aimed ? `most pushes ${latest?.best_score ?? 0}` : `best score ${Number(latest?.best_score ?? 0).toFixed(3)}`;
   ui.stats.textContent = latest
     ? `${Number(latest.elapsed_s).toFixed(1)} s, ${Number(latest.iterations ?? 0).toLocaleString()} iterations `
-      + `(${Math.round(latest.iterations_per_s ?? 0).toLocaleString()}/s), best score ${Number(latest.best_score ?? 0).toFixed(3)}, `
+      + `(${Math.round(latest.iterations_per_s ?? 0).toLocaleString()}/s), ${best}, `
       + `${state.levels.length} kept`
     : 'No run yet.';
-  ui.scoreChart.replaceChildren(...chart({
-    title: 'Best score over time', yLabel: 'best score', value: (sample) => sample.best,
-    marks: state.levels.filter((level) => level.new_best).map((level) => ({ t: level.time_s, y: level.score })),
-  }));
+  ui.scoreChart.replaceChildren(...chart(aimed
+    ? {
+      title: 'Most optimal pushes over time', yLabel: 'optimal pushes', value: (sample) => sample.best,
+      marks: state.levels.filter((level) => level.new_best).map((level) => ({ t: level.time_s, y: level.optimal_pushes })),
+    }
+    : {
+      title: 'Best score over time', yLabel: 'best score', value: (sample) => sample.best,
+      marks: state.levels.filter((level) => level.new_best).map((level) => ({ t: level.time_s, y: level.score })),
+    }));
+  ui.histogram.replaceChildren(...(aimed ? histogram(state.levels.map((level) => level.optimal_pushes)) : []));
+  ui.histogram.hidden = !aimed;
   ui.speedChart.replaceChildren(...chart({
     title: 'Iterations per second over time', yLabel: 'iterations/s', value: (sample) => sample.ips, marks: [],
   }));
@@ -249,9 +265,17 @@ function card(level) {
     el('h3', { id: headingId }, `Level ${level.index}${level.new_best ? ' (new best)' : ''}`),
     thumbnail,
     el('dl', {},
-      metric('Score', Number(level.score).toFixed(3)),
-      metric('P_b', String(level.pb)),
-      metric('P_c', Number(level.pc).toFixed(2)),
+      ...(level.optimal_pushes !== undefined
+        ? [
+          metric('Optimal pushes', String(level.optimal_pushes)),
+          metric('Box lines', String(level.box_lines ?? '—')),
+          metric('Box changes', String(level.box_changes ?? '—')),
+        ]
+        : [
+          metric('Score', Number(level.score).toFixed(3)),
+          metric('P_b (3×3 wall patterns)', String(level.pb)),
+          metric('P_c (congestion)', Number(level.pc).toFixed(2)),
+        ]),
       metric('Boxes', String(level.boxes)),
       metric('Found', `${Number(level.time_s).toFixed(1)} s, iteration ${level.iteration}`)),
     el('button', { type: 'button', 'aria-describedby': headingId, onclick: () => playLevel(level) }, 'Play'));
@@ -293,6 +317,56 @@ function chart({ title, yLabel, value, marks }) {
     svg.append(svgNode('polyline', { points, class: 'chart-line' }));
   }
   for (const mark of marks) svg.append(svgNode('circle', { cx: x(mark.t), cy: y(mark.y), r: 3.5, class: 'chart-mark' }));
+  return [svg, el('figcaption', {}, title)];
+}
+
+/** A histogram (SVG bars) of the kept levels' optimal pushes: one bar per push count, or per
+ * range of counts when they spread wide. */
+function histogram(values) {
+  const title = 'Optimal pushes of the kept levels';
+  const size = { width: 600, height: 220, left: 62, right: 16, top: 12, bottom: 40 };
+  const plotWidth = size.width - size.left - size.right;
+  const plotHeight = size.height - size.top - size.bottom;
+  const sorted = [...values].sort((a, b) => a - b);
+  const description = sorted.length
+    ? `${title}: ${sorted.length} levels, median ${sorted[Math.floor((sorted.length - 1) / 2)]}, most ${sorted.at(-1)}`
+    : `${title}: no levels yet`;
+  const svg = svgNode('svg', {
+    viewBox: `0 0 ${size.width} ${size.height}`, class: 'chart-svg', role: 'img', 'aria-label': description,
+  });
+  svg.append(svgNode('rect', { x: size.left, y: size.top, width: plotWidth, height: plotHeight, class: 'chart-area' }));
+  const low = sorted[0] ?? 0;
+  const high = sorted.at(-1) ?? 0;
+  const width = Math.max(1, Math.ceil((high - low + 1) / 30));
+  const bins = Math.max(1, Math.floor((high - low) / width) + 1);
+  const counts = new Array(bins).fill(0);
+  for (const v of sorted) counts[Math.floor((v - low) / width)] += 1;
+  const yMax = 4 * niceCeiling(Math.max(1, ...counts) / 4);
+  const barWidth = plotWidth / bins;
+  for (let i = 0; i <= 4; i++) {
+    const tick = (yMax * i) / 4;
+    const y = size.top + plotHeight - (tick / yMax) * plotHeight;
+    svg.append(svgNode('line', { x1: size.left, x2: size.left + plotWidth, y1: y, y2: y, class: 'chart-grid' }));
+    svg.append(svgText(formatTick(tick), size.left - 6, y + 4, 'end'));
+  }
+  counts.forEach((count, i) => {
+    const height = (count / yMax) * plotHeight;
+    svg.append(svgNode('rect', {
+      x: size.left + i * barWidth + 1, y: size.top + plotHeight - height, width: Math.max(1, barWidth - 2), height,
+      class: 'chart-bar',
+    }));
+  });
+  const labels = Math.min(bins, 6);
+  for (let k = 0; k < labels; k++) {
+    const i = Math.round((k * (bins - 1)) / Math.max(1, labels - 1));
+    const from = low + i * width;
+    svg.append(svgText(width === 1 ? String(from) : `${from}–${from + width - 1}`,
+      size.left + (i + 0.5) * barWidth, size.top + plotHeight + 16, 'middle'));
+  }
+  svg.append(svgText('optimal pushes', size.left + plotWidth / 2, size.height - 4, 'middle', 'chart-axis-label'));
+  const yText = svgText('levels', 14, size.top + plotHeight / 2, 'middle', 'chart-axis-label');
+  yText.setAttribute('transform', `rotate(-90 14 ${size.top + plotHeight / 2})`);
+  svg.append(yText);
   return [svg, el('figcaption', {}, title)];
 }
 
