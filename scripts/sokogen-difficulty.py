@@ -12,6 +12,7 @@ expansions and of the reachable positions. `--svg-dir` writes `sokogen-difficult
 and `sokogen-difficulty-astar.svg` (A*'s expansions on a log scale).
 """
 import argparse
+import html
 import json
 import math
 import os
@@ -66,7 +67,7 @@ def histogram_svg(title, x_label, sets, bins, labels):
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, sans-serif" font-size="14">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="17">{title}</text>',
+        f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="17">{html.escape(title)}</text>',
     ]
     for k in range(0, 6):
         share = top_share * k / 5
@@ -83,16 +84,16 @@ def histogram_svg(title, x_label, sets, bins, labels):
             )
     for i, label in enumerate(labels):
         x = left + (i + 0.5) * group_w
-        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 20}" text-anchor="middle">{label}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 22}" text-anchor="middle">{x_label}</text>')
+        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 20}" text-anchor="middle">{html.escape(label)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 22}" text-anchor="middle">{html.escape(x_label)}</text>')
     parts.append(
         f'<text x="18" y="{top + plot_h / 2}" text-anchor="middle" '
         f'transform="rotate(-90 18 {top + plot_h / 2})">share of the set\'s levels</text>'
     )
     for s, (name, values) in enumerate(sets):
         y = top + 10 + 20 * s
-        parts.append(f'<rect x="{left + plot_w - 300}" y="{y}" width="14" height="14" fill="{COLOURS[s % len(COLOURS)]}"/>')
-        parts.append(f'<text x="{left + plot_w - 280}" y="{y + 12}">{name} ({len(values):,} levels)</text>')
+        parts.append(f'<rect x="{left + plot_w - 560}" y="{y}" width="14" height="14" fill="{COLOURS[s % len(COLOURS)]}"/>')
+        parts.append(f'<text x="{left + plot_w - 540}" y="{y + 12}">{html.escape(name)} ({len(values):,} levels)</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

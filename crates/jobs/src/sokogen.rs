@@ -138,24 +138,27 @@ pub struct GenerateRequest {
     #[arg(long, value_name = "SCORE")]
     #[schemars(title = "Score threshold", extend("x-when" = {"objective": ["score"]}))]
     pub threshold: Option<f64>,
-    /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2).
+    /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2; objective
+    /// `score`).
     #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
     #[schemars(range(min = 0.0, max = 0.99))]
-    #[schemars(title = "Bootstrap δ (0 = off)")]
+    #[schemars(title = "Bootstrap δ (0 = off)", extend("x-when" = {"objective": ["score"]}))]
     pub bootstrap_delta: f64,
     /// Levels differing from a kept, at least as good level in at most this many cells are
     /// dropped as near-duplicates.
     #[arg(long, default_value_t = 2, value_name = "CELLS")]
     #[schemars(title = "Near-duplicates (cells)")]
     pub near_duplicates: u32,
-    /// Move-Agent form.
+    /// Move-Agent form (objective `score`).
     #[arg(long, value_enum, default_value_t = MoveAgentName::Push)]
-    #[schemars(title = "Move agent")]
+    #[schemars(title = "Move agent", extend("x-when" = {"objective": ["score"]}))]
     pub move_agent: MoveAgentName,
-    /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`.
+    /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`
+    /// (objective `score`; with `pushes`, `--boxes` sets the count).
     #[arg(long, default_value = "third", value_name = "H", value_parser = box_limit_text)]
     #[schemars(
         title = "Box limit",
+        extend("x-when" = {"objective": ["score"]}),
         extend("x-choices" = [
             {"const": "third", "title": "A third of the cells, ⌈nm/3⌉"},
             {"const": "half", "title": "Half of the cells, ⌈nm/2⌉"},
@@ -167,17 +170,18 @@ pub struct GenerateRequest {
     #[arg(long, default_value_t = 10, value_name = "D")]
     #[schemars(title = "Depth limit (0 = off)")]
     pub depth_limit: u16,
-    /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off).
+    /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off;
+    /// objective `score`).
     #[arg(long)]
-    #[schemars(title = "Keep impossible 2×2 boxes")]
+    #[schemars(title = "Keep impossible 2×2 boxes", extend("x-when" = {"objective": ["score"]}))]
     pub keep_impossible: bool,
     /// Create all children at a node's first expansion instead of one per expansion (bloom off).
     #[arg(long)]
     #[schemars(title = "No bloom (all children at the first expansion)")]
     pub no_bloom: bool,
-    /// Use Congestion-V1 instead of Congestion-V2 in the score.
+    /// Use Congestion-V1 instead of Congestion-V2 in the score (objective `score`).
     #[arg(long)]
-    #[schemars(title = "Congestion V1 (instead of V2)")]
+    #[schemars(title = "Congestion V1 (instead of V2)", extend("x-when" = {"objective": ["score"]}))]
     pub congestion_v1: bool,
     /// Selection formula (Table 3.8's constants).
     #[arg(long, value_enum, default_value_t = SelectionName::Ucb1)]
@@ -390,7 +394,8 @@ pub struct GenProgress {
     pub iterations: u64,
     /// Iterations per second over the last interval.
     pub iterations_per_s: f64,
-    /// The best score so far (0 before the first level).
+    /// The best so far (0 before the first level): the most optimal pushes of a kept level
+    /// (objective `pushes`), or the best score (objective `score`).
     pub best_score: f64,
     /// Levels kept so far.
     pub levels: usize,
@@ -405,7 +410,8 @@ pub struct GenSummaryRecord {
     pub iterations: u64,
     /// Iterations per wall-clock second.
     pub iterations_per_s: f64,
-    /// The best score.
+    /// The best: the most optimal pushes of a kept level (objective `pushes`), or the best
+    /// score (objective `score`).
     pub best_score: f64,
     /// When the best was found.
     pub time_to_best_s: f64,
@@ -816,7 +822,8 @@ fn generate_run(
                 let index = {
                     let mut k = kept.lock().unwrap_or_else(|e| e.into_inner());
                     k.0 += 1;
-                    k.1 = k.1.max(l.metrics.score);
+                    // The best: optimal pushes for the default objective, else the score.
+                    k.1 = k.1.max(l.optimal_pushes.map_or(l.metrics.score, f64::from));
                     k.0
                 };
                 send(GenEvent::Level(record(l, index, run))).map_err(|e| e.to_string().into())

@@ -508,11 +508,11 @@ impl<const N: usize> AimedCollector<'_, N> {
         if duplicate {
             return;
         }
-        let new_best = level.farthest_pushes > self.best;
+        let new_best = pushes > self.best;
         if new_best {
-            self.best = level.farthest_pushes;
+            self.best = pushes;
             self.best_time = m.time_s;
-            self.trace.push((m.time_s, level.farthest_pushes as f64));
+            self.trace.push((m.time_s, pushes as f64));
         }
         self.kept.push(AimedKept {
             walls: room.walls,

@@ -539,9 +539,12 @@ const scenarios = [
         const pushes = Number((await cards.nth(i).locator('dt', { hasText: 'Optimal pushes' }).locator('+ dd').textContent()).trim());
         if (!(pushes >= 6 && pushes <= 12)) throw new Error(`card ${i + 1}: ${pushes} optimal pushes, outside 6–12`);
       }
+      const finished = await page.getByRole('status').filter({ hasText: /^Finished/ }).textContent();
+      const all = Number(/: (\d+) levels? kept/.exec(finished)?.[1]);
       const histogram = page.getByRole('img', { name: /^Optimal pushes of the kept levels: \d+ levels/ });
       const counted = Number(/: (\d+) levels/.exec(await histogram.getAttribute('aria-label'))[1]);
-      if (counted !== kept) throw new Error(`the histogram counts ${counted} levels, the page keeps ${kept}`);
+      if (counted !== all) throw new Error(`the histogram counts ${counted} levels, the run kept ${all} (${finished})`);
+      if (kept !== Math.min(all, 48)) throw new Error(`${kept} cards for ${all} kept levels (at most 48 are shown)`);
       await page.getByRole('button', { name: 'Play all as a set' }).click();
       await page.getByRole('heading', { name: 'Sokoban', level: 1 }).waitFor();
       await eventually(async () => (await page.getByRole('list', { name: 'Level browser' }).getByRole('listitem').count()) === Math.min(kept, 24),

@@ -15,6 +15,10 @@ import { svgNode, svgText, niceCeiling } from '../svg.js';
 /** Options the page leaves out: it shows one generation (`seeds` asks for one per seed). */
 const LEFT_OUT = ['seeds'];
 
+/** Cards shown (and levels "Play all as a set" opens): a band can keep thousands of levels a
+ * second; the download holds them all. */
+const CARD_LIMIT = 48;
+
 /** The page's only mutable state; a running job keeps going while another page is shown. */
 const state = {
   job: null,          // {name, title, schema} of `sokoban_generate` (GET /api/jobs)
@@ -84,6 +88,7 @@ function buildPage() {
   ui.speedChart = el('figure', { class: 'chart' });
   ui.histogram = el('figure', { class: 'chart' });
   ui.cards = el('ol', { class: 'cards', 'aria-label': 'Kept levels' });
+  ui.cardsNote = el('p', { class: 'note' });
   ui.downloadButton = el('button', { type: 'button', onclick: downloadSet }, 'Download set (XSB)');
   ui.playAllButton = el('button', { type: 'button', onclick: playAll }, 'Play all as a set');
 
@@ -97,7 +102,7 @@ function buildPage() {
           el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart, ui.histogram)),
         el('section', { class: 'panel', 'aria-labelledby': 'kept-heading' },
           el('h2', { id: 'kept-heading' }, 'Kept levels'),
-          el('div', { class: 'buttons' }, ui.playAllButton, ui.downloadButton), ui.cards))));
+          el('div', { class: 'buttons' }, ui.playAllButton, ui.downloadButton), ui.cardsNote, ui.cards))));
 }
 
 /** The job request: only the options changed from the schema's defaults (and the seed level). */
@@ -158,7 +163,19 @@ function onEvent(name, data) {
   } else if (name === 'error') {
     state.error = new Error(data.error ?? String(data));
   }
-  render();
+  scheduleRender();
+}
+
+let renderQueued = false;
+
+/** Render once per frame however many events arrive in it. */
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
 }
 
 function stop() {
@@ -183,7 +200,8 @@ function playLevel(level) {
 /** Opens every kept level on the Sokoban page as one set (its level browser lists them). */
 function playAll() {
   if (state.levels.length === 0) return;
-  navigate('sokoban', { xsb: state.levels.map((level) => `; ${levelTitle(level)}\n${level.xsb}`).join('\n') });
+  const shown = state.levels.slice(0, CARD_LIMIT);
+  navigate('sokoban', { xsb: shown.map((level) => `; ${levelTitle(level)}\n${level.xsb}`).join('\n') });
 }
 
 function levelTitle(level) {
@@ -252,7 +270,10 @@ function renderCards() {
   const ui = state.ui;
   const shown = ui.cards.children.length;
   if (shown > state.levels.length) ui.cards.replaceChildren();
-  for (const level of state.levels.slice(ui.cards.children.length)) ui.cards.append(card(level));
+  for (const level of state.levels.slice(ui.cards.children.length, CARD_LIMIT)) ui.cards.append(card(level));
+  ui.cardsNote.textContent = state.levels.length > CARD_LIMIT
+    ? `Showing the first ${CARD_LIMIT} of ${state.levels.length.toLocaleString()} kept levels; the download holds them all.`
+    : '';
 }
 
 function card(level) {
