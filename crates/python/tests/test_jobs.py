@@ -12,10 +12,10 @@ import puzzle_search
 
 def test_jobs_lists_the_registry():
     jobs = puzzle_search.jobs()
-    assert len(jobs) == 15
+    assert len(jobs) == 16
     names = [job["name"] for job in jobs]
-    assert len(set(names)) == 15
-    for name in ("sokoban_solve", "sokoban_generate", "samegame_solve", "sudoku_solve", "bait_play"):
+    assert len(set(names)) == 16
+    for name in ("sokoban_solve", "sokoban_rate", "sokoban_generate", "samegame_solve", "sudoku_solve", "bait_play"):
         assert name in names
     for job in jobs:
         assert job["title"]
@@ -150,3 +150,19 @@ def test_events_raise_the_jobs_parse_error_at_the_end():
     run = puzzle_search.events("sokoban_solve", xsb="#####\n#@$x#\n#####\n")
     with pytest.raises(ValueError, match="line 2"):
         list(run)
+
+
+def test_aimed_generation_and_rating_agree_on_the_optimal_pushes():
+    """The default generation proves each level's push count; the rating job's A* agrees."""
+    levels = [
+        e
+        for e in puzzle_search.run(
+            "sokoban_generate", width=6, height=6, boxes=3, min_pushes=8, max_pushes=14, iterations=300, seed=4, threads=1
+        )
+        if e["kind"] == "result"
+    ]
+    assert levels
+    text = "\n".join(level["xsb"] for level in levels)
+    rated = [e for e in puzzle_search.run("sokoban_rate", xsb=text, count_positions=0) if e["kind"] == "result"]
+    assert [r["optimal_pushes"] for r in rated] == [level["optimal_pushes"] for level in levels]
+    assert all(8 <= level["optimal_pushes"] <= 14 for level in levels)

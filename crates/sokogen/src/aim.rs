@@ -292,8 +292,9 @@ const ELITE_ROOMS: usize = 8;
 /// Random changes made to a hardest room before it is improved again.
 const ELITE_KICKS: u32 = 2;
 
-/// Without a band, a found room is improved and kept when it needs at least this share of the
-/// run's most pushes so far (a fixed number would not suit every board size).
+/// A found room is improved when it needs at least this share of the thread's most pushes so
+/// far (capped at the band's top), or of the band's bottom when that is higher (a fixed number
+/// would not suit every board size).
 const KEEP_SHARE: f64 = 0.3;
 
 /// Tries without improvement after which a local search ends.
@@ -598,12 +599,12 @@ pub(crate) fn run_aimed<const N: usize, const B: usize>(
         if value == 0 || time_up() {
             return;
         }
-        // Improve the rooms that reach the band, or (without a band) that reach a share of
-        // this thread's most pushes so far: the rest would not be kept.
+        // Improve the rooms that reach a share of this thread's most pushes so far, or of the
+        // band's bottom when that is higher: the improvement can lift a room into the band.
         let floor_value = {
             let t = mine.lock().unwrap_or_else(|e| e.into_inner());
-            let share = (t.best as f64 * KEEP_SHARE).ceil() as u32;
-            aim.min_pushes.max(share).max(1)
+            let base = t.best.min(aim.cap()).max(aim.min_pushes);
+            ((base as f64 * KEEP_SHARE).ceil() as u32).max(1)
         };
         if value < floor_value {
             return;
