@@ -463,17 +463,7 @@ pub fn solve(
     let ga = ga_config(req.population, req.mutation, req.crossover)?;
     req.portfolio.validate(&[algo])?;
     let levels = parse_levels(&req.xsb, &req.source)?;
-    let chosen: Vec<usize> = match req.level {
-        Some(0) => bail!("{}: levels are numbered from 1", req.source),
-        Some(n) if n > levels.len() => bail!(
-            "{}: --level {n} but the file has {} level{}",
-            req.source,
-            levels.len(),
-            if levels.len() == 1 { "" } else { "s" }
-        ),
-        Some(n) => vec![n],
-        None => (1..=levels.len()).collect(),
-    };
+    let chosen = chosen_levels(levels.len(), req.level, &req.source)?;
     req.items.check(chosen.len())?;
     let started = Instant::now();
     let (mut solved, mut done, mut taken) = (0, 0, 0);
@@ -571,6 +561,20 @@ pub fn solve(
     };
     send(SolveEvent::Summary(summary.clone()))?;
     Ok(summary)
+}
+
+/// The levels a request chooses (1-based): `level` alone, or every level of the text in order;
+/// a level beyond the text's `count` is refused naming `source`.
+pub fn chosen_levels(count: usize, level: Option<usize>, source: &str) -> Result<Vec<usize>> {
+    Ok(match level {
+        Some(0) => bail!("{source}: levels are numbered from 1"),
+        Some(n) if n > count => bail!(
+            "{source}: --level {n} but the file has {count} level{}",
+            if count == 1 { "" } else { "s" }
+        ),
+        Some(n) => vec![n],
+        None => (1..=count).collect(),
+    })
 }
 
 /// A level's record from an earlier run (`--resume`, `puzzle merge`), checked against the

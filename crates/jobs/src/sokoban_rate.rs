@@ -6,8 +6,8 @@
 use crate::event::{Emit, EventKind, ItemProgress, JobEvent};
 use crate::limits::Limits;
 use crate::shard::{ItemRecord, Items};
-use crate::sokoban::parse_levels;
-use anyhow::{bail, Result};
+use crate::sokoban::{chosen_levels, parse_levels};
+use anyhow::Result;
 use puzzle_sokoban::difficulty::{count_positions, push_structure};
 use puzzle_sokoban::{replay, solve, Algorithm, Level};
 use serde::{Deserialize, Serialize};
@@ -216,16 +216,7 @@ pub fn rate(
 ) -> Result<RateSummary> {
     req.limits.validate()?;
     let levels = parse_levels(&req.xsb, &req.source)?;
-    let chosen: Vec<usize> = match req.level {
-        Some(0) => bail!("{}: levels are numbered from 1", req.source),
-        Some(n) if n > levels.len() => bail!(
-            "{}: --level {n} but the file has {} level(s)",
-            req.source,
-            levels.len()
-        ),
-        Some(n) => vec![n],
-        None => (1..=levels.len()).collect(),
-    };
+    let chosen = chosen_levels(levels.len(), req.level, &req.source)?;
     req.items.check(chosen.len())?;
     let started = Instant::now();
     let (mut done, mut proven, mut taken) = (0, 0, 0);

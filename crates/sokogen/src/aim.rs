@@ -19,7 +19,7 @@ use crate::playout::{FastPlayout, RandomAction};
 use crate::solution::{check_solves, level_from_cells, lurd_of_pushes, SolutionError};
 use crate::state::{score_level, GenAction, GenState, Metrics};
 use puzzle_engine::bits::Bits;
-use puzzle_engine::mcts::{self, ChildrenPerExpansion, Expansion, Found, MctsConfig};
+use puzzle_engine::mcts::{self, Found, MctsConfig};
 use puzzle_engine::{Game, Rng};
 use std::any::Any;
 use std::cell::RefCell;
@@ -564,14 +564,7 @@ pub(crate) fn run_aimed<const N: usize, const B: usize>(
     let hold = threads > 1 && budget.max_iterations.is_some();
     let cfg = MctsConfig {
         selection: params.config.selection.policy(),
-        expansion: Expansion {
-            visits_before_expand: 0,
-            children: if params.config.bloom {
-                ChildrenPerExpansion::One
-            } else {
-                ChildrenPerExpansion::All
-            },
-        },
+        expansion: params.config.expansion(),
         budget,
         seed: params.seed,
         threads,

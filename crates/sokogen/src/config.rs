@@ -2,7 +2,7 @@
 //! `docs/METHODS.md#sokogen-optimizations`; thesis §2.3). `Default` is the thesis's final
 //! configuration.
 
-use puzzle_engine::mcts::SelectionPolicy;
+use puzzle_engine::mcts::{ChildrenPerExpansion, Expansion, SelectionPolicy};
 
 /// How the agent moves after Freeze-Level (thesis §2.3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -266,6 +266,19 @@ impl Default for GenConfig {
 }
 
 impl GenConfig {
+    /// The engine's expansion rule of this configuration: one child per expansion with bloom
+    /// (thesis §2.3.1), else all children at a node's first expansion.
+    pub fn expansion(&self) -> Expansion {
+        Expansion {
+            visits_before_expand: 0,
+            children: if self.bloom {
+                ChildrenPerExpansion::One
+            } else {
+                ChildrenPerExpansion::All
+            },
+        }
+    }
+
     /// Every optimization off except bloom (the start of the thesis's experiments, §3).
     pub fn unoptimized() -> Self {
         GenConfig {

@@ -12,7 +12,7 @@ use crate::playout::{AllocatingPlayout, FastPlayout, LevelGame};
 use crate::solution::{verified_level, SolutionError};
 use crate::state::{BoardError, GenState, Metrics};
 use puzzle_engine::bits::Bits;
-use puzzle_engine::mcts::{self, ChildrenPerExpansion, Expansion, Found, MctsConfig, MctsResult};
+use puzzle_engine::mcts::{self, Found, MctsConfig, MctsResult};
 use puzzle_engine::{Budget, StopReason};
 use puzzle_sokoban::Level;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -519,14 +519,7 @@ fn run<const N: usize, const B: usize>(
     };
     let mut cfg = MctsConfig {
         selection: params.config.selection.policy(),
-        expansion: Expansion {
-            visits_before_expand: 0,
-            children: if params.config.bloom {
-                ChildrenPerExpansion::One
-            } else {
-                ChildrenPerExpansion::All
-            },
-        },
+        expansion: params.config.expansion(),
         budget: main_budget,
         seed: params.seed,
         threads: params.threads,

@@ -97,16 +97,11 @@ pub fn lurd_of_pushes<const N: usize>(
     level: &Level,
     pushes: &[(usize, Direction)],
 ) -> Result<String, SolutionError> {
-    let lw = level.width;
-    let to_level = |c: usize| {
-        let (x, y) = geo.xy(c);
-        (y + 1) * lw + x + 1
-    };
     let mut boxes = level.boxes.clone();
     let mut player = level.player;
     let mut lurd = String::new();
     for &(cell, dir) in pushes {
-        let at = to_level(cell);
+        let at = level_cell(geo, level, cell);
         let behind = step(level, at, dir.opposite());
         let beyond = step(level, at, dir);
         if !boxes[at] || level.walls[beyond] || boxes[beyond] {
@@ -132,6 +127,12 @@ pub fn check_solves(level: &Level, lurd: &str) -> Result<(), SolutionError> {
         )),
         Err(e) => Err(SolutionError::ReplayFailed(e.to_string())),
     }
+}
+
+/// The index in `level` (a board with its wall border) of the generator's cell `c`.
+fn level_cell<const N: usize>(geo: &Geometry<N>, level: &Level, c: usize) -> usize {
+    let (x, y) = geo.xy(c);
+    (y + 1) * level.width + x + 1
 }
 
 fn step(level: &Level, i: usize, d: Direction) -> usize {
@@ -193,11 +194,7 @@ pub fn derive_solution<const N: usize, const B: usize>(
     sequence: &[GenAction],
 ) -> Result<String, SolutionError> {
     let geo = state.geometry();
-    let lw = level.width;
-    let to_level = |c: usize| {
-        let (x, y) = geo.xy(c);
-        (y + 1) * lw + x + 1
-    };
+    let to_level = |c: usize| level_cell(geo, level, c);
     let mut boxes = level.boxes.clone();
     let mut player = level.player;
     let mut lurd = String::new();
