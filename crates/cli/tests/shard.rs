@@ -286,7 +286,11 @@ fn generation_over_seeds_shards_and_merges_with_its_levels() {
     let text = std::fs::read_to_string(&xsb).unwrap();
     let levels = puzzle_sokoban::parse_xsb(&text).unwrap();
     assert_eq!(levels.len(), whole.len() - 4);
-    assert!(text.contains("; sokogen 5x5 seed 8 #1 score"));
+    assert!(text.contains("; sokogen 5x5 seed 8 #1 "), "{text}");
+    // The default objective titles each level by its proven optimal pushes.
+    assert!(levels
+        .iter()
+        .all(|l| l.title.as_deref().is_some_and(|t| t.ends_with(" pushes"))));
 }
 
 #[test]

@@ -673,9 +673,13 @@ pub fn xsb_entry(l: &LevelRecord, w: u32, h: u32) -> String {
     let pushes = l
         .optimal_pushes
         .map_or(String::new(), |p| format!("optimal_pushes={p} "));
+    // The title names the level's measure: its optimal pushes, or the thesis's score.
+    let measure = l
+        .optimal_pushes
+        .map_or(format!("score {:.4}", l.score), |p| format!("{p} pushes"));
     format!(
-        "; solution: {}\n; {pushes}score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} score {:.4}\n{}\n",
-        l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.score, l.xsb
+        "; solution: {}\n; {pushes}score={:.4} pb={} pc={:.4} boxes={} iteration={} time_s={:.3}\n; sokogen {w}x{h} {seed}#{} {measure}\n{}\n",
+        l.solution, l.score, l.pb, l.pc, l.boxes, l.iteration, l.time_s, l.index, l.xsb
     )
 }
 
