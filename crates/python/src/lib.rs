@@ -2,7 +2,7 @@
 //!
 //! Two parts, both thin:
 //!
-//! - the jobs ([`jobs`], [`run`], [`events`]), through the job registry only: a request is
+//! - the jobs (`jobs`, `run`, `events`), through the job registry only: a request is
 //!   `{"job": name, **options}` deserialised into [`JobRequest`], validated and run on a worker
 //!   thread with the GIL released, its events handed back as dicts (collected, through a
 //!   callback, or as an iterator, [`JobEvents`]);

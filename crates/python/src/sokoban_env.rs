@@ -1,13 +1,13 @@
 //! The Sokoban environments' stepping, in Rust: one episode ([`SokobanCore`], behind
 //! `puzzle_search.envs.SokobanEnv`) and N episodes stepped per call over numpy buffers
-//! ([`SokobanBatch`], behind `puzzle_search.envs.SokobanVectorEnv`), on one [`Episode`] type so
+//! ([`SokobanBatch`], behind `puzzle_search.envs.SokobanVectorEnv`), on one `Episode` type so
 //! the two agree step for step.
 //!
 //! Each episode plays a [`CellBoard`] (the rules of `puzzle_sokoban`) and keeps its observation
 //! up to date by rewriting only the cells a step changed. Rewards are gym-sokoban's
 //! (Schrader's `sokoban_env.py`): a cost per step, a bonus for a box pushed onto a goal, a
 //! penalty for one pushed off, a bonus for solving. The level of each episode is drawn from the
-//! pool by [`draw_level`], a SplitMix64 stream seeded from Python's `np_random`, so a single
+//! pool by `draw_level`, a SplitMix64 stream seeded from Python's `np_random`, so a single
 //! environment and a sub-environment of the vector one seeded alike play the same levels.
 
 use numpy::{
