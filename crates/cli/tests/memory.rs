@@ -120,6 +120,35 @@ fn the_generator_tree_stays_within_its_node_budget() {
 }
 
 #[test]
+fn the_aimed_generators_backward_searches_stay_within_the_node_budget() {
+    // 10×10 rooms with six goals have millions of solvable positions: without the budget one
+    // backward search holds up to 2,000,000 of them (about 80 MB here).
+    let n = 200_000;
+    let (records, peak) = run(
+        &[
+            "generate",
+            "sokoban",
+            "--width",
+            "10",
+            "--height",
+            "10",
+            "--boxes",
+            "6",
+            "--threads",
+            "1",
+            "--time-limit",
+            "4",
+            "--seed",
+            "1",
+        ],
+        n,
+    );
+    assert_eq!(records.last().unwrap()["summary"], true);
+    // The MCTS tree (32 bytes a node) and one backward search (about 85 bytes a position).
+    assert_within("aimed generation", peak, 16, n, 100);
+}
+
+#[test]
 fn the_generators_memory_setting_caps_its_trees() {
     let (records, peak) = run(
         &[

@@ -592,7 +592,8 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
                 min_pushes: req.min_pushes.unwrap_or(0),
                 max_pushes: req.max_pushes,
                 improve: !req.no_improve,
-                ..Aim::default()
+                // The node budget bounds each thread's backward search too.
+                max_positions: per_tree.min(puzzle_sokogen::aim::DEFAULT_MAX_POSITIONS),
             };
             if aim.boxes == 0 || aim.boxes as usize >= w * h {
                 bail!("--boxes {} does not fit a {w}×{h} board", aim.boxes);
