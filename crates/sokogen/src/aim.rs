@@ -399,8 +399,6 @@ fn aimed_level<const N: usize, const B: usize>(
                 solution: lurd,
                 optimal_pushes: pushes,
                 farthest_pushes: explored.max_pushes,
-                positions: explored.positions,
-                complete: explored.complete,
             },
             metrics,
             start.boxes,
@@ -410,19 +408,15 @@ fn aimed_level<const N: usize, const B: usize>(
 
 /// A level of an aimed run: replayed, with its exact difficulty.
 #[derive(Clone, Debug)]
-pub struct AimedLevel {
+struct AimedLevel {
     /// The level (with a wall border).
-    pub level: puzzle_sokoban::Level,
+    level: puzzle_sokoban::Level,
     /// Its push-optimal LURD solution (replayed).
-    pub solution: String,
+    solution: String,
     /// The fewest pushes that solve it (proven by the backward search).
-    pub optimal_pushes: u32,
+    optimal_pushes: u32,
     /// The most pushes any start of its room needs.
-    pub farthest_pushes: u32,
-    /// Positions the backward search met.
-    pub positions: usize,
-    /// The backward search met every position (so `farthest_pushes` is the room's maximum).
-    pub complete: bool,
+    farthest_pushes: u32,
 }
 
 struct AimedKept<const N: usize> {

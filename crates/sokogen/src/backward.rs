@@ -65,6 +65,9 @@ pub struct BackwardSearch<const N: usize> {
     /// `layers[k]..layers[k + 1]` are the positions needing `k` pushes.
     layers: Vec<usize>,
     goals: Bits<N>,
+    /// The last search's room, bound and answer: searching the same room again (a kept level
+    /// right after the improvement that found it) reuses the layers held.
+    last: Option<(Bits<N>, Bits<N>, usize, Explored)>,
 }
 
 impl<const N: usize> BackwardSearch<N> {
@@ -75,6 +78,7 @@ impl<const N: usize> BackwardSearch<N> {
             index: FxHashMap::default(),
             layers: Vec::new(),
             goals: Bits::EMPTY,
+            last: None,
         }
     }
 
@@ -88,11 +92,28 @@ impl<const N: usize> BackwardSearch<N> {
         goals: Bits<N>,
         max_positions: usize,
     ) -> Explored {
+        let floor = floor.and(geo.inside);
+        if let Some((f, g, m, explored)) = self.last {
+            if (f, g, m) == (floor, goals, max_positions) {
+                return explored;
+            }
+        }
+        let explored = self.search(geo, floor, goals, max_positions);
+        self.last = Some((floor, goals, max_positions, explored));
+        explored
+    }
+
+    fn search(
+        &mut self,
+        geo: &Geometry<N>,
+        floor: Bits<N>,
+        goals: Bits<N>,
+        max_positions: usize,
+    ) -> Explored {
         self.nodes.clear();
         self.index.clear();
         self.layers.clear();
         self.goals = goals;
-        let floor = floor.and(geo.inside);
         let goals = goals.and(floor);
         let mut complete = true;
         // Layer 0: the boxes on the goals, the player in each area of the free floor.

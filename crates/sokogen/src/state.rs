@@ -335,7 +335,7 @@ impl<const N: usize, const B: usize> GenState<N, B> {
     #[inline]
     fn move_sources(&self, reach: Bits<N>, d: Direction) -> Bits<N> {
         let free = self.open().and_not(self.boxes);
-        let back = opposite(d);
+        let back = d.opposite();
         match self.rules.move_agent {
             MoveAgent::Push => {
                 let pushable = self.boxes.and(self.geo.shift(free, back));
@@ -679,11 +679,6 @@ fn lowest_bit(word: &mut u64) -> Option<usize> {
     let bit = word.trailing_zeros() as usize;
     *word &= *word - 1;
     Some(bit)
-}
-
-#[inline]
-fn opposite(d: Direction) -> Direction {
-    d.opposite()
 }
 
 impl<const N: usize, const B: usize> Game for GenState<N, B> {
