@@ -16,24 +16,10 @@ use std::time::Duration;
 /// Flags every subcommand accepts (they may stand anywhere on the command line).
 #[derive(Args, Clone, Debug, Default)]
 pub struct CommonArgs {
-    /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
-    #[arg(long, global = true)]
-    pub seed: Option<u64>,
-    /// Time limit in seconds (per level/board/puzzle where the command solves many).
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
-    pub time_limit: Option<f64>,
-    /// Iteration (simulation) budget, instead of or besides the time limit.
-    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_u64)]
-    pub iterations: Option<u64>,
-    /// Worker threads (SP-MCTS and NRPA: root parallelism; Sokoban `greedy`: 2 runs the
-    /// feature-space cycling searches on a second thread beside the greedy portfolio). Default:
-    /// the machine's cores up to 2 for `solve`/`bench`/`experiment sokoban`; the machine's cores
-    /// for `generate sokoban` and `solve samegame` without `--iterations`; else 1.
-    #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// Memory budget: the most search nodes held at once.
-    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_usize)]
-    pub max_nodes: Option<usize>,
+    /// The budget flags (`--seed`, `--time-limit`, `--iterations`, `--threads`,
+    /// `--max-nodes`), declared on the jobs' [`puzzle_jobs::Limits`].
+    #[command(flatten)]
+    pub limits: puzzle_jobs::Limits,
     /// Write JSON Lines (one object per result) on stdout instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -55,13 +41,7 @@ pub struct CommonArgs {
 impl CommonArgs {
     /// The budget settings for a job request.
     pub fn limits(&self) -> puzzle_jobs::Limits {
-        puzzle_jobs::Limits {
-            seed: self.seed,
-            time_limit: self.time_limit,
-            iterations: self.iterations,
-            threads: self.threads,
-            max_nodes: self.max_nodes,
-        }
+        self.limits.clone()
     }
 
     /// The output sink for this run.
@@ -116,44 +96,7 @@ pub fn init_tracing(trace: bool) {
         .try_init();
 }
 
-/// Parse a positive, finite number of seconds (at most a year).
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if !v.is_finite() || v <= 0.0 {
-        return Err(format!(
-            "the time limit must be a positive number of seconds, not {s}"
-        ));
-    }
-    if v > 365.0 * 24.0 * 3600.0 {
-        return Err(format!("{s} seconds is more than a year"));
-    }
-    Ok(v)
-}
-
-/// Parse a positive integer.
-pub fn parse_positive_u64(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(v) => Ok(v),
-        Err(_) => Err(format!("'{s}' is not a positive whole number")),
-    }
-}
-
-/// Parse a positive integer (usize).
-pub fn parse_positive_usize(s: &str) -> Result<usize, String> {
-    parse_positive_u64(s).map(|v| v as usize)
-}
-
-/// Parse a thread count: 1 to 256.
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let v = parse_positive_u64(s)?;
-    if v > 256 {
-        return Err(format!("{v} threads is too many (at most 256)"));
-    }
-    Ok(v as usize)
-}
+pub use puzzle_jobs::limits::{parse_positive_usize, parse_seconds};
 
 /// Where results go: JSON Lines or human text on stdout, flushed line by line so that a long
 /// run's results are on disk (or in the pipe) as soon as they are found.

@@ -6,8 +6,9 @@
 mod cmd;
 mod common;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use common::CommonArgs;
+use puzzle_jobs::{Job, Limit};
 use std::process::ExitCode;
 
 /// Search for single-player puzzles: Sokoban (solving and MCTS level generation), SameGame,
@@ -115,9 +116,94 @@ enum BenchCommand {
     Bait(cmd::bait::BenchArgs),
 }
 
+/// The budget settings each command reads: its job's [`Job::READS`]; a command that runs no
+/// search reads none. The others are hidden from the command's `--help` and refused when
+/// given, never dropped.
+fn command_reads() -> Vec<(&'static [&'static str], &'static [Limit])> {
+    use puzzle_jobs::{bait, engine, samegame, sokoban, sokoban_rate, sokogen, sudoku};
+    vec![
+        (&["solve", "sokoban"], sokoban::SolveRequest::READS),
+        (&["solve", "samegame"], samegame::SolveRequest::READS),
+        (&["solve", "sudoku"], sudoku::SolveRequest::READS),
+        (&["generate", "sokoban"], sokogen::GenerateRequest::READS),
+        (&["generate", "sudoku"], sudoku::GenerateRequest::READS),
+        (&["rate", "sokoban"], sokoban_rate::RateRequest::READS),
+        (&["play", "bait"], bait::PlayRequest::READS),
+        (
+            &["experiment", "sokoban-gen"],
+            sokogen::ExperimentRequest::READS,
+        ),
+        (&["experiment", "sokoban"], sokoban::BenchRequest::READS),
+        (
+            &["experiment", "samegame"],
+            samegame::ExperimentRequest::READS,
+        ),
+        (&["experiment", "sudoku"], sudoku::ExperimentRequest::READS),
+        (&["experiment", "bait"], bait::ExperimentRequest::READS),
+        (&["bench"], &[]),
+        (&["bench", "engine"], engine::BenchRequest::READS),
+        (&["bench", "sokoban"], sokoban::BenchRequest::READS),
+        (&["bench", "samegame"], samegame::BenchRequest::READS),
+        (&["bench", "sudoku"], sudoku::BenchRequest::READS),
+        (&["bench", "bait"], bait::BenchRequest::READS),
+        (&["render"], &[]),
+        (&["serve"], &[]),
+        (&["merge"], &[]),
+    ]
+}
+
+/// The command line with each command's unread budget flags hidden from its `--help`.
+fn command_line() -> clap::Command {
+    let mut command = Cli::command();
+    command.build();
+    for (path, reads) in command_reads() {
+        command = hide_unread(command, path, reads);
+    }
+    command
+}
+
+fn hide_unread(command: clap::Command, path: &[&str], reads: &[Limit]) -> clap::Command {
+    match path.split_first() {
+        Some((name, rest)) => command.mut_subcommand(*name, |sub| hide_unread(sub, rest, reads)),
+        // `mut_args` keeps the built command's order of arguments (its flag index).
+        None => command.mut_args(|arg| {
+            let unread = Limit::ALL
+                .iter()
+                .any(|l| !reads.contains(l) && arg.get_id() == l.field());
+            arg.hide(unread)
+        }),
+    }
+}
+
+/// The names of the subcommands `matches` went through (`["play", "bait"]`).
+fn matched_path(mut matches: &clap::ArgMatches) -> Vec<String> {
+    let mut path = Vec::new();
+    while let Some((name, sub)) = matches.subcommand() {
+        path.push(name.to_string());
+        matches = sub;
+    }
+    path
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = command_line().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let common = cli.common;
+    let path = matched_path(&matches);
+    let reads = command_reads()
+        .into_iter()
+        .find(|(p, _)| *p == path.as_slice())
+        .map_or(Limit::ALL, |(_, reads)| reads);
+    if let Err(e) = common
+        .limits
+        .check_read(&format!("puzzle {}", path.join(" ")), reads)
+    {
+        eprintln!("error: {e:#}");
+        return ExitCode::from(2);
+    }
     common::init_tracing(common.trace);
     let result = match cli.command {
         Command::Solve(SolveCommand::Sokoban(a)) => cmd::sokoban::solve(*a, &common),
@@ -166,4 +252,57 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::from(common::exit_code(&result))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command that runs is in [`command_reads`], and its `--help` offers exactly the
+    /// budget flags it reads.
+    #[test]
+    fn every_command_offers_exactly_the_budget_flags_it_reads() {
+        fn leaves(command: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+            if command.get_subcommands().next().is_none()
+                || command.is_args_conflicts_with_subcommands_set()
+            {
+                out.push(path.clone());
+            }
+            for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+                let mut p = path.clone();
+                p.push(sub.get_name().to_string());
+                leaves(sub, p, out);
+            }
+        }
+        let mut all = Vec::new();
+        let mut command = command_line();
+        leaves(&command, Vec::new(), &mut all);
+        all.retain(|p| !p.is_empty());
+        let table = command_reads();
+        for path in &all {
+            let reads = table
+                .iter()
+                .find(|(p, _)| p.iter().eq(path.iter()))
+                .unwrap_or_else(|| panic!("puzzle {}: not in command_reads", path.join(" ")))
+                .1;
+            let mut sub = &mut command;
+            for name in path {
+                sub = sub.find_subcommand_mut(name).unwrap();
+            }
+            let help = sub.render_long_help().to_string();
+            for limit in Limit::ALL {
+                let offered = help
+                    .lines()
+                    .any(|line| line.trim_start().starts_with(limit.flag()));
+                assert_eq!(
+                    offered,
+                    reads.contains(limit),
+                    "puzzle {} --help and {}",
+                    path.join(" "),
+                    limit.flag()
+                );
+            }
+        }
+        assert_eq!(all.len(), table.len(), "command_reads has no stale entry");
+    }
 }

@@ -89,3 +89,41 @@ fn bad_arguments_are_clear_errors_not_panics() {
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     }
 }
+
+/// A budget flag the command does not read is refused with its name and what the command reads
+/// instead (exit code 2), never silently dropped; the same flag on a command that reads it runs.
+#[test]
+fn an_unread_budget_flag_is_refused() {
+    for (args, flag) in [
+        (
+            vec!["play", "bait", "--level", "0", "--time-limit", "5"],
+            "--time-limit",
+        ),
+        (vec!["experiment", "bait", "--threads", "2"], "--threads"),
+        (
+            vec!["generate", "sudoku", "--iterations", "9"],
+            "--iterations",
+        ),
+        (vec!["render", "x.xsb", "--seed", "1"], "--seed"),
+    ] {
+        let out = puzzle().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?} should be refused");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag) && err.contains("the budget settings it reads"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?} ran: {:?}", out.stdout);
+    }
+    let out = puzzle()
+        .args([
+            "play", "bait", "--level", "0", "--seed", "3", "--json", "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

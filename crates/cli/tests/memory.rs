@@ -201,19 +201,7 @@ fn samegame_astar_stays_within_its_node_budget() {
 fn bait_searches_stay_within_their_node_budget() {
     for (agent, base_mb, per_node) in [("astar-offline", 24, 200), ("dfs", 16, 40)] {
         let n = 50_000;
-        let (_, peak) = run(
-            &[
-                "play",
-                "bait",
-                "--level",
-                "4",
-                "--agent",
-                agent,
-                "--time-limit",
-                "60",
-            ],
-            n,
-        );
+        let (_, peak) = run(&["play", "bait", "--level", "4", "--agent", agent], n);
         assert_within(agent, peak, base_mb, n, per_node);
     }
 }

@@ -72,11 +72,6 @@ impl AgentName {
 /// Play one game (`puzzle play bait`): a bundled level by number, or a level's text.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
-#[schemars(transform = crate::options::flattened(
-    &["time_limit", "iterations", "threads"],
-    "x-hidden",
-    serde_json::json!(true),
-))]
 pub struct PlayRequest {
     /// One of GVGAI's five levels (0 to 4); give this or a level's text.
     #[arg(long, value_name = "N")]
@@ -349,11 +344,6 @@ impl LevelVisitor for PlayGame<'_, '_> {
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
-#[schemars(transform = crate::options::flattened(
-    &["time_limit", "iterations", "threads"],
-    "x-hidden",
-    serde_json::json!(true),
-))]
 pub struct ExperimentRequest {
     /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …);
     /// the others play one.
@@ -846,6 +836,8 @@ pub fn signature() -> Result<Vec<Signature>> {
 
 impl crate::registry::Job for PlayRequest {
     const NAME: &'static str = "bait_play";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::MaxNodes];
     const TITLE: &'static str = "Play one game of Bait with an agent";
     type Event = PlayEvent;
 
@@ -872,6 +864,8 @@ impl crate::registry::Job for PlayRequest {
 
 impl crate::registry::Job for ExperimentRequest {
     const NAME: &'static str = "bait_experiment";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::MaxNodes];
     const TITLE: &'static str = "Every Bait agent on every level";
     type Event = ExperimentEvent;
 
@@ -903,6 +897,8 @@ impl crate::registry::Job for ExperimentRequest {
 
 impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "bait_bench";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::MaxNodes];
     const TITLE: &'static str = "Move times of the Bait agents";
     type Event = BenchEvent;
 

@@ -201,6 +201,11 @@ pub fn signature() -> Result<Vec<Signature>> {
 
 impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "engine_bench";
+    const READS: &'static [crate::limits::Limit] = &[
+        crate::limits::Limit::Seed,
+        crate::limits::Limit::Threads,
+        crate::limits::Limit::MaxNodes,
+    ];
     const TITLE: &'static str = "MCTS iterations per second on a toy game";
     type Event = EngineEvent;
 

@@ -31,6 +31,6 @@ pub mod sudoku;
 mod ticker;
 
 pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
-pub use limits::Limits;
+pub use limits::{Limit, Limits};
 pub use registry::{Job, JobInfo, JobRequest, JsonEmit};
 pub use shard::{Items, Shard};

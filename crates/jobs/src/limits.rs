@@ -1,5 +1,7 @@
 //! The budget knobs every job takes (the CLI's shared flags `--seed`, `--time-limit`,
-//! `--iterations`, `--threads`, `--max-nodes`).
+//! `--iterations`, `--threads`, `--max-nodes`), declared once here: their flags, JSON, schema
+//! and the rules a value must follow. Each job says which of them it reads
+//! ([`crate::Job::READS`]); a setting it does not read is refused, never dropped.
 
 use puzzle_engine::Budget;
 use serde::{Deserialize, Serialize};
@@ -8,25 +10,148 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A job's budget settings; `None` means "the job's own default" (each job documents it).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+///
+/// The CLI takes them as global flags (they may stand anywhere on the command line), the server
+/// and Python as the request's fields of the same names.
+#[derive(
+    Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema, clap::Args,
+)]
 #[serde(default)]
 pub struct Limits {
     /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
     #[schemars(title = "Seed")]
+    #[arg(long, global = true)]
     pub seed: Option<u64>,
     /// Time limit in seconds (per item where a job solves many).
     #[schemars(title = "Time limit (s)")]
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
-    /// Iteration (simulation) budget.
+    /// Iteration (simulation) budget, instead of or besides the time limit.
     #[schemars(title = "Iterations")]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_u64)]
     pub iterations: Option<u64>,
     /// Worker threads (default 1, or the machine's cores where more threads help: each job
     /// documents its default).
     #[schemars(title = "Threads")]
+    #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// The most search nodes held at once.
+    /// Memory budget: the most search nodes held at once.
     #[schemars(title = "Max nodes")]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_positive_usize)]
     pub max_nodes: Option<usize>,
+}
+
+/// One of the budget settings of [`Limits`], for a job to say which it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `seed`.
+    Seed,
+    /// `time_limit`.
+    TimeLimit,
+    /// `iterations`.
+    Iterations,
+    /// `threads`.
+    Threads,
+    /// `max_nodes`.
+    MaxNodes,
+}
+
+impl Limit {
+    /// Every budget setting (what most jobs read).
+    pub const ALL: &'static [Limit] = &[
+        Limit::Seed,
+        Limit::TimeLimit,
+        Limit::Iterations,
+        Limit::Threads,
+        Limit::MaxNodes,
+    ];
+
+    /// The setting's field name in JSON (and the schema).
+    pub const fn field(self) -> &'static str {
+        match self {
+            Limit::Seed => "seed",
+            Limit::TimeLimit => "time_limit",
+            Limit::Iterations => "iterations",
+            Limit::Threads => "threads",
+            Limit::MaxNodes => "max_nodes",
+        }
+    }
+
+    /// The setting's flag on the command line.
+    pub const fn flag(self) -> &'static str {
+        match self {
+            Limit::Seed => "--seed",
+            Limit::TimeLimit => "--time-limit",
+            Limit::Iterations => "--iterations",
+            Limit::Threads => "--threads",
+            Limit::MaxNodes => "--max-nodes",
+        }
+    }
+
+    /// Whether `limits` sets this setting.
+    fn is_set(self, limits: &Limits) -> bool {
+        match self {
+            Limit::Seed => limits.seed.is_some(),
+            Limit::TimeLimit => limits.time_limit.is_some(),
+            Limit::Iterations => limits.iterations.is_some(),
+            Limit::Threads => limits.threads.is_some(),
+            Limit::MaxNodes => limits.max_nodes.is_some(),
+        }
+    }
+
+    /// Whether `field` names a budget setting.
+    pub fn is_field(field: &str) -> bool {
+        Limit::ALL.iter().any(|l| l.field() == field)
+    }
+}
+
+/// The most seconds a time limit may be: a year.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time limit in seconds, if it is positive, finite and at most a year.
+fn check_seconds(v: f64) -> Result<f64, String> {
+    if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
+        return Err(format!(
+            "the time limit must be more than 0 and at most {MAX_SECONDS} seconds (a year), not {v}"
+        ));
+    }
+    Ok(v)
+}
+
+/// A thread count, if it is 1 to 256.
+fn check_threads(v: u64) -> Result<usize, String> {
+    if !(1..=256).contains(&v) {
+        return Err(format!("threads must be 1 to 256, not {v}"));
+    }
+    Ok(v as usize)
+}
+
+/// Parse a positive, finite number of seconds (at most a year): `--time-limit`'s rule.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    check_seconds(v)
+}
+
+/// Parse a positive whole number.
+pub fn parse_positive_u64(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("'{s}' is not a positive whole number")),
+    }
+}
+
+/// Parse a positive whole number (usize).
+pub fn parse_positive_usize(s: &str) -> Result<usize, String> {
+    let v = parse_positive_u64(s)?;
+    usize::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// Parse a thread count: 1 to 256.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    check_threads(parse_positive_u64(s)?)
 }
 
 /// The machine's cores (`std::thread::available_parallelism`, 1 when unknown), at most `cap`
@@ -70,29 +195,58 @@ impl Limits {
         }
     }
 
-    /// Refuse values no job can run with (the CLI's parsers refuse them too; the server's
-    /// requests come here unparsed).
+    /// Refuse values no job can run with, by the rules the CLI's parsers apply (the server's
+    /// and Python's requests come here unparsed).
     pub fn validate(&self) -> anyhow::Result<()> {
         if let Some(t) = self.time_limit {
-            const MAX: f64 = 365.0 * 24.0 * 3600.0;
-            if !t.is_finite() || t <= 0.0 || t > MAX {
-                anyhow::bail!(
-                    "time_limit must be more than 0 and at most {MAX} seconds (a year), not {t}"
-                );
-            }
+            check_seconds(t).map_err(|e| anyhow::anyhow!("time_limit: {e}"))?;
         }
         if self.iterations == Some(0) {
             anyhow::bail!("iterations must be at least 1");
         }
         if let Some(t) = self.threads {
-            if !(1..=256).contains(&t) {
-                anyhow::bail!("threads must be 1 to 256, not {t}");
-            }
+            check_threads(t as u64).map_err(anyhow::Error::msg)?;
         }
         if self.max_nodes == Some(0) {
             anyhow::bail!("max_nodes must be at least 1");
         }
         Ok(())
+    }
+
+    /// Unset every setting not in `reads`.
+    pub fn keep_only(&mut self, reads: &[Limit]) {
+        for limit in Limit::ALL.iter().filter(|l| !reads.contains(l)) {
+            match limit {
+                Limit::Seed => self.seed = None,
+                Limit::TimeLimit => self.time_limit = None,
+                Limit::Iterations => self.iterations = None,
+                Limit::Threads => self.threads = None,
+                Limit::MaxNodes => self.max_nodes = None,
+            }
+        }
+    }
+
+    /// Refuse a setting that job `job` does not read (`reads`: the ones it does), naming the
+    /// setting, its flag and what the job reads instead, so that no front end drops it
+    /// silently.
+    pub fn check_read(&self, job: &str, reads: &[Limit]) -> anyhow::Result<()> {
+        let Some(unread) = Limit::ALL
+            .iter()
+            .find(|l| l.is_set(self) && !reads.contains(l))
+        else {
+            return Ok(());
+        };
+        let read: Vec<&str> = reads.iter().map(|l| l.field()).collect();
+        let read = if read.is_empty() {
+            "none".to_string()
+        } else {
+            read.join(", ")
+        };
+        anyhow::bail!(
+            "{job} does not read {} ({}); the budget settings it reads: {read}",
+            unread.field(),
+            unread.flag()
+        )
     }
 
     /// The time limit under the one budget rule: `time_limit` when given; none when only an

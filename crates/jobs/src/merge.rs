@@ -78,8 +78,12 @@ impl RunFile {
                  (or --resume) and --json starts with one"
             );
         };
-        let request: JobRequest = serde_json::from_value(request_json.clone())
+        let mut request: JobRequest = serde_json::from_value(request_json.clone())
             .with_context(|| format!("{name} line {first}: the header's request"))?;
+        // Runs before a job refused the budget settings it does not read recorded them: they
+        // changed nothing then, so they are unset now.
+        request.unset_unread_limits();
+        let request_json = serde_json::to_value(&request)?;
         let mut grouped: BTreeMap<usize, (usize, Vec<Value>)> = BTreeMap::new();
         for (number, v) in values.into_iter().skip(1) {
             if v.get("request").is_some() {

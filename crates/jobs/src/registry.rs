@@ -10,7 +10,7 @@
 //! take. Front ends never declare an option again.
 
 use crate::event::{EventKind, JobEvent};
-use crate::limits::Limits;
+use crate::limits::{Limit, Limits};
 use crate::plot::Report;
 use crate::shard::Items;
 use crate::{bait, engine, samegame, sokoban, sokoban_rate, sokogen, sudoku};
@@ -38,14 +38,18 @@ pub trait Job:
     /// with them). The solvers of sets write their closing summary as text only, so that their
     /// JSON Lines hold exactly one record per item.
     const PRINTS_SUMMARY: bool = true;
+    /// The budget settings the job reads: the others are left out of its schema and refused
+    /// when set ([`Limits::check_read`]), so that no front end drops one silently.
+    const READS: &'static [Limit] = Limit::ALL;
     /// The job's events.
     type Event: JobEvent;
 
     /// Refuse a request that no run can take, with a message naming the field: a budget no
-    /// job can run with, every number outside the range its field declares
+    /// job can run with, a budget setting the job does not read ([`Job::READS`]), every number outside the range its field declares
     /// ([`crate::options::check_ranges`]), then the job's own [`Job::check`]. Every front end calls this before running.
     fn validate(&self) -> Result<()> {
         self.limits().validate()?;
+        self.limits().check_read(Self::NAME, Self::READS)?;
         crate::options::check_ranges(self)?;
         self.check()
     }
@@ -162,9 +166,19 @@ impl JobInfo {
     }
 }
 
-/// The JSON Schema of job `J`'s request (draft 2020-12), with every field's default.
+/// The JSON Schema of job `J`'s request (draft 2020-12), with every field's default; the
+/// budget settings the job does not read ([`Job::READS`]) are not among its properties.
 pub fn schema_of<J: Job>() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(J)).unwrap_or_default()
+    let mut schema = serde_json::to_value(schemars::schema_for!(J)).unwrap_or_default();
+    if let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for limit in Limit::ALL.iter().filter(|l| !J::READS.contains(l)) {
+            properties.shift_remove(limit.field());
+        }
+    }
+    schema
 }
 
 /// A job's events as the server sends them: the kind and the record as JSON.
@@ -290,6 +304,14 @@ impl JobVisitor for Name {
     }
 }
 
+struct Reads;
+impl JobVisitor for Reads {
+    type Output = &'static [Limit];
+    fn visit<J: Job>(self, _: &J) -> &'static [Limit] {
+        J::READS
+    }
+}
+
 struct Validate;
 impl JobVisitor for Validate {
     type Output = Result<()>;
@@ -354,9 +376,11 @@ impl JobRequest {
             anyhow::bail!("unknown job '{name}' (choose from {})", names.join(", "));
         };
         if let Some(known) = info.schema.get("properties").and_then(|p| p.as_object()) {
+            // A budget setting the job does not read is refused by `validate`, which says so
+            // (and `null`, unset, is accepted: a sharded run's header holds the whole request).
             if let Some(key) = fields
                 .keys()
-                .find(|k| *k != "job" && !known.contains_key(*k))
+                .find(|k| *k != "job" && !known.contains_key(*k) && !Limit::is_field(k))
             {
                 let options: Vec<&str> = known.keys().map(String::as_str).collect();
                 anyhow::bail!(
@@ -387,6 +411,17 @@ impl JobRequest {
     /// The job's name (`sokoban_solve` …).
     pub fn name(&self) -> &'static str {
         self.visit(Name)
+    }
+
+    /// The budget settings the job reads ([`Job::READS`]).
+    pub fn reads(&self) -> &'static [Limit] {
+        self.visit(Reads)
+    }
+
+    /// Unset the budget settings the job does not read.
+    pub fn unset_unread_limits(&mut self) {
+        let reads = self.reads();
+        self.limits_mut().keep_only(reads);
     }
 
     /// Refuse a request that no run can take (see [`Job::validate`]).
@@ -481,6 +516,47 @@ mod tests {
         );
     }
 
+    /// A budget setting a job does not read is refused by name (never dropped), and left out of
+    /// its schema; `null` (unset) is accepted.
+    #[test]
+    fn an_unread_budget_setting_is_refused_by_name() {
+        for info in jobs() {
+            let properties = info.schema["properties"].as_object().unwrap();
+            for limit in Limit::ALL {
+                let field = limit.field();
+                let value = match limit {
+                    Limit::TimeLimit => serde_json::json!(1.0),
+                    _ => serde_json::json!(1),
+                };
+                let set = serde_json::json!({ "job": info.name, field: value });
+                let request = JobRequest::from_json(set).unwrap();
+                let unset = serde_json::json!({ "job": info.name, field: null });
+                JobRequest::from_json(unset)
+                    .unwrap()
+                    .validate()
+                    .unwrap_or_else(|e| panic!("{}: `{field}: null` is refused: {e}", info.name));
+                match request.validate() {
+                    Err(e) if !properties.contains_key(field) => {
+                        let e = e.to_string();
+                        assert!(
+                            e.contains(field) && e.contains(limit.flag()) && e.contains(info.name),
+                            "{}: {e}",
+                            info.name
+                        );
+                    }
+                    Ok(()) if properties.contains_key(field) => {}
+                    other => panic!("{}: `{field}` read: {other:?}", info.name),
+                }
+            }
+        }
+        let bait =
+            JobRequest::from_json(serde_json::json!({ "job": "bait_play", "time_limit": 5 }));
+        assert!(
+            bait.unwrap().validate().is_err(),
+            "bait_play reads no time limit"
+        );
+    }
+
     /// The schema lists exactly the fields the request serialises, with their defaults.
     #[test]
     fn every_schema_matches_its_request() {
@@ -492,6 +568,14 @@ mod tests {
                 .as_object()
                 .unwrap_or_else(|| panic!("{}: the schema has properties", info.name));
             for (field, value) in object.iter() {
+                if Limit::is_field(field) && !properties.contains_key(field) {
+                    assert!(
+                        value.is_null(),
+                        "{}: an unread `{field}` is unset",
+                        info.name
+                    );
+                    continue;
+                }
                 let property = properties
                     .get(field)
                     .unwrap_or_else(|| panic!("{}: `{field}` is not in the schema", info.name));

@@ -621,6 +621,23 @@ pub struct LevelSet {
 }
 
 impl LevelSet {
+    /// The set named `name` (the command line's `--set`): a bundled set, or a file that the
+    /// front end reads into `xsb`.
+    pub fn named(name: &str) -> Result<LevelSet, String> {
+        if name.trim().is_empty() {
+            return Err("a level set's name is empty".into());
+        }
+        Ok(LevelSet {
+            name: name.to_string(),
+            xsb: None,
+        })
+    }
+
+    /// Whether the set is bundled (or its text given): a front end reads the others' files.
+    pub fn is_resolved(&self) -> bool {
+        self.xsb.is_some() || sokoban_set(&self.name).is_some()
+    }
+
     /// The set's levels.
     pub fn levels(&self) -> Result<Vec<Level>> {
         match (&self.xsb, sokoban_set(&self.name)) {
@@ -635,8 +652,46 @@ impl LevelSet {
     }
 }
 
+/// Level numbers in a set, from 1, ascending and without repeats (`--levels 3,6,10-12`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LevelNumbers(pub Vec<usize>);
+
+impl LevelNumbers {
+    /// Parse numbers (from 1) and ranges `a-b`, separated by commas.
+    pub fn parse(s: &str) -> Result<LevelNumbers, String> {
+        let number = |t: &str| -> Result<usize, String> {
+            match t.trim().parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(n),
+                _ => Err(format!(
+                    "'{t}' is not a level number (expected a whole number from 1, e.g. `3,6,10-12`)"
+                )),
+            }
+        };
+        let mut out = Vec::new();
+        for part in s.split(',') {
+            match part.split_once('-') {
+                Some((a, b)) => {
+                    let (a, b) = (number(a)?, number(b)?);
+                    if a > b {
+                        return Err(format!("the range '{part}' runs backwards"));
+                    }
+                    if b - a > 100_000 {
+                        return Err(format!("the range '{part}' is too long"));
+                    }
+                    out.extend(a..=b);
+                }
+                None => out.push(number(part)?),
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(LevelNumbers(out))
+    }
+}
+
 /// Benchmark solvers over level sets (`puzzle bench sokoban`, `puzzle experiment sokoban`).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
 #[schemars(transform = crate::options::flattened(
     &["portfolio_first", "portfolio_second"],
@@ -644,47 +699,51 @@ impl LevelSet {
     serde_json::json!({"algos": ["greedy"]}),
 ))]
 pub struct BenchRequest {
-    /// The sets (default: microban and boxoban-hard).
+    /// Level sets: `microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard` (bundled)
+    /// or XSB file paths (default: microban and boxoban-hard).
+    #[arg(
+        long = "set",
+        value_name = "SET",
+        value_parser = LevelSet::named,
+        default_values = ["microban", "boxoban-hard"]
+    )]
     pub sets: Vec<LevelSet>,
-    /// The solvers (default: greedy).
+    /// Solvers to compare (comma-separated or repeated; default: greedy).
+    #[arg(long = "algo", value_delimiter = ',', value_enum, default_values_t = [AlgorithmName::Greedy])]
     pub algos: Vec<AlgorithmName>,
     /// Only the first N levels of each set (after `skip`).
+    #[arg(long, value_name = "N", value_parser = crate::limits::parse_positive_usize)]
+    #[schemars(range(min = 1))]
     pub first: Option<usize>,
-    /// Leave out the first K levels of each set.
+    /// Leave out the first K levels of each set (to split a long run; level numbers in the
+    /// output stay those of the set).
+    #[arg(long, value_name = "K", default_value_t = 0)]
     pub skip: usize,
-    /// Only these levels of each set (1-based numbers in the set, ascending; `None`: all),
-    /// applied before `skip` and `first`. A number beyond a set's length is an error.
+    /// Only these levels of each set, by their numbers in the set (from 1): a comma-separated
+    /// list of numbers and ranges, e.g. `3,6,10-12`, applied before `skip` and `first`. A
+    /// number beyond a set's length is an error.
+    #[arg(long, value_name = "LIST", value_parser = LevelNumbers::parse)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub levels: Option<Vec<usize>>,
+    #[schemars(with = "Option<Vec<usize>>")]
+    pub levels: Option<LevelNumbers>,
     /// Budget per level.
     #[serde(flatten)]
+    #[arg(skip)]
     pub limits: Limits,
     /// Sharding and resuming (items: every set × solver × level, in that order).
     #[serde(flatten)]
+    #[arg(skip)]
     pub items: Items,
     /// The `greedy` portfolio's lists of searches, for experiments with the portfolio
     /// (`None`: the built-in lists).
     #[serde(flatten)]
+    #[command(flatten)]
     pub portfolio: Portfolio,
 }
 
 impl Default for BenchRequest {
     fn default() -> Self {
-        BenchRequest {
-            sets: ["microban", "boxoban-hard"]
-                .map(|name| LevelSet {
-                    name: name.into(),
-                    xsb: None,
-                })
-                .to_vec(),
-            algos: vec![AlgorithmName::Greedy],
-            first: None,
-            skip: 0,
-            levels: None,
-            limits: Limits::default(),
-            items: Items::default(),
-            portfolio: Portfolio::default(),
-        }
+        crate::options::defaults()
     }
 }
 
@@ -740,7 +799,7 @@ pub fn bench(
             .zip(1..)
             .map(|(l, n)| (n, l))
             .collect();
-        if let Some(wanted) = &req.levels {
+        if let Some(LevelNumbers(wanted)) = &req.levels {
             if let Some(&n) = wanted.iter().find(|&&n| n == 0 || n > levels.len()) {
                 bail!(
                     "level {n} is not in set '{}' (it has levels 1 to {})",
@@ -902,10 +961,18 @@ pub struct Hint {
     pub reason: Option<String>,
 }
 
+/// A hint's time limit when none is given, in seconds: a player waits for it.
+pub const HINT_TIME_LIMIT: f64 = 5.0;
+
 /// Solve from the position after `moves` (LURD from the level's start) with the default
-/// solver and `limits`, and return the next push with the walk before it.
+/// solver and `limits` (time limit [`HINT_TIME_LIMIT`] unless one is given), and return the
+/// next push with the walk before it.
 pub fn hint(level: &Level, moves: &str, limits: &Limits, stop: &Arc<AtomicBool>) -> Result<Hint> {
     limits.validate()?;
+    let limits = &Limits {
+        time_limit: Some(limits.time_limit.unwrap_or(HINT_TIME_LIMIT)),
+        ..limits.clone()
+    };
     let play = puzzle_sokoban::Play::from_lurd(level, moves)
         .map_err(|e| anyhow::anyhow!("the moves do not replay: {e}"))?;
     if play.is_solved() {
@@ -1014,6 +1081,16 @@ impl crate::registry::Job for BenchRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn level_numbers_take_numbers_and_ranges_and_refuse_the_rest() {
+        let list = |s: &str| LevelNumbers::parse(s).map(|l| l.0);
+        assert_eq!(list("9,3,6-8,3").unwrap(), vec![3, 6, 7, 8, 9]);
+        assert_eq!(list("5").unwrap(), vec![5]);
+        for bad in ["0", "", "3,,4", "a", "8-6", "1-2000000", "-3"] {
+            assert!(list(bad).is_err(), "{bad:?} accepted");
+        }
+    }
 
     fn collect(req: &SolveRequest) -> (Result<SolveSummary>, Vec<SolveEvent>) {
         let mut events = Vec::new();
@@ -1177,7 +1254,7 @@ mod tests {
                     name: "microban".into(),
                     xsb: None,
                 }],
-                levels: Some(levels),
+                levels: Some(LevelNumbers(levels)),
                 skip,
                 limits: Limits {
                     threads: Some(1),
@@ -1212,7 +1289,7 @@ mod tests {
                     xsb: None,
                 }],
                 algos: vec![AlgorithmName::Ga],
-                levels: Some(vec![2]),
+                levels: Some(LevelNumbers(vec![2])),
                 limits: Limits {
                     threads: Some(1),
                     ..limits

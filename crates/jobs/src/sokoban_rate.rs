@@ -254,6 +254,11 @@ pub fn rate(
 
 impl crate::registry::Job for RateRequest {
     const NAME: &'static str = "sokoban_rate";
+    const READS: &'static [crate::limits::Limit] = &[
+        crate::limits::Limit::TimeLimit,
+        crate::limits::Limit::Iterations,
+        crate::limits::Limit::MaxNodes,
+    ];
     const TITLE: &'static str = "Rate Sokoban levels by difficulty";
     const PRINTS_SUMMARY: bool = false;
     type Event = RateEvent;

@@ -871,7 +871,6 @@ fn generate_run(
 /// The thesis's experiment tables (`puzzle experiment sokoban-gen`).
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
 #[serde(default)]
-#[schemars(transform = crate::options::flattened(&["threads"], "x-hidden", serde_json::json!(true)))]
 pub struct ExperimentRequest {
     /// Tables to run, comma-separated, e.g. `3.1,3.5` (default: all eight).
     #[arg(long, value_delimiter = ',', value_name = "IDS")]
@@ -1302,6 +1301,12 @@ impl crate::registry::Job for GenerateRequest {
 
 impl crate::registry::Job for ExperimentRequest {
     const NAME: &'static str = "sokoban_gen_experiment";
+    const READS: &'static [crate::limits::Limit] = &[
+        crate::limits::Limit::Seed,
+        crate::limits::Limit::TimeLimit,
+        crate::limits::Limit::Iterations,
+        crate::limits::Limit::MaxNodes,
+    ];
     const TITLE: &'static str = "The generation thesis's tables";
     type Event = ExperimentEvent;
 

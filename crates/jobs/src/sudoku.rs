@@ -917,6 +917,7 @@ impl crate::registry::Job for SolveRequest {
 
 impl crate::registry::Job for GenerateRequest {
     const NAME: &'static str = "sudoku_generate";
+    const READS: &'static [crate::limits::Limit] = &[crate::limits::Limit::Seed];
     const TITLE: &'static str = "Generate Sudoku puzzles with a unique solution";
     type Event = GenerateEvent;
 
@@ -934,6 +935,7 @@ impl crate::registry::Job for GenerateRequest {
 
 impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "sudoku_bench";
+    const READS: &'static [crate::limits::Limit] = &[];
     const TITLE: &'static str = "Time the exact Sudoku solver";
     type Event = BenchEvent;
 

@@ -228,7 +228,7 @@ pub async fn hint(
 ) -> Result<Json<Hint>, ApiError> {
     let level = playable_level(&body.xsb)?;
     let limits = Limits {
-        time_limit: Some(body.time_limit.unwrap_or(5.0)),
+        time_limit: body.time_limit,
         ..Limits::default()
     };
     limits.validate()?;

@@ -5,13 +5,19 @@ use crate::common::{
     finish_request, interrupt_flag, progress_bar, read_text, CommonArgs, ShardArgs,
 };
 use anyhow::Result;
-use puzzle_jobs::sokoban::{self as job, LevelResult, LevelSet, SolveEvent};
+use puzzle_jobs::sokoban::{self as job, LevelResult, SolveEvent};
 use puzzle_jobs::sokoban_rate::{self as rate_job, RateEvent};
 use std::path::PathBuf;
+
+/// The budget defaults of the Sokoban solving commands, under their `--help`.
+const DEFAULTS: &str = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
+cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
+or taking turns on one core with `--threads 1`; the same searches either way).";
 
 /// Arguments of `puzzle solve sokoban`: a file, and the options of the job's request
 /// ([`job::SolveRequest`], where each is declared with its help and default).
 #[derive(clap::Args, Debug)]
+#[command(after_help = DEFAULTS)]
 pub struct SolveArgs {
     /// An XSB file with one or more levels.
     pub file: PathBuf,
@@ -161,111 +167,24 @@ pub fn rate(args: RateArgs, common: &CommonArgs) -> Result<()> {
 
 /// Arguments of `puzzle bench sokoban` / `puzzle experiment sokoban`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Defaults: `--algo greedy`, 10 s per level, `--threads` = the machine's \
-cores up to 2 (the greedy portfolio runs two lists of searches side by side: on two threads, \
-or taking turns on one core with `--threads 1`; the same searches either way)."
-)]
+#[command(after_help = DEFAULTS)]
 pub struct BenchArgs {
-    /// Level sets: `microban`, `xsokoban`, `microban2`, `sasquatch`, `boxoban-hard` (bundled)
-    /// or XSB file paths.
-    /// Default: microban and boxoban-hard.
-    #[arg(long = "set", value_name = "SET")]
-    pub sets: Vec<String>,
-    /// Solvers to compare (comma-separated or repeated). Default: greedy.
-    #[arg(long, value_delimiter = ',', value_enum)]
-    pub algo: Vec<job::AlgorithmName>,
-    /// Only the first N levels of each set (after `--skip`).
-    #[arg(long, value_name = "N", value_parser = crate::common::parse_positive_usize)]
-    pub first: Option<usize>,
-    /// Leave out the first K levels of each set (to split a long run; level numbers in the
-    /// output stay those of the set).
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub skip: usize,
-    /// Only these levels of each set, by their numbers in the set: a comma-separated list of
-    /// numbers and ranges, e.g. `3,6,10-12` (before `--skip` and `--first`).
-    #[arg(long, value_name = "LIST", value_parser = parse_level_list)]
-    pub levels: Option<LevelList>,
+    #[command(flatten)]
+    pub request: job::BenchRequest,
     /// Also print one line per level (always with --shard or --resume: a merge needs them).
     #[arg(long)]
     pub per_level: bool,
     #[command(flatten)]
-    pub portfolio: job::Portfolio,
-    #[command(flatten)]
     pub shard: ShardArgs,
-}
-
-/// The numbers of `--levels`, ascending and without repeats.
-#[derive(Clone, Debug)]
-pub struct LevelList(pub Vec<usize>);
-
-/// Parse `--levels`: numbers (from 1) and ranges `a-b`, separated by commas.
-fn parse_level_list(s: &str) -> Result<LevelList, String> {
-    let number = |t: &str| -> Result<usize, String> {
-        match t.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!(
-                "'{t}' is not a level number (expected a whole number from 1, e.g. `3,6,10-12`)"
-            )),
-        }
-    };
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (number(a)?, number(b)?);
-                if a > b {
-                    return Err(format!("the range '{part}' runs backwards"));
-                }
-                if b - a > 100_000 {
-                    return Err(format!("the range '{part}' is too long"));
-                }
-                out.extend(a..=b);
-            }
-            None => out.push(number(part)?),
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(LevelList(out))
-}
-
-/// A set named on the command line: bundled by name, else read from the file.
-fn level_set(name: &str) -> Result<LevelSet> {
-    let xsb = match puzzle_jobs::data::sokoban_set(name) {
-        Some(_) => None,
-        None => Some(read_text(std::path::Path::new(name))?),
-    };
-    Ok(LevelSet {
-        name: name.to_string(),
-        xsb,
-    })
 }
 
 /// `puzzle bench sokoban`: solved count, total and median time per level set and solver.
 pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
-    let defaults = job::BenchRequest::default();
-    let mut req = job::BenchRequest {
-        sets: if args.sets.is_empty() {
-            defaults.sets
-        } else {
-            args.sets
-                .iter()
-                .map(|s| level_set(s))
-                .collect::<Result<_>>()?
-        },
-        algos: if args.algo.is_empty() {
-            defaults.algos
-        } else {
-            args.algo.clone()
-        },
-        first: args.first,
-        skip: args.skip,
-        levels: args.levels.map(|l| l.0),
-        limits: common.limits(),
-        items: Default::default(),
-        portfolio: args.portfolio,
-    };
+    let mut req = args.request;
+    // A set that is not bundled is a file: its text goes into the request.
+    for set in req.sets.iter_mut().filter(|set| !set.is_resolved()) {
+        set.xsb = Some(read_text(std::path::Path::new(&set.name))?);
+    }
     finish_request(&mut req, common, Some(&args.shard))?;
     let per_level = args.per_level || args.shard.active();
     let limit = req.limits.time_or(job::DEFAULT_TIME_LIMIT).as_secs_f64();
@@ -319,19 +238,4 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
     let result = job::bench(&req, &interrupt_flag(), &mut print);
     bar.finish_and_clear();
     result.map(drop)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_level_list;
-
-    #[test]
-    fn level_lists_take_numbers_and_ranges_and_refuse_the_rest() {
-        let list = |s: &str| parse_level_list(s).map(|l| l.0);
-        assert_eq!(list("9,3,6-8,3").unwrap(), vec![3, 6, 7, 8, 9]);
-        assert_eq!(list("5").unwrap(), vec![5]);
-        for bad in ["0", "", "3,,4", "a", "8-6", "1-2000000", "-3"] {
-            assert!(list(bad).is_err(), "{bad:?} accepted");
-        }
-    }
 }

@@ -40,7 +40,7 @@ pub struct GenerateArgs {
 
 /// `puzzle generate sokoban`.
 pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
-    if args.request.seeds.is_some() && common.seed.is_some() {
+    if args.request.seeds.is_some() && common.limits.seed.is_some() {
         bail!("--seeds gives each run its seed: leave out --seed");
     }
     if args.request.seeds.is_some() && args.plot.is_some() {
@@ -64,7 +64,7 @@ pub fn generate(args: GenerateArgs, common: &CommonArgs) -> Result<()> {
     let out = common.output();
     let aimed = params.aim.is_some();
     let bar = match params.budget.max_time {
-        Some(t) if common.iterations.is_none() => time_bar(common, t, "generating"),
+        Some(t) if common.limits.iterations.is_none() => time_bar(common, t, "generating"),
         _ => progress_bar(common, 0, "generating"),
     };
     let mut print = |event: GenEvent| -> Result<()> {

@@ -204,6 +204,8 @@ pub fn bench(
 
 impl crate::registry::Job for BenchRequest {
     const NAME: &'static str = "samegame_bench";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::Threads];
     const TITLE: &'static str = "SameGame playout and search speeds";
     type Event = BenchEvent;
 

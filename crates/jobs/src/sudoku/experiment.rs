@@ -47,11 +47,6 @@ pub enum GridPuzzleName {
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, clap::Args)]
 #[serde(default)]
-#[schemars(transform = crate::options::flattened(
-    &["iterations", "threads", "max_nodes"],
-    "x-hidden",
-    serde_json::json!(true),
-))]
 pub struct ExperimentRequest {
     /// Runs per configuration [10].
     #[arg(long, default_value_t = 3)]
@@ -674,6 +669,8 @@ fn grid_plot(label: &str, limit: u64, runs: u64, curves: &[GridCurve]) -> Result
 
 impl crate::registry::Job for ExperimentRequest {
     const NAME: &'static str = "sudoku_experiment";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::TimeLimit];
     const TITLE: &'static str = "The Sudoku thesis's MCTS test grid";
     type Event = ExperimentEvent;
 
