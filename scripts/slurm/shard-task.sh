@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # One task of a puzzle-search job array: runs `puzzle <COMMAND...> --json --shard I/N --threads T`
+# (`--threads T` where the command reads a thread count)
 # into OUTDIR/shard-I-of-N.jsonl, where I is the task's place in the array (1-based, whatever
 # the array's first index), N the array's task count and T the task's --cpus-per-task. A task
 # that finds its output from an earlier attempt (preempted, timed out, requeued) resumes from
@@ -54,5 +55,12 @@ fi
 if [ -s "$prev" ]; then
   resume=(--resume "$prev")
 fi
-echo "shard $index/$count, $threads thread(s): $puzzle $* -> $out" >&2
-"$puzzle" "$@" --json --quiet --shard "$index/$count" --threads "$threads" "${resume[@]}" >"$out"
+# The task's CPUs become --threads where the command reads a thread count (its --help offers
+# --threads); a command that does not is refused the flag, so it is not given.
+threads_flag=()
+help=$("$puzzle" "$@" --help)
+if grep -Eq '^[[:space:]]+--threads' <<<"$help"; then
+  threads_flag=(--threads "$threads")
+fi
+echo "shard $index/$count, $threads CPU(s): $puzzle $* ${threads_flag[*]} -> $out" >&2
+"$puzzle" "$@" --json --quiet --shard "$index/$count" "${threads_flag[@]}" "${resume[@]}" >"$out"

@@ -22,6 +22,7 @@ pub mod clock;
 pub mod heuristic;
 pub mod level;
 pub mod play;
+pub mod spec;
 pub mod state;
 
 pub use agents::{

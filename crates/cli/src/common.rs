@@ -50,14 +50,11 @@ impl CommonArgs {
     }
 }
 
-/// The crates whose debug events `--trace` turns on.
-const TRACED_CRATES: [&str; 8] = [
+/// The crates besides the games' (the game registry names those) whose debug events
+/// `--trace` turns on.
+const TRACED_CRATES: [&str; 4] = [
     "puzzle_engine",
-    "puzzle_sokoban",
     "puzzle_sokogen",
-    "puzzle_samegame",
-    "puzzle_sudoku",
-    "puzzle_bait",
     "puzzle_jobs",
     "puzzle_cli",
 ];
@@ -75,7 +72,13 @@ pub fn init_tracing(trace: bool) {
     }
     let mut directives: Vec<String> = Vec::new();
     if trace {
-        directives.extend(TRACED_CRATES.iter().map(|c| format!("{c}=debug")));
+        let games = puzzle_jobs::games::GAMES.iter().map(|g| g.crate_name);
+        directives.extend(
+            TRACED_CRATES
+                .into_iter()
+                .chain(games)
+                .map(|c| format!("{c}=debug")),
+        );
     }
     if !env.trim().is_empty() {
         match EnvFilter::try_new(&env) {

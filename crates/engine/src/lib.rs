@@ -30,6 +30,7 @@ pub mod classic;
 pub mod conformance;
 pub mod ga;
 pub mod game;
+pub mod games;
 pub mod mcts;
 pub mod nmcs;
 pub mod nrpa;

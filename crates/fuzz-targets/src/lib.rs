@@ -32,6 +32,7 @@ pub const TARGETS: &[Target] = &[
     ("samegame_csv", samegame_csv),
     ("sudoku", sudoku),
     ("bait", bait),
+    ("games", games),
     ("api", api),
     ("job_request", job_request),
 ];
@@ -272,6 +273,39 @@ pub fn bait(data: &[u8]) {
     if let Some(actions) = second {
         if let Ok(hand) = puzzle_bait::play::play_text(&state, &self::text(actions)) {
             let _ = hand.state.render();
+        }
+    }
+}
+
+/// Every registered game's reader ([`puzzle_jobs::games::GAMES`]) on the bytes: what it
+/// reads prints back to a text that reads to the same items, and what it refuses has a
+/// position the registry finds.
+pub fn games(data: &[u8]) {
+    let text = text(data);
+    for game in puzzle_jobs::games::GAMES {
+        match (game.read)(&text) {
+            Ok(items) => {
+                for item in items {
+                    let again = (game.read)(&item).unwrap_or_else(|e| {
+                        panic!(
+                            "{}: a printed item does not read back: {e}\n{item}",
+                            game.name
+                        )
+                    });
+                    assert_eq!(
+                        again,
+                        vec![item],
+                        "{}: printing is not a round trip",
+                        game.name
+                    );
+                }
+            }
+            Err(e) => {
+                let place = game
+                    .find_text_error(e.as_ref())
+                    .unwrap_or_else(|| panic!("{}: an error without a position: {e}", game.name));
+                assert!(place.line >= 1, "{}: line 0: {place}", game.name);
+            }
         }
     }
 }

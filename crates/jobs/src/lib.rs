@@ -17,6 +17,7 @@ pub mod bait;
 pub mod data;
 pub mod engine;
 pub mod event;
+pub mod games;
 pub mod limits;
 pub mod merge;
 pub mod options;

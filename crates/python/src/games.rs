@@ -475,42 +475,40 @@ impl BaitCore {
     }
 }
 
-/// The text of a bundled set: `game` `"samegame"` (`"standard20"`) or `"sudoku"` (`"top95"`,
-/// `"hardest11"`, and the workbench's `"easy"`, `"medium"`, `"hard"`); `ValueError` listing
-/// the sets for an unknown one.
+/// The text of a bundled set of a registered game (`puzzle_jobs::games`): `"sokoban"`
+/// (`"microban"` …), `"samegame"` (`"standard20"`), `"sudoku"` (`"top95"`, `"hardest11"`, and
+/// the Sudoku thesis's test-grid puzzles `"easy"`, `"medium"`, `"hard"`) or `"bait"`
+/// (`"levels"`); `ValueError` listing the games or the sets for an unknown one.
 #[pyfunction]
-pub fn bundled_text(game: &str, id: &str) -> PyResult<&'static str> {
-    use puzzle_jobs::data;
-    let (found, ids): (Option<&'static str>, Vec<&str>) = match game {
-        "samegame" => (
-            data::samegame_set(id).map(|s| s.text),
-            data::SAMEGAME_SETS.iter().map(|s| s.id).collect(),
-        ),
-        "sudoku" => (
-            data::sudoku_set(id).map(|s| s.text).or_else(|| {
-                data::SUDOKU_GRID_PUZZLES
-                    .iter()
-                    .find(|(name, _)| *name == id)
-                    .map(|(_, text)| *text)
-            }),
-            data::SUDOKU_SETS
-                .iter()
-                .map(|s| s.id)
-                .chain(data::SUDOKU_GRID_PUZZLES.iter().map(|(name, _)| *name))
-                .collect(),
-        ),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "no bundled sets of {other:?}: \"samegame\" or \"sudoku\""
-            )))
-        }
+pub fn bundled_text(game: &str, id: &str) -> PyResult<String> {
+    use puzzle_jobs::games;
+    let Some(spec) = games::game(game) else {
+        let names: Vec<&str> = games::GAMES.iter().map(|g| g.name).collect();
+        return Err(PyValueError::new_err(format!(
+            "no game {game:?}: the games are {}",
+            names.join(", ")
+        )));
     };
-    found.ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "no bundled {game} set {id:?}: the sets are {}",
-            ids.join(", ")
-        ))
-    })
+    let sets = (spec.sets)();
+    if let Some(set) = sets.iter().find(|s| s.id == id) {
+        return Ok(set.text.to_string());
+    }
+    // The test grid's puzzles are single puzzles beside the Sudoku sets.
+    let grid = puzzle_jobs::data::SUDOKU_GRID_PUZZLES
+        .iter()
+        .filter(|_| spec.name == puzzle_sudoku::spec::GAME.name);
+    if let Some((_, text)) = grid.clone().find(|(name, _)| *name == id) {
+        return Ok(text.to_string());
+    }
+    let ids: Vec<&str> = sets
+        .iter()
+        .map(|s| s.id)
+        .chain(grid.map(|(name, _)| *name))
+        .collect();
+    Err(PyValueError::new_err(format!(
+        "no bundled {game} set {id:?}: the sets are {}",
+        ids.join(", ")
+    )))
 }
 
 /// Add the game engines to the extension module.

@@ -7,12 +7,13 @@
 //! up to date by rewriting only the cells a step changed. Rewards are gym-sokoban's
 //! (Schrader's `sokoban_env.py`): a cost per step, a bonus for a box pushed onto a goal, a
 //! penalty for one pushed off, a bonus for solving. The level of each episode is drawn from the
-//! pool by `draw_level`, a SplitMix64 stream seeded from Python's `np_random`, so a single
-//! environment and a sub-environment of the vector one seeded alike play the same levels.
+//! pool by the project's [`Rng`], seeded from Python's `np_random`, so a single environment and
+//! a sub-environment of the vector one seeded alike play the same levels.
 
 use numpy::{
     IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
+use puzzle_engine::Rng;
 use puzzle_sokoban::cells::{CellBoard, BOX, GOAL, PLAYER, WALL};
 use puzzle_sokoban::{DeadlockTest, Dir, Level};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -156,16 +157,6 @@ impl Spec {
     }
 }
 
-/// The next level index of a SplitMix64 stream over a pool of `count` levels.
-fn draw_level(state: &mut u64, count: usize) -> usize {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    ((u128::from(z) * count as u128) >> 64) as usize
-}
-
 /// One episode's share of a batched step: the episode, its observation, its decoded action,
 /// and where its reward, termination and truncation go (rayon's nested zip).
 type StepSlot<'a> = (
@@ -185,7 +176,8 @@ struct Episode {
     board: CellBoard,
     level: usize,
     steps: u32,
-    rng: u64,
+    /// The stream that draws the next level.
+    rng: Rng,
     /// The episode ended: the next step of a vector environment resets it first.
     done: bool,
     /// The last step pushed a box.
@@ -193,12 +185,12 @@ struct Episode {
 }
 
 impl Episode {
-    fn new(spec: &Spec, rng: u64) -> Episode {
+    fn new(spec: &Spec, seed: u64) -> Episode {
         Episode {
             board: spec.levels[0].clone(),
             level: 0,
             steps: 0,
-            rng,
+            rng: Rng::new(seed),
             done: true,
             pushed: false,
         }
@@ -206,7 +198,7 @@ impl Episode {
 
     /// Start level `level`, or the next one of the stream, and write its observation.
     fn reset(&mut self, spec: &Spec, level: Option<usize>, observation: &mut [u8]) {
-        self.level = level.unwrap_or_else(|| draw_level(&mut self.rng, spec.levels.len()));
+        self.level = level.unwrap_or_else(|| self.rng.below(spec.levels.len()));
         self.board.clone_from(&spec.levels[self.level]);
         self.steps = 0;
         self.done = false;
@@ -373,7 +365,7 @@ impl SokobanCore {
 
     /// Seed the stream that draws each episode's level.
     fn seed(&mut self, state: u64) {
-        self.episode.rng = state;
+        self.episode.rng = Rng::new(state);
     }
 
     /// Start an episode on level `level`, or on the next level of the stream: returns the
@@ -589,7 +581,7 @@ impl SokobanBatch {
                 .zip(states)
                 .zip(observations.chunks_mut(length))
             {
-                episode.rng = state;
+                episode.rng = Rng::new(state);
                 episode.reset(&self.spec, None, observation);
             }
         }
@@ -708,20 +700,4 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<SokobanCore>()?;
     module.add_class::<SokobanBatch>()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::draw_level;
-
-    #[test]
-    fn draw_level_stays_in_the_pool_and_covers_it() {
-        let mut state = 7;
-        let mut seen = [false; 5];
-        for _ in 0..200 {
-            let i = draw_level(&mut state, 5);
-            seen[i] = true;
-        }
-        assert!(seen.iter().all(|&s| s));
-    }
 }

@@ -24,6 +24,7 @@ pub mod playout;
 pub mod scoring;
 pub mod search;
 pub mod selective;
+pub mod spec;
 
 pub use board::{Board, BoardError, Group, Move, Scratch, MAX_COLOURS, MAX_SIDE};
 pub use format::{FormatError, NamedBoard};

@@ -4,9 +4,6 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use puzzle_bait::LevelError;
-use puzzle_samegame::FormatError;
-use puzzle_sokoban::XsbError;
 use serde_json::json;
 
 /// An error answered as JSON with a status.
@@ -27,38 +24,18 @@ impl ApiError {
         }
     }
 
-    /// A 400 from a job-layer error, with the parse position when the cause has one.
+    /// A 400 from a job-layer error, with the parse position when the cause is a game's parse
+    /// error (found by the game registry, [`puzzle_jobs::games::text_error`]): `line`, and
+    /// `column` and `level` (the item's number in the text) when known.
     pub fn bad_request(e: &anyhow::Error) -> Self {
         let mut body = json!({ "error": format!("{e:#}") });
-        if let Some(x) = e.chain().find_map(|c| c.downcast_ref::<XsbError>()) {
-            body["line"] = json!(x.line);
-            body["column"] = json!(x.column);
-            body["level"] = json!(x.level);
-        }
-        if let Some(x) = e.chain().find_map(|c| c.downcast_ref::<FormatError>()) {
-            if x.line > 0 {
-                body["line"] = json!(x.line);
-            }
-            if let Some(column) = x.column {
+        if let Some(place) = puzzle_jobs::games::text_error(e) {
+            body["line"] = json!(place.line);
+            if let Some(column) = place.column {
                 body["column"] = json!(column);
             }
-        }
-        if let Some(x) = e.chain().find_map(|c| c.downcast_ref::<LevelError>()) {
-            // A Bait level: 0 means the problem concerns the whole level (or line).
-            if x.line > 0 {
-                body["line"] = json!(x.line);
-            }
-            if x.column > 0 {
-                body["column"] = json!(x.column);
-            }
-        }
-        if let Some(x) = e
-            .chain()
-            .find_map(|c| c.downcast_ref::<puzzle_sudoku::ParseError>())
-        {
-            body["line"] = json!(x.line);
-            if let Some(column) = x.column {
-                body["column"] = json!(column);
+            if let Some(item) = place.item {
+                body["level"] = json!(item);
             }
         }
         ApiError {

@@ -247,10 +247,10 @@ async fn a_bad_level_text_is_refused_with_its_line_and_column() {
         (json!(2), json!(5))
     );
     assert!(e["error"].as_str().unwrap().contains("ragged row"), "{e}");
-    // The whole level: neither.
+    // The whole level: its first line, no column.
     let (status, e) = play(&app, json!({ "text": "wwww\nw.gw\nwwww" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(e.get("line").is_none() && e.get("column").is_none(), "{e}");
+    assert!(e["line"] == json!(1) && e.get("column").is_none(), "{e}");
     assert!(e["error"].as_str().unwrap().contains("no avatar"), "{e}");
 }
 

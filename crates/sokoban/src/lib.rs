@@ -40,6 +40,7 @@ pub mod packing;
 pub mod play;
 pub mod position;
 pub mod solver;
+pub mod spec;
 pub mod tunnel;
 
 pub use board::Board;

@@ -26,6 +26,7 @@ pub mod mcts;
 pub mod parse;
 pub mod play;
 pub mod solver;
+pub mod spec;
 
 pub use board::Board;
 pub use grid::Grid;

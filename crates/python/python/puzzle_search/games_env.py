@@ -59,7 +59,7 @@ class SameGameEnv(gym.Env):
         if sum(given) > 1:
             raise ValueError("give one of boards, board_file, board_set and random")
         if random is not None:
-            self._core = SameGameCore(random=tuple(int(v) for v in random), scoring=scoring, penalty=penalty)
+            self._core = SameGameCore(random=(int(random[0]), int(random[1]), int(random[2])), scoring=scoring, penalty=penalty)
             colours = int(random[2])
         else:
             if board_file is not None:
@@ -71,7 +71,7 @@ class SameGameEnv(gym.Env):
                 text = bundled_text("samegame", source)
             self._core = SameGameCore(text=text, source=source, scoring=scoring, penalty=penalty)
             colours = 0
-            for i in range(self._core.board_count):
+            for i in range(self._core.board_count or 0):
                 self._core.reset(i, 0)
                 colours = max(colours, int(self._core.observation().max()))
         height, width = self._core.shape

@@ -345,7 +345,8 @@ class SokobanEnv(gym.Env):
         solution on the rules before returning it; the environment is not changed."""
         if self._core is None:
             raise RuntimeError("call reset() before solve()")
-        events = run("sokoban_solve", xsb=self._core.position_xsb(), algo=algo, time_limit=time_limit, **options)
+        request: dict[str, Any] = {"xsb": self._core.position_xsb(), "algo": algo, "time_limit": time_limit}
+        events = run("sokoban_solve", **request, **options)
         for event in events:
             if event["kind"] == "result":
                 if not event["solved"]:

@@ -1,0 +1,122 @@
+//! Sokoban as every front end sees it: its [`GameSpec`] (name, the XSB reader, the bundled
+//! sets, the LURD replay), declared once here and listed by the job layer's game registry.
+
+use crate::{parse_xsb, replay, Level, XsbError};
+use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, TextError};
+use std::borrow::Cow;
+
+/// Microban, 155 levels (David W. Skinner).
+pub const MICROBAN: &str = include_str!("../../../data/sokoban/Microban_155.xsb");
+/// XSokoban, 90 screens (Thinking Rabbit).
+pub const XSOKOBAN: &str = include_str!("../../../data/sokoban/XSokoban_90.xsb");
+/// Microban II, 135 levels (David W. Skinner): not used to tune the solver.
+pub const MICROBAN_II: &str = include_str!("../../../data/sokoban/Microban_II_135.xsb");
+/// Sasquatch, 50 levels (David W. Skinner): not used to tune the solver.
+pub const SASQUATCH: &str = include_str!("../../../data/sokoban/Sasquatch_50.xsb");
+/// Boxoban hard, file 000, 1000 levels (DeepMind, Apache-2.0).
+pub const BOXOBAN_HARD: &str = include_str!("../../../data/sokoban/boxoban/hard_000.txt");
+
+/// A bundled Sokoban level set.
+#[derive(Clone, Copy, Debug)]
+pub struct SokobanSet {
+    /// The name used on the command line and in the API (`microban`).
+    pub id: &'static str,
+    /// A display name.
+    pub name: &'static str,
+    /// The XSB text.
+    pub xsb: &'static str,
+}
+
+/// The bundled Sokoban sets, in the order the workbench lists them.
+pub const SOKOBAN_SETS: [SokobanSet; 5] = [
+    SokobanSet {
+        id: "microban",
+        name: "Microban",
+        xsb: MICROBAN,
+    },
+    SokobanSet {
+        id: "xsokoban",
+        name: "XSokoban",
+        xsb: XSOKOBAN,
+    },
+    SokobanSet {
+        id: "microban2",
+        name: "Microban II",
+        xsb: MICROBAN_II,
+    },
+    SokobanSet {
+        id: "sasquatch",
+        name: "Sasquatch",
+        xsb: SASQUATCH,
+    },
+    SokobanSet {
+        id: "boxoban-hard",
+        name: "Boxoban hard (file 000)",
+        xsb: BOXOBAN_HARD,
+    },
+];
+
+/// The bundled Sokoban set called `id`.
+pub fn sokoban_set(id: &str) -> Option<SokobanSet> {
+    SOKOBAN_SETS.iter().copied().find(|s| s.id == id)
+}
+
+/// Sokoban's entry in the game registry.
+pub const GAME: GameSpec = GameSpec {
+    name: "sokoban",
+    title: "Sokoban",
+    crate_name: "puzzle_sokoban",
+    format: "XSB",
+    read,
+    text_error,
+    sets,
+    replay: replay_lurd,
+    example: GameExample {
+        item: "#####\n#@$.#\n#####\n",
+        solution: "R",
+        bad: ("#####\n#@$X#\n#####\n", 2, Some(4)),
+    },
+};
+
+fn read(text: &str) -> Result<Vec<String>, ReadError> {
+    Ok(parse_xsb(text)?.iter().map(Level::to_xsb).collect())
+}
+
+fn text_error(error: &(dyn std::error::Error + 'static)) -> Option<TextError> {
+    let e = error.downcast_ref::<XsbError>()?;
+    Some(TextError {
+        line: e.line,
+        column: Some(e.column),
+        item: (e.level > 0).then_some(e.level),
+        message: e.problem.to_string(),
+    })
+}
+
+fn sets() -> Vec<BundledSet> {
+    SOKOBAN_SETS
+        .iter()
+        .map(|s| BundledSet {
+            id: s.id,
+            name: s.name,
+            text: Cow::Borrowed(s.xsb),
+        })
+        .collect()
+}
+
+fn replay_lurd(item: &str, solution: &str) -> Result<bool, String> {
+    let levels = parse_xsb(item).map_err(|e| e.to_string())?;
+    let level = levels.first().ok_or("no level")?;
+    replay(level, solution)
+        .map(|r| r.solved)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    /// `--trace` finds this crate's events under the name the spec gives.
+    #[test]
+    fn the_crate_name_is_this_crate_s() {
+        let path = module_path!();
+        assert_eq!(path.split("::").next(), Some(super::GAME.crate_name));
+    }
+}
