@@ -199,7 +199,7 @@ pub fn signature() -> Result<Vec<Signature>> {
     Ok(lines)
 }
 
-impl crate::registry::Job for BenchRequest {
+impl crate::job::Job for BenchRequest {
     const NAME: &'static str = "engine_bench";
     const READS: &'static [crate::limits::Limit] = &[
         crate::limits::Limit::Seed,
@@ -209,9 +209,9 @@ impl crate::registry::Job for BenchRequest {
     const TITLE: &'static str = "MCTS iterations per second on a toy game";
     type Event = EngineEvent;
 
-    crate::registry::job_fields!(limits);
+    crate::job::job_fields!(limits);
 
-    crate::registry::job_run!(bench);
+    crate::job::job_run!(bench);
 
     fn signature() -> Result<Vec<Signature>> {
         signature()

@@ -18,6 +18,7 @@ pub mod data;
 pub mod engine;
 pub mod event;
 pub mod games;
+pub mod job;
 pub mod limits;
 pub mod merge;
 pub mod options;
@@ -32,6 +33,7 @@ pub mod sudoku;
 mod ticker;
 
 pub use event::{Emit, EventKind, ItemProgress, JobEvent, Signature};
+pub use job::{Job, JobInfo};
 pub use limits::{Limit, Limits};
-pub use registry::{Job, JobInfo, JobRequest, JsonEmit};
+pub use registry::{JobRequest, JsonEmit};
 pub use shard::{Items, Shard};

@@ -252,7 +252,7 @@ pub fn rate(
     Ok(summary)
 }
 
-impl crate::registry::Job for RateRequest {
+impl crate::job::Job for RateRequest {
     const NAME: &'static str = "sokoban_rate";
     const READS: &'static [crate::limits::Limit] = &[
         crate::limits::Limit::TimeLimit,
@@ -263,9 +263,9 @@ impl crate::registry::Job for RateRequest {
     const PRINTS_SUMMARY: bool = false;
     type Event = RateEvent;
 
-    crate::registry::job_fields!(limits, items);
+    crate::job::job_fields!(limits, items);
 
-    crate::registry::job_run!(rate);
+    crate::job::job_run!(rate);
 
     fn example() -> Self {
         RateRequest {
@@ -287,7 +287,7 @@ mod tests {
     fn a_level_is_rated_with_a_replayed_optimal_solution() {
         let req = RateRequest {
             xsb: "######\n#@$ .#\n######\n\n######\n#@ $.#\n#    #\n######\n".into(),
-            ..<RateRequest as crate::registry::Job>::example()
+            ..<RateRequest as crate::job::Job>::example()
         };
         let mut records = Vec::new();
         rate(&req, &Arc::new(AtomicBool::new(false)), &mut |e| {

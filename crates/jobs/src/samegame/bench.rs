@@ -202,16 +202,16 @@ pub fn bench(
     Ok(rates)
 }
 
-impl crate::registry::Job for BenchRequest {
+impl crate::job::Job for BenchRequest {
     const NAME: &'static str = "samegame_bench";
     const READS: &'static [crate::limits::Limit] =
         &[crate::limits::Limit::Seed, crate::limits::Limit::Threads];
     const TITLE: &'static str = "SameGame playout and search speeds";
     type Event = BenchEvent;
 
-    crate::registry::job_fields!(limits);
+    crate::job::job_fields!(limits);
 
-    crate::registry::job_run!(bench);
+    crate::job::job_run!(bench);
 
     fn example() -> Self {
         BenchRequest {

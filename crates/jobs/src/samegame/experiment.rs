@@ -532,7 +532,7 @@ fn penalty_text(penalty: PenaltyName) -> &'static str {
     }
 }
 
-impl crate::registry::Job for ExperimentRequest {
+impl crate::job::Job for ExperimentRequest {
     const NAME: &'static str = "samegame_experiment";
     const TITLE: &'static str = "The Czech thesis's SameGame comparison";
     type Event = ExperimentEvent;
@@ -555,9 +555,9 @@ impl crate::registry::Job for ExperimentRequest {
         Ok(())
     }
 
-    crate::registry::job_fields!(limits, items);
+    crate::job::job_fields!(limits, items);
 
-    crate::registry::job_run!(report experiment_report);
+    crate::job::job_run!(report experiment_report);
 
     fn example() -> Self {
         ExperimentRequest {

@@ -667,7 +667,7 @@ fn grid_plot(label: &str, limit: u64, runs: u64, curves: &[GridCurve]) -> Result
     })
 }
 
-impl crate::registry::Job for ExperimentRequest {
+impl crate::job::Job for ExperimentRequest {
     const NAME: &'static str = "sudoku_experiment";
     const READS: &'static [crate::limits::Limit] =
         &[crate::limits::Limit::Seed, crate::limits::Limit::TimeLimit];
@@ -678,9 +678,9 @@ impl crate::registry::Job for ExperimentRequest {
         validate(self)
     }
 
-    crate::registry::job_fields!(limits, items);
+    crate::job::job_fields!(limits, items);
 
-    crate::registry::job_run!(report experiment_report);
+    crate::job::job_run!(report experiment_report);
 
     fn example() -> Self {
         ExperimentRequest {

@@ -1,0 +1,391 @@
+//! `bait_experiment`: every agent on every level, the paper's comparison, with its Markdown
+//! report (`puzzle experiment bait`).
+
+use super::*;
+
+/// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
+#[serde(default)]
+pub struct ExperimentRequest {
+    /// Games per level for the agents that use random numbers (seeds `seed`, `seed`+1, …);
+    /// the others play one.
+    #[arg(long, default_value_t = 5)]
+    #[schemars(range(min = 1, max = 1000))]
+    #[schemars(title = "Games per level (random agents)")]
+    pub seeds: u64,
+    /// Agents, comma-separated (default: all, in the order of the reports).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    #[schemars(title = "Agents")]
+    pub agents: Vec<AgentName>,
+    /// Levels 0 to 4, comma-separated (default: all five).
+    #[arg(long, value_delimiter = ',')]
+    #[schemars(title = "Levels")]
+    pub levels: Vec<usize>,
+    /// CPU time per move in milliseconds (GVGAI: 40).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
+    #[schemars(range(min = 0.001, max = 600_000.0))]
+    #[schemars(title = "Budget per move (ms)")]
+    pub budget_ms: f64,
+    /// The first seed (default 0) and the node budget (default 3,000,000).
+    #[serde(flatten)]
+    #[arg(skip)]
+    pub limits: Limits,
+    /// Sharding and resuming (items: every agent × level × seed game, in that order).
+    #[serde(flatten)]
+    #[arg(skip)]
+    pub items: Items,
+}
+
+impl Default for ExperimentRequest {
+    fn default() -> Self {
+        crate::options::defaults()
+    }
+}
+
+/// One game of the experiment: the `puzzle experiment bait --json` line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExperimentGameRecord {
+    /// The level (0 to 4).
+    pub level: usize,
+    /// The agent.
+    pub agent: String,
+    /// The seed.
+    pub seed: u64,
+    /// The game was won.
+    pub win: bool,
+    /// The final score.
+    pub score: i32,
+    /// Ticks played.
+    pub ticks: u32,
+    /// The longest CPU time any move took, milliseconds.
+    pub max_move_ms: f64,
+    /// CPU time of the setup, milliseconds.
+    pub setup_ms: f64,
+    /// The actions, one letter per tick, replayed before this was emitted.
+    pub actions: String,
+    /// The game's number in the run (1-based; agent-major, then level, then seed).
+    #[serde(default)]
+    pub item: usize,
+    /// Seconds the game took (wall time, setup included).
+    #[serde(default)]
+    pub time_s: f64,
+    /// The shard that played it (`"2/4"`), when the run was sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+fn game_identity(agent: &str, level: usize, seed: u64) -> String {
+    format!("{agent} on level {level} seed {seed}")
+}
+
+impl ItemRecord for ExperimentGameRecord {
+    fn identity(&self) -> String {
+        game_identity(&self.agent, self.level, self.seed)
+    }
+}
+
+/// The events of the experiment.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExperimentEvent {
+    /// Games played so far.
+    Progress(ItemProgress),
+    /// One game.
+    Game(ExperimentGameRecord),
+}
+
+impl JobEvent for ExperimentEvent {
+    fn kind(&self) -> EventKind {
+        match self {
+            ExperimentEvent::Progress(_) => EventKind::Progress,
+            ExperimentEvent::Game(_) => EventKind::Result,
+        }
+    }
+}
+
+fn agents_of(names: &[AgentName]) -> Vec<AgentKind> {
+    if names.is_empty() {
+        return AgentKind::ALL.to_vec();
+    }
+    names.iter().map(|n| n.kind()).collect()
+}
+
+/// Run an [`ExperimentRequest`]: a `Game` event per game (and `Progress`); returns the Markdown
+/// report (the table, with the paper's and GVGAI's figures for reference) and its plot, the
+/// share of games won per agent and level.
+pub fn experiment_report(
+    req: &ExperimentRequest,
+    stop: &Arc<AtomicBool>,
+    emit: Emit<'_, ExperimentEvent>,
+) -> Result<Report> {
+    req.limits.validate()?;
+    if !(1..=1000).contains(&req.seeds) {
+        bail!("seeds must be 1 to 1000, not {}", req.seeds);
+    }
+    check_budget_ms(req.budget_ms)?;
+    let agents = agents_of(&req.agents);
+    for &l in &req.levels {
+        check_level_index("levels", l)?;
+    }
+    let levels: Vec<usize> = if req.levels.is_empty() {
+        (0..BAIT_LEVELS.len()).collect()
+    } else {
+        req.levels.clone()
+    };
+    let base_seed = req.limits.seed_or(0);
+    if base_seed.checked_add(req.seeds).is_none() {
+        bail!("seed: {base_seed} plus {} seeds is too large", req.seeds);
+    }
+    let total: u64 = agents
+        .iter()
+        .map(|a| levels.len() as u64 * if a.is_random() { req.seeds } else { 1 })
+        .sum();
+    req.items.check(total as usize)?;
+    let started = Instant::now();
+    let (mut done, mut won) = (0u64, 0u64);
+    let mut run_time = 0.0;
+    let mut item = 0;
+    let mut table: Vec<Vec<Cell>> = Vec::new();
+    'agents: for &agent in &agents {
+        let mut row = Vec::new();
+        for &li in &levels {
+            let start = bundled(li);
+            let seeds = if agent.is_random() { req.seeds } else { 1 };
+            let mut cell = Cell {
+                games: 0,
+                wins: 0,
+                score_sum: 0,
+                ticks_sum: 0,
+                max_move_ms: 0.0,
+            };
+            for s in 0..seeds {
+                let seed = base_seed + s;
+                item += 1;
+                let expected = game_identity(agent.name(), li, seed);
+                let mut interrupted = false;
+                let record = req.items.record(item, &expected, stop, || {
+                    let game_start = Instant::now();
+                    let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
+                    let o: Outcome = play_game(&start, agent, &config, |_, _| {});
+                    if o.interrupted {
+                        interrupted = true;
+                        return Ok(None);
+                    }
+                    Ok(Some(ExperimentGameRecord {
+                        level: li,
+                        agent: agent.name().into(),
+                        seed,
+                        win: o.win,
+                        score: o.score,
+                        ticks: o.ticks,
+                        max_move_ms: o.max_move_ms,
+                        setup_ms: o.setup_ms,
+                        actions: actions_to_string(&o.actions),
+                        item,
+                        time_s: game_start.elapsed().as_secs_f64(),
+                        shard: req.items.shard,
+                    }))
+                })?;
+                if interrupted || (record.is_none() && stop.load(Ordering::Relaxed)) {
+                    row.push(cell);
+                    table.push(row);
+                    break 'agents;
+                }
+                let Some(record) = record else {
+                    continue;
+                };
+                if !matches!(req.items.plan(item), Plan::Run) {
+                    // An earlier run's game: its actions must replay to its result.
+                    let end = parse_actions(&record.actions)
+                        .map(|actions| start.replay(&actions))
+                        .map_err(|e| anyhow::anyhow!("item {item}: {e}"))?;
+                    if end.is_win() != record.win || end.points() != record.score {
+                        bail!("item {item}: the recorded actions do not replay to its result");
+                    }
+                }
+                cell.games += 1;
+                cell.wins += record.win as u32;
+                cell.score_sum += record.score as i64;
+                cell.ticks_sum += record.ticks as u64;
+                if agent != AgentKind::AstarOffline {
+                    cell.max_move_ms = cell.max_move_ms.max(record.max_move_ms);
+                }
+                run_time += record.time_s;
+                done += 1;
+                won += record.win as u64;
+                emit(ExperimentEvent::Game(record))?;
+                emit(ExperimentEvent::Progress(ItemProgress {
+                    done,
+                    total,
+                    solved: won,
+                    label: format!("bait {agent}"),
+                    elapsed_s: started.elapsed().as_secs_f64(),
+                }))?;
+            }
+            row.push(cell);
+        }
+        table.push(row);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let markdown = markdown_report(
+        &agents,
+        &levels,
+        &table,
+        req,
+        base_seed,
+        Duration::from_secs_f64(run_time),
+    );
+    let plots = vec![wins_plot(&agents, &levels, &table, req)?];
+    Ok(Report { markdown, plots })
+}
+
+/// The plot of the experiment: the share of games won per agent and level.
+fn wins_plot(
+    agents: &[AgentKind],
+    levels: &[usize],
+    table: &[Vec<Cell>],
+    req: &ExperimentRequest,
+) -> Result<Plot> {
+    let values = (0..levels.len())
+        .map(|l| {
+            agents
+                .iter()
+                .enumerate()
+                .map(|(a, _)| {
+                    let cell = table.get(a)?.get(l)?;
+                    (cell.games > 0).then(|| 100.0 * cell.wins as f64 / cell.games as f64)
+                })
+                .collect()
+        })
+        .collect();
+    let title = format!(
+        "Bait: games won per agent and level ({} ms CPU per move)",
+        req.budget_ms
+    );
+    let svg = bar_chart(&BarChart {
+        title: title.clone(),
+        category_label: "agent".into(),
+        categories: agents.iter().map(|a| a.name().to_string()).collect(),
+        series: levels.iter().map(|l| format!("level {l}")).collect(),
+        panels: vec![BarPanel {
+            value_label: format!(
+                "games won (% of the agent's games; random agents: {} per level)",
+                req.seeds
+            ),
+            values,
+        }],
+    })?;
+    Ok(Plot {
+        name: "bait-wins.svg".into(),
+        title,
+        svg,
+    })
+}
+
+fn markdown_report(
+    agents: &[AgentKind],
+    levels: &[usize],
+    table: &[Vec<Cell>],
+    req: &ExperimentRequest,
+    base_seed: u64,
+    elapsed: Duration,
+) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "## Bait: every agent on GVGAI's levels\n\n{} ms CPU per move; random agents (dls, mcts, \
+         mcts-plus) {} games per level (seeds {}..{}), the others one. Cell: wins/games, mean score, \
+         mean ticks. `max ms`: the longest CPU time any move took (astar-offline plans before the \
+         game and is not timed per move). Run time {:.0} s (the games' seconds summed).\n\n",
+        req.budget_ms,
+        req.seeds,
+        base_seed,
+        base_seed + req.seeds - 1,
+        elapsed.as_secs_f64()
+    ));
+    s.push_str("| agent |");
+    for l in levels {
+        s.push_str(&format!(" level {l} |"));
+    }
+    s.push_str(" wins | max ms |\n|---|");
+    for _ in levels {
+        s.push_str("---|");
+    }
+    s.push_str("---|---|\n");
+    for (agent, row) in agents.iter().zip(table) {
+        s.push_str(&format!("| {agent} |"));
+        let mut levels_won = 0;
+        let mut max_ms = 0f64;
+        for cell in row {
+            if cell.games == 0 {
+                s.push_str(" – |");
+                continue;
+            }
+            let g = cell.games as f64;
+            s.push_str(&format!(
+                " {}/{}, {:.1}, {:.0} |",
+                cell.wins,
+                cell.games,
+                cell.score_sum as f64 / g,
+                cell.ticks_sum as f64 / g
+            ));
+            if cell.wins * 2 > cell.games {
+                levels_won += 1;
+            }
+            max_ms = max_ms.max(cell.max_move_ms);
+        }
+        for _ in row.len()..levels.len() {
+            s.push_str(" – |");
+        }
+        s.push_str(&format!(" {levels_won}/{} | {max_ms:.1} |\n", levels.len()));
+    }
+    s.push_str(
+        "\n`wins`: levels won in most games.\n\n### References\n\n\
+         | source | agent | result |\n|---|---|---|\n\
+         | the paper (Chinese report) | DFS | wins the simple levels; too much search on \
+         \"the fourth and fifth\" (our 3 and 4) |\n\
+         | the paper | depth-limited DFS | level 0 only (level 1 needs a deeper horizon, which \
+         breaks the time limit) |\n\
+         | the paper | A* | level 0; levels 1–2 not within 100 ms per move (optimal with a \
+         larger limit) |\n\
+         | the paper | MCTS (GVGAI sample) | \"not satisfactory\" (no figures) |\n\
+         | GVGAI | sample MCTS, OLETS | level 0 only (1/5) |\n\
+         | known shortest wins | — | level 0: 9 moves (score 5), 1: 38 (7), 2: 53 (9), \
+         3: ≤ 48 (12), 4: 37 (11) |\n",
+    );
+    s
+}
+
+impl crate::job::Job for ExperimentRequest {
+    const NAME: &'static str = "bait_experiment";
+    const READS: &'static [crate::limits::Limit] =
+        &[crate::limits::Limit::Seed, crate::limits::Limit::MaxNodes];
+    const TITLE: &'static str = "Every Bait agent on every level";
+    type Event = ExperimentEvent;
+
+    fn check(&self) -> Result<()> {
+        check_budget_ms(self.budget_ms)?;
+        for &l in &self.levels {
+            check_level_index("levels", l)?;
+        }
+        let base_seed = self.limits.seed_or(0);
+        if base_seed.checked_add(self.seeds).is_none() {
+            bail!("seed: {base_seed} plus {} seeds is too large", self.seeds);
+        }
+        Ok(())
+    }
+
+    crate::job::job_fields!(limits, items);
+
+    crate::job::job_run!(report experiment_report);
+
+    fn example() -> Self {
+        ExperimentRequest {
+            seeds: 1,
+            agents: vec![AgentName::Dfs],
+            levels: vec![0],
+            ..ExperimentRequest::default()
+        }
+    }
+}
