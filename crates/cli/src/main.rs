@@ -116,40 +116,111 @@ enum BenchCommand {
     Bait(cmd::bait::BenchArgs),
 }
 
-/// The budget settings each command reads: its job's [`Job::READS`]; a command that runs no
-/// search reads none. The others are hidden from the command's `--help` and refused when
-/// given, never dropped.
-fn command_reads() -> Vec<(&'static [&'static str], &'static [Limit])> {
+/// A command's job: what its request reads of the budget, how its request declares its flags,
+/// and its request's JSON Schema.
+#[derive(Clone, Copy)]
+struct CommandJob {
+    /// The budget settings the job reads ([`Job::READS`]).
+    reads: &'static [Limit],
+    /// The request's own flags (`clap::Args::augment_args`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    flags: fn(clap::Command) -> clap::Command,
+    /// The request's JSON Schema.
+    #[cfg_attr(not(test), allow(dead_code))]
+    schema: fn() -> serde_json::Value,
+}
+
+impl CommandJob {
+    fn of<J: Job + clap::Args>() -> Option<CommandJob> {
+        Some(CommandJob {
+            reads: J::READS,
+            flags: <J as clap::Args>::augment_args,
+            schema: puzzle_jobs::registry::schema_of::<J>,
+        })
+    }
+}
+
+/// Every command with the job it runs (`None`: a command that runs no search and reads no
+/// budget setting). The budget settings a command's job does not read are hidden from its
+/// `--help` and refused when given, never dropped.
+fn commands() -> Vec<(&'static [&'static str], Option<CommandJob>)> {
     use puzzle_jobs::{bait, engine, samegame, sokoban, sokoban_rate, sokogen, sudoku};
     vec![
-        (&["solve", "sokoban"], sokoban::SolveRequest::READS),
-        (&["solve", "samegame"], samegame::SolveRequest::READS),
-        (&["solve", "sudoku"], sudoku::SolveRequest::READS),
-        (&["generate", "sokoban"], sokogen::GenerateRequest::READS),
-        (&["generate", "sudoku"], sudoku::GenerateRequest::READS),
-        (&["rate", "sokoban"], sokoban_rate::RateRequest::READS),
-        (&["play", "bait"], bait::PlayRequest::READS),
+        (
+            &["solve", "sokoban"],
+            CommandJob::of::<sokoban::SolveRequest>(),
+        ),
+        (
+            &["solve", "samegame"],
+            CommandJob::of::<samegame::SolveRequest>(),
+        ),
+        (
+            &["solve", "sudoku"],
+            CommandJob::of::<sudoku::SolveRequest>(),
+        ),
+        (
+            &["generate", "sokoban"],
+            CommandJob::of::<sokogen::GenerateRequest>(),
+        ),
+        (
+            &["generate", "sudoku"],
+            CommandJob::of::<sudoku::GenerateRequest>(),
+        ),
+        (
+            &["rate", "sokoban"],
+            CommandJob::of::<sokoban_rate::RateRequest>(),
+        ),
+        (&["play", "bait"], CommandJob::of::<bait::PlayRequest>()),
         (
             &["experiment", "sokoban-gen"],
-            sokogen::ExperimentRequest::READS,
+            CommandJob::of::<sokogen::ExperimentRequest>(),
         ),
-        (&["experiment", "sokoban"], sokoban::BenchRequest::READS),
+        (
+            &["experiment", "sokoban"],
+            CommandJob::of::<sokoban::BenchRequest>(),
+        ),
         (
             &["experiment", "samegame"],
-            samegame::ExperimentRequest::READS,
+            CommandJob::of::<samegame::ExperimentRequest>(),
         ),
-        (&["experiment", "sudoku"], sudoku::ExperimentRequest::READS),
-        (&["experiment", "bait"], bait::ExperimentRequest::READS),
-        (&["bench"], &[]),
-        (&["bench", "engine"], engine::BenchRequest::READS),
-        (&["bench", "sokoban"], sokoban::BenchRequest::READS),
-        (&["bench", "samegame"], samegame::BenchRequest::READS),
-        (&["bench", "sudoku"], sudoku::BenchRequest::READS),
-        (&["bench", "bait"], bait::BenchRequest::READS),
-        (&["render"], &[]),
-        (&["serve"], &[]),
-        (&["merge"], &[]),
+        (
+            &["experiment", "sudoku"],
+            CommandJob::of::<sudoku::ExperimentRequest>(),
+        ),
+        (
+            &["experiment", "bait"],
+            CommandJob::of::<bait::ExperimentRequest>(),
+        ),
+        (&["bench"], None),
+        (
+            &["bench", "engine"],
+            CommandJob::of::<engine::BenchRequest>(),
+        ),
+        (
+            &["bench", "sokoban"],
+            CommandJob::of::<sokoban::BenchRequest>(),
+        ),
+        (
+            &["bench", "samegame"],
+            CommandJob::of::<samegame::BenchRequest>(),
+        ),
+        (
+            &["bench", "sudoku"],
+            CommandJob::of::<sudoku::BenchRequest>(),
+        ),
+        (&["bench", "bait"], CommandJob::of::<bait::BenchRequest>()),
+        (&["render"], None),
+        (&["serve"], None),
+        (&["merge"], None),
     ]
+}
+
+/// The budget settings each command reads (see [`commands`]).
+fn command_reads() -> Vec<(&'static [&'static str], &'static [Limit])> {
+    commands()
+        .into_iter()
+        .map(|(path, job)| (path, job.map_or(&[][..], |j| j.reads)))
+        .collect()
 }
 
 /// The command line with each command's unread budget flags hidden from its `--help`.
@@ -304,5 +375,45 @@ mod tests {
             }
         }
         assert_eq!(all.len(), table.len(), "command_reads has no stale entry");
+    }
+
+    /// No option is declared twice: a flag a command adds beside its job's request (a file,
+    /// `--out`, `--show`) is not one of the request's options, except a flag that reads a file
+    /// into a text option (`--boards`), the sharding flags (`--shard`, `--resume`), and
+    /// SameGame's hidden `--selective`, which older commands give and which sets the default.
+    #[test]
+    fn no_command_declares_an_option_of_its_job_again() {
+        const DECLARED_BESIDE: [&str; 3] = ["boards", "shard", "selective"];
+        let mut command = command_line();
+        let global: Vec<String> = command
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect();
+        for (path, job) in commands() {
+            let Some(job) = job else { continue };
+            let own: Vec<String> = (job.flags)(clap::Command::new("request"))
+                .get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect();
+            let schema = (job.schema)();
+            let options = schema["properties"].as_object().unwrap();
+            let mut sub = &mut command;
+            for name in path {
+                sub = sub.find_subcommand_mut(name).unwrap();
+            }
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().to_string();
+                if own.contains(&id) || global.contains(&id) || arg.get_long().is_none() {
+                    continue;
+                }
+                let option = arg.get_long().unwrap_or_default().replace('-', "_");
+                assert!(
+                    !options.contains_key(&option) || DECLARED_BESIDE.contains(&option.as_str()),
+                    "puzzle {} declares --{} beside its job's option `{option}`",
+                    path.join(" "),
+                    arg.get_long().unwrap_or_default()
+                );
+            }
+        }
     }
 }

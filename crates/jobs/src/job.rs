@@ -23,7 +23,7 @@ pub type TypedEmit<'a, E> = crate::Emit<'a, E>;
 pub trait Job:
     Serialize + DeserializeOwned + JsonSchema + Default + Clone + std::fmt::Debug + Send + Sync
 {
-    /// The job's name: its `{"job": …}` tag in [`JobRequest`] (`samegame_solve` …).
+    /// The job's name: its `{"job": …}` tag in [`crate::JobRequest`] (`samegame_solve` …).
     const NAME: &'static str;
     /// What the job does, in a few words (the page's job menu, `--help`).
     const TITLE: &'static str;

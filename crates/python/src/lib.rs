@@ -79,15 +79,10 @@ fn event_json(kind: EventKind, record: serde_json::Value) -> serde_json::Value {
     serde_json::Value::Object(event)
 }
 
-/// Whether a job failed on its input text: one of the games' parse errors (XSB, SameGame
-/// boards, Sudoku puzzles, Bait levels) is in the error's chain.
+/// Whether a job failed on its input text: a registered game's parse error
+/// (`puzzle_jobs::games`) is in the error's chain.
 fn is_parse_error(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause.is::<puzzle_sokoban::XsbError>()
-            || cause.is::<puzzle_samegame::FormatError>()
-            || cause.is::<puzzle_sudoku::ParseError>()
-            || cause.is::<puzzle_bait::level::LevelError>()
-    })
+    puzzle_jobs::games::text_error(error).is_some()
 }
 
 /// Hand one event to Python: keep it in `kept` unless it is progress, and call `on_event`.

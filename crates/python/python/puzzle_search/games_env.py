@@ -112,12 +112,13 @@ class SameGameEnv(gym.Env):
         truncated = not ended and self._steps >= self.max_steps
         return self._core.observation(), float(points + adjustment), ended, truncated, self._info(legal)
 
-    def solve(self, time_limit: float = 5.0, **options: Any) -> list[int]:
+    def solve(self, **options: Any) -> list[int]:
         """The oracle: the clicks of the ``samegame_solve`` job's best game from the current
-        position (NRPA by default; other options as the job's), replayed by the job."""
+        position, replayed by the job; ``options`` are the job's (``time_limit``, ``algo`` …),
+        with its defaults."""
         if not self._started:
             raise RuntimeError("call reset() before solve()")
-        for event in run("samegame_solve", text=self._core.text(), time_limit=time_limit, **options):
+        for event in run("samegame_solve", text=self._core.text(), **options):
             if event["kind"] == "result":
                 return [m["row"] * self.width + m["col"] for m in event["moves"]]
         return []

@@ -338,15 +338,15 @@ class SokobanEnv(gym.Env):
         observation, reward, terminated, truncated = self._core.step(int(action))
         return observation, reward, terminated, truncated, self._info()
 
-    def solve(self, algo: str = "greedy", time_limit: float = 10.0, **options: Any) -> Optional[list[int]]:
+    def solve(self, **options: Any) -> Optional[list[int]]:
         """The oracle: actions that solve the level from the current position, found by the
-        ``sokoban_solve`` job (``algo="astar"`` for the fewest pushes; other options as the
-        job's), or ``None`` when the solver finds none within its budget. The job replayed the
+        ``sokoban_solve`` job (``algo="astar"`` for the fewest pushes; ``options`` are the job's,
+        with its defaults: the greedy portfolio, 10 s), or ``None`` when the solver finds none
+        within its budget. The job replayed the
         solution on the rules before returning it; the environment is not changed."""
         if self._core is None:
             raise RuntimeError("call reset() before solve()")
-        request: dict[str, Any] = {"xsb": self._core.position_xsb(), "algo": algo, "time_limit": time_limit}
-        events = run("sokoban_solve", **request, **options)
+        events = run("sokoban_solve", xsb=self._core.position_xsb(), **options)
         for event in events:
             if event["kind"] == "result":
                 if not event["solved"]:
