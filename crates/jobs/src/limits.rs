@@ -21,6 +21,7 @@ pub struct Limits {
     /// Random seed (runs are reproducible for a seed and thread count with an iteration budget).
     #[schemars(title = "Seed")]
     #[arg(long, global = true)]
+    #[schemars(extend("x-advanced" = true))]
     pub seed: Option<u64>,
     /// Time limit in seconds (per item where a job solves many).
     #[schemars(title = "Time limit (s)")]
@@ -29,15 +30,18 @@ pub struct Limits {
     /// Iteration (simulation) budget, instead of or besides the time limit.
     #[schemars(title = "Iterations")]
     #[arg(long, global = true, value_name = "N", value_parser = parse_positive_u64)]
+    #[schemars(extend("x-advanced" = true))]
     pub iterations: Option<u64>,
     /// Worker threads (default 1, or the machine's cores where more threads help: each job
     /// documents its default).
     #[schemars(title = "Threads")]
     #[arg(long, global = true, value_name = "T", value_parser = parse_threads)]
+    #[schemars(extend("x-advanced" = true))]
     pub threads: Option<usize>,
     /// Memory budget: the most search nodes held at once.
     #[schemars(title = "Max nodes")]
     #[arg(long, global = true, value_name = "N", value_parser = parse_positive_usize)]
+    #[schemars(extend("x-advanced" = true))]
     pub max_nodes: Option<usize>,
 }
 

@@ -15,7 +15,9 @@
 //! for a list, one of its values), so that a form shows and sends it only then;
 //! `extend("x-choices" = [{"const": …, "title": …}])`, named values a form offers for a field
 //! written as text (others are accepted too); `extend("x-hidden" = true)`, a field forms leave
-//! out (sharding, or a budget setting the job does not read). [`flattened`] sets them on
+//! out (sharding); `extend("x-advanced" = true)`, an expert knob a form shows behind one
+//! "Advanced" disclosure (the seed, iteration and node budgets, the papers' internal
+//! constants), since its default is the strongest setting. [`flattened`] sets them on
 //! flattened fields, which cannot carry attributes of their own.
 
 use anyhow::{anyhow, bail, Result};

@@ -198,6 +198,7 @@ pub struct Portfolio {
     /// forwards without macros. Level records carry the list.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>", title = "Portfolio: first list")]
+    #[schemars(extend("x-advanced" = true))]
     #[arg(long, value_name = "LIST")]
     pub portfolio_first: Option<Phases>,
     /// For experiments with the portfolio (`algo: greedy`): run LIST as its second list of
@@ -205,6 +206,7 @@ pub struct Portfolio {
     /// written like `portfolio_first`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>", title = "Portfolio: second list")]
+    #[schemars(extend("x-advanced" = true))]
     #[arg(long, value_name = "LIST")]
     pub portfolio_second: Option<Phases>,
 }

@@ -2,7 +2,8 @@
 // /api/jobs`, fetched once): the only place the page learns a job's options — their labels
 // (`title`, else the doc comment's first sentence), help (the doc comment), defaults, ranges,
 // choices (`oneOf` of `const`s or `enum`, through `$ref`), suggested values (`x-choices`),
-// when they apply (`x-when`) and which a form leaves out (`x-hidden`). A page lays out a
+// when they apply (`x-when`), which a form leaves out (`x-hidden`) and which are expert knobs
+// shown behind one "Advanced" disclosure (`x-advanced`). A page lays out a
 // form's element and reads back `request()`: only the values the user changed from the
 // schema's defaults, so requests stay minimal and the job's own defaults apply to the rest.
 
@@ -151,6 +152,7 @@ export function describeField(info, name) {
     length: type.length ?? null,
     when: raw['x-when'] ?? null,
     hidden: raw['x-hidden'] === true,
+    advanced: raw['x-advanced'] === true,
   };
 }
 
@@ -229,10 +231,27 @@ export function buildForm(info, options = {}) {
   const byName = new Map(fields.map((field) => [field.name, field]));
   const parts = new Map(fields.map((field) => [field.name, buildControl(field, idPrefix, values[field.name])]));
 
+  // Expert knobs (`x-advanced`) go behind one disclosure, closed until the user opens it (or
+  // a starting value sets one of them); the defaults are the strongest settings anyway.
+  const basic = fields.filter((field) => !field.advanced);
+  const expert = fields.filter((field) => field.advanced);
+  const element = el('div', { class: 'option-grid schema-form', 'data-job': info.name }, basic.map((field) => parts.get(field.name).wrapper));
+  let advanced = null;
+  if (expert.length > 0) {
+    advanced = el('details', { class: 'advanced-options' }, [
+      el('summary', {}, 'Advanced'),
+      el('div', { class: 'option-grid' }, expert.map((field) => parts.get(field.name).wrapper)),
+    ]);
+    advanced.open = expert.some((field) => values[field.name] !== undefined && !same(values[field.name], field.default));
+    element.append(advanced);
+  }
+
   const form = {
     job: info.name,
     fields,
-    element: el('div', { class: 'option-grid schema-form', 'data-job': info.name }, fields.map((field) => parts.get(field.name).wrapper)),
+    element,
+    /** The "Advanced" disclosure (null when the form has no expert knob). */
+    advanced,
     field: (name) => byName.get(name) ?? null,
     control: (name) => parts.get(name)?.control ?? null,
     wrapper: (name) => parts.get(name)?.wrapper ?? null,
@@ -259,6 +278,9 @@ export function buildForm(info, options = {}) {
     },
     set(name, value) {
       parts.get(name)?.write(value);
+      // A knob set away from its default is shown.
+      const field = byName.get(name);
+      if (advanced && field?.advanced && value !== undefined && !same(value, field.default)) advanced.open = true;
       form.refresh();
     },
     setContext(more) {
@@ -281,6 +303,8 @@ export function buildForm(info, options = {}) {
         part.wrapper.hidden = !form.applies(field.name);
         part.refresh?.();
       }
+      // The disclosure only when one of its knobs applies.
+      if (advanced) advanced.hidden = expert.every((field) => parts.get(field.name).wrapper.hidden);
     },
   };
 

@@ -85,23 +85,28 @@ pub struct SolveRequest {
     #[arg(long, default_value_t = 20)]
     #[schemars(range(min = 0, max = 1_000_000))]
     #[schemars(title = "Playouts before expansion", extend("x-when" = {"algo": ["spmcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub visits_before_expand: u32,
     /// Expand one child per playout (Coulom) instead of all children at once.
     #[arg(long)]
     #[schemars(title = "Expand one child per playout", extend("x-when" = {"algo": ["spmcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub one_child: bool,
     /// Random restarts: a fresh tree after this many playouts per thread (default 20000).
     #[arg(long, value_name = "N", conflicts_with = "no_restarts")]
     #[schemars(range(min = 1))]
     #[schemars(title = "Restart after (playouts per thread)", extend("x-when" = {"algo": ["spmcts"], "no_restarts": [false]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub restart_after: Option<u64>,
     /// One tree per thread for the whole run (no random restarts).
     #[arg(long)]
     #[schemars(title = "No random restarts", extend("x-when" = {"algo": ["spmcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub no_restarts: bool,
     /// SP-MCTS: keep selecting finished lines (no solved-subtree marking).
     #[arg(long)]
     #[schemars(title = "No solved-subtree marking", extend("x-when" = {"algo": ["spmcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub no_solved_marking: bool,
     /// SP-MCTS per-move mode: search, commit the next move of the best game so far, search
     /// again from there (the budget shared out over the moves).
@@ -119,6 +124,7 @@ pub struct SolveRequest {
     #[arg(long, value_name = "P", default_value_t = 1)]
     #[schemars(range(min = 1, max = 1000))]
     #[schemars(title = "Stabilized NRPA (playouts per step)", extend("x-when" = {"algo": ["nrpa"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub stabilized: u32,
     /// NRPA's top level as B lineages, each its own policy, cut by successive halving: the
     /// better half is kept at 1/B, then 1/(B/2), … of the iterations (1 = plain NRPA; B = 8
@@ -126,6 +132,7 @@ pub struct SolveRequest {
     #[arg(long, value_name = "B", default_value_t = 1)]
     #[schemars(range(min = 1, max = 64))]
     #[schemars(title = "Top-level lineages (halved)", extend("x-when" = {"algo": ["nrpa"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub lineages: u32,
     /// Selective NRPA: restarts take the tabu colour from the K most frequent colours (1 =
     /// always the most frequent, as Cazenave); with several threads each thread starts at a
@@ -137,6 +144,7 @@ pub struct SolveRequest {
     /// With tabu_colours K > 1: how runs choose among the K colours.
     #[arg(long, value_enum, default_value_t = TabuScheduleName::BestFirst)]
     #[schemars(title = "Tabu schedule", extend("x-when" = {"algo": ["nrpa"], "selective": [true], "tabu_colours": {"minimum": 2}}))]
+    #[schemars(extend("x-advanced" = true))]
     pub tabu_schedule: TabuScheduleName,
     /// Selective NRPA with several tabu colours: keep PCT % of the budget for endgame
     /// searches, one NRPA run each from the positions after 1/2, 2/3 and 5/6 of the best
@@ -144,6 +152,7 @@ pub struct SolveRequest {
     #[arg(long, value_name = "PCT", default_value_t = 0)]
     #[schemars(range(min = 0, max = 90))]
     #[schemars(title = "Endgame searches (% of the budget)", extend("x-when" = {"algo": ["nrpa"], "selective": [true], "tabu_colours": {"minimum": 2}}))]
+    #[schemars(extend("x-advanced" = true))]
     pub endgame_percent: u32,
     /// NMCS / NRPA nesting level (default: NMCS 2, NRPA 3).
     #[arg(long)]

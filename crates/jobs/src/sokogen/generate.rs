@@ -43,6 +43,7 @@ pub struct GenerateRequest {
     /// them harder (objective `pushes`).
     #[arg(long)]
     #[schemars(title = "No local improvement", extend("x-when" = {"objective": ["pushes"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub no_improve: bool,
     /// The player's start cell `X,Y` ((0,0) top-left of the interior; default: the centre).
     /// With objective `pushes` the room grows from it, and the player starts there when the
@@ -56,25 +57,30 @@ pub struct GenerateRequest {
     /// taken from it).
     #[arg(skip)]
     #[schemars(extend("x-hidden" = true))]
+    #[schemars(extend("x-advanced" = true))]
     pub seed_level: Option<String>,
     /// Also keep every level scoring at least this (besides each new best; objective `score`).
     #[arg(long, value_name = "SCORE")]
     #[schemars(title = "Score threshold", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub threshold: Option<f64>,
     /// Bootstrapping's share δ of the budget (0 = off; the thesis's best: 0.2; objective
     /// `score`).
     #[arg(long, default_value_t = 0.2, value_name = "DELTA")]
     #[schemars(range(min = 0.0, max = 0.99))]
     #[schemars(title = "Bootstrap δ (0 = off)", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub bootstrap_delta: f64,
     /// Levels differing from a kept, at least as good level in at most this many cells are
     /// dropped as near-duplicates.
     #[arg(long, default_value_t = 2, value_name = "CELLS")]
     #[schemars(title = "Near-duplicates (cells)")]
+    #[schemars(extend("x-advanced" = true))]
     pub near_duplicates: u32,
     /// Move-Agent form (objective `score`).
     #[arg(long, value_enum, default_value_t = MoveAgentName::Push)]
     #[schemars(title = "Move agent", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub move_agent: MoveAgentName,
     /// Upper box limit: a number, `third` (⌈nm/3⌉, default), `half` (⌈nm/2⌉) or `none`
     /// (objective `score`; with `pushes`, `--boxes` sets the count).
@@ -88,31 +94,38 @@ pub struct GenerateRequest {
             {"const": "none", "title": "No limit"}
         ])
     )]
+    #[schemars(extend("x-advanced" = true))]
     pub box_limit: String,
     /// Tree depth Freeze-Level needs (0 = off; the thesis's final configuration: 10).
     #[arg(long, default_value_t = 10, value_name = "D")]
     #[schemars(title = "Depth limit (0 = off)")]
+    #[schemars(extend("x-advanced" = true))]
     pub depth_limit: u16,
     /// Keep boxes in impossible 2×2 configurations at Freeze-Level (turns the optimization off;
     /// objective `score`).
     #[arg(long)]
     #[schemars(title = "Keep impossible 2×2 boxes", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub keep_impossible: bool,
     /// Create all children at a node's first expansion instead of one per expansion (bloom off).
     #[arg(long)]
     #[schemars(title = "No bloom (all children at the first expansion)")]
+    #[schemars(extend("x-advanced" = true))]
     pub no_bloom: bool,
     /// Use Congestion-V1 instead of Congestion-V2 in the score (objective `score`).
     #[arg(long)]
     #[schemars(title = "Congestion V1 (instead of V2)", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub congestion_v1: bool,
     /// Selection formula (Table 3.8's constants).
     #[arg(long, value_enum, default_value_t = SelectionName::Ucb1)]
     #[schemars(title = "Selection formula")]
+    #[schemars(extend("x-advanced" = true))]
     pub selection: SelectionName,
     /// UCB1's exploration factor ξ (C = ξ/√2; Table 3.7).
     #[arg(long, default_value_t = 1.0, value_name = "XI")]
     #[schemars(title = "Exploration factor ξ", extend("x-when" = {"selection": ["ucb1"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub xi: f64,
     /// Low-memory setting for long runs on big boards: the search trees' memory in MiB (caps
     /// the node budget at what fits, at [`puzzle_engine::mcts::node_bytes`] a node: 32 bytes
@@ -120,6 +133,7 @@ pub struct GenerateRequest {
     /// growing and the search goes on sampling from its leaves).
     #[arg(long = "max-memory", value_name = "MIB")]
     #[schemars(title = "Tree memory (MiB)")]
+    #[schemars(extend("x-advanced" = true))]
     pub max_memory_mb: Option<f64>,
     /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).

@@ -53,20 +53,24 @@ pub struct SolveRequest {
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     #[schemars(range(min = 1, max = 10_000_000_000u64))]
     #[schemars(title = "Simulations per tree", extend("x-when" = {"algo": ["mcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub max_simulations: u64,
     /// Restarts allowed after the first tree (total budget: N × (R + 1) simulations).
     #[arg(long, value_name = "R", default_value_t = 9)]
     #[schemars(range(max = 1_000_000))]
     #[schemars(title = "Restarts", extend("x-when" = {"algo": ["mcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub restarts: u64,
     /// Tree expansion cell choice (the thesis leaves it open) [default: mrv; random with the
     /// thesis preset].
     #[arg(long, value_enum)]
     #[schemars(title = "Tree cell choice", extend("x-when" = {"algo": ["mcts"], "amaf": [null]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub tree_cell: Option<CellName>,
     /// Visits of a leaf before it is expanded (10 in the thesis).
     #[arg(long, value_name = "V", default_value_t = 10)]
     #[schemars(title = "Visits before expansion", extend("x-when" = {"algo": ["mcts"]}))]
+    #[schemars(extend("x-advanced" = true))]
     pub visits_before_expand: u32,
     /// Budget per puzzle: `iterations` caps the simulations, `time_limit` the time (default
     /// none: the simulations bound the run), `max_nodes` the tree (default the engine's),

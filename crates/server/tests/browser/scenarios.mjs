@@ -449,7 +449,7 @@ const scenarios = [
       await page.getByRole('button', { name: 'Hint' }).click();
       const running = async () => (await (await apiCall('info')).json()).running_jobs;
       await eventually(async () => (await running()) === 1, 'the hint should take a slot');
-      await page.getByRole('button', { name: 'Cancel hint' }).click();
+      await page.getByRole('button', { name: 'Stop hint' }).click();
       await page.getByText('Hint cancelled.').waitFor();
       await eventually(async () => (await running()) === 0, 'the cancelled hint should free its slot', 3_000);
     },
@@ -636,6 +636,12 @@ const scenarios = [
       if (!schema.properties.playout['x-when']?.algo?.includes('spmcts')) throw new Error('the schema should say when the playout applies');
       if (await playout.isVisible()) throw new Error('the playout policy should be hidden for NRPA');
       if (!(await level.isVisible())) throw new Error('the nesting level should show for NRPA');
+      // x-advanced: NRPA's expert knobs wait behind one "Advanced" disclosure, closed at first.
+      if (schema.properties.stabilized['x-advanced'] !== true) throw new Error('the schema should mark stabilized NRPA as advanced');
+      const stabilized = page.getByLabel(/^Stabilized NRPA/);
+      if (await stabilized.isVisible()) throw new Error('an expert knob should wait behind "Advanced"');
+      await page.locator('.sg-solve-form summary', { hasText: 'Advanced' }).first().click();
+      await stabilized.waitFor({ state: 'visible' });
       await algo.selectOption('spmcts');
       await playout.waitFor({ state: 'visible' });
       await level.waitFor({ state: 'hidden' });
@@ -700,7 +706,7 @@ const scenarios = [
     },
   },
   {
-    name: 'cancelling a test-set run keeps the rows that arrived',
+    name: 'stopping a test-set run keeps the rows that arrived',
     limitMs: 40_000,
     async run(page) {
       await openTestSets(page);
@@ -710,8 +716,8 @@ const scenarios = [
       await page.getByRole('button', { name: 'Run' }).click();
       const rows = resultRows(page);
       await eventually(async () => (await rows.count()) >= 3, 'three rows should arrive', 20_000);
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      const cancelled = page.getByRole('status').filter({ hasText: /^Cancelled after \d+ items?; the table keeps them\.$/ });
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      const cancelled = page.getByRole('status').filter({ hasText: /^Stopped after \d+ items?; the table keeps them\.$/ });
       await cancelled.waitFor({ timeout: 10_000 });
       const kept = Number(/after (\d+)/.exec(await cancelled.textContent())[1]);
       await new Promise((resolve) => setTimeout(resolve, 1_000));

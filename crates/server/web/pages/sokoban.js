@@ -300,7 +300,7 @@ function render() {
   ui.solveButton.disabled = solving || !state.level || !ui.solveForm;
   ui.stopButton.disabled = !solving;
   ui.hintButton.disabled = !state.level;
-  ui.hintButton.textContent = state.hint.pending ? 'Cancel hint' : 'Hint';
+  ui.hintButton.textContent = state.hint.pending ? 'Stop hint' : 'Hint';
   ui.solveStatus.textContent = solveStatusText();
   ui.solveError.textContent = state.solve.error ? state.solve.error.message : '';
   ui.hintMessage.textContent = state.hint.message;

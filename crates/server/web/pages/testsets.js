@@ -1,7 +1,7 @@
 // The test-set page (the Czech thesis's test-set panel): a game, a bundled set or an uploaded
 // file, a solver (the choices of the game's job, from its schema) and its per-item limit and
 // threads (a form built from the schema by forms.js); Run streams the game's job and
-// fills a table row by row (item, solved, score, moves, time) with live totals; Cancel stops
+// fills a table row by row (item, solved, score, moves, time) with live totals; Stop stops
 // the job and keeps the rows; "Download JSON Lines" saves the job's `result` records exactly
 // as the server sent them (the CLI's `--json` lines).
 
@@ -144,7 +144,7 @@ function buildPage() {
   ui.settings = el('div', { class: 'ts-settings' });
   ui.first = el('input', { type: 'number', id: 'ts-first', min: 1, step: 1, placeholder: 'all', oninput: readForm });
   ui.runButton = el('button', { type: 'submit' }, 'Run');
-  ui.cancelButton = el('button', { type: 'button', onclick: cancel }, 'Cancel');
+  ui.cancelButton = el('button', { type: 'button', onclick: cancel }, 'Stop');
   ui.form = el('form', {
     class: 'testsets-form', 'aria-labelledby': 'ts-form-heading',
     onsubmit: (event) => { event.preventDefault(); run(); },
@@ -342,14 +342,14 @@ function endMessage(reason) {
   const n = state.results.length;
   const items = `${n} item${n === 1 ? '' : 's'}`;
   if (state.reachedFirst || reason === 'done') return `Finished: ${items}.`;
-  if (reason === 'stopped') return `Cancelled after ${items}; the table keeps them.`;
+  if (reason === 'stopped') return `Stopped after ${items}; the table keeps them.`;
   if (reason === 'time_cap') return `Stopped at the server's time cap after ${items}.`;
   if (reason === 'error') return `Ended by an error after ${items}.`;
   return `Ended (${reason}) after ${items}.`;
 }
 
 function onEvent(name, data, text) {
-  // Events of the same network chunk can follow an abort (Cancel, or the first N reached).
+  // Events of the same network chunk can follow an abort (Stop, or the first N reached).
   if (state.controller?.signal.aborted) return;
   if (name === 'result') {
     state.results.push({ record: data, text });
