@@ -438,7 +438,7 @@ const scenarios = [
     },
   },
   {
-    name: 'a hint being looked for is cancelled from the page and frees its slot',
+    name: 'a hint being looked for is stopped from the page and frees its slot',
     limitMs: 30_000,
     async run(page) {
       await openSokoban(page);
@@ -450,8 +450,25 @@ const scenarios = [
       const running = async () => (await (await apiCall('info')).json()).running_jobs;
       await eventually(async () => (await running()) === 1, 'the hint should take a slot');
       await page.getByRole('button', { name: 'Stop hint' }).click();
-      await page.getByText('Hint cancelled.').waitFor();
-      await eventually(async () => (await running()) === 0, 'the cancelled hint should free its slot', 3_000);
+      await page.getByText('Hint stopped.').waitFor();
+      await eventually(async () => (await running()) === 0, 'the stopped hint should free its slot', 3_000);
+    },
+  },
+  {
+    name: 'a hint spells out its walk and push and plays them; the deadlock shading has a legend',
+    limitMs: 30_000,
+    async run(page) {
+      await openSokoban(page);
+      const legend = page.getByText(/^Shaded squares are dead/);
+      await legend.waitFor();
+      await page.getByLabel('Show deadlocks').uncheck();
+      await legend.waitFor({ state: 'hidden' });
+      await page.getByLabel('Show deadlocks').check();
+      await legend.waitFor();
+      await page.getByRole('button', { name: 'Hint', exact: true }).click();
+      await page.getByText(/^Hint: [lurd]*[LURD] \((walk (left|up|right|down)(, (left|up|right|down))*; )?push (left|up|right|down)\)\.$/)
+        .waitFor({ timeout: 15_000 });
+      await eventually(async () => (await page.locator('#pushes-count').textContent()).trim() === '1', 'the hint should play its push');
     },
   },
   {

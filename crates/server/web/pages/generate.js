@@ -78,7 +78,7 @@ function buildPage() {
   },
   el('h2', { id: 'generate-options-heading' }, 'Options'),
   ui.seedNote = el('div', { class: 'seed-note' }),
-  el('p', { class: 'help' }, 'Empty fields take the defaults of ', el('code', {}, 'puzzle generate sokoban'), '; hover over a field for its help.'),
+  el('p', { class: 'help' }, 'Empty fields keep their defaults, the strongest settings.'),
   ui.fields,
   el('div', { class: 'buttons' }, ui.startButton, ui.stopButton));
   ui.error = el('p', { class: 'error', role: 'alert' });
@@ -294,8 +294,8 @@ function card(level) {
         ]
         : [
           metric('Score', Number(level.score).toFixed(3)),
-          metric('P_b (3×3 wall patterns)', String(level.pb)),
-          metric('P_c (congestion)', Number(level.pc).toFixed(2)),
+          metric('Wall patterns (P_b: 3×3 blocks of walls and floor)', String(level.pb)),
+          metric('Congestion (P_c: boxes and walls between boxes and goals)', Number(level.pc).toFixed(2)),
         ]),
       metric('Boxes', String(level.boxes)),
       metric('Found', `${Number(level.time_s).toFixed(1)} s, iteration ${level.iteration}`)),

@@ -177,6 +177,9 @@ function buildPage() {
     el('div', { class: 'buttons' }, ui.saveButton, ui.restoreButton),
     el('div', { class: 'buttons' }, ui.zoomOut, ui.zoomIn, ui.zoomFit),
     el('div', { class: 'check' }, ui.deadlockBox, el('label', { for: 'show-deadlocks' }, 'Show deadlocks')),
+    ui.deadlockLegend = el('p', { class: 'help', id: 'deadlock-legend' },
+      'Shaded squares are dead: a box pushed onto one can never reach a goal. '
+      + 'An outlined box is frozen: it can never move again and is not on a goal.'),
     ui.playMessage,
   );
 
@@ -258,6 +261,7 @@ function render() {
   const shown = shownState();
   const replaying = state.replay !== null;
 
+  ui.deadlockLegend.hidden = !state.showDeadlocks;
   if (ui.drawnState !== shown || ui.drawnDeadlocks !== state.showDeadlocks || ui.drawnSelection !== state.selectedBox
     || ui.drawnZoom !== state.zoom || !shown) {
     ui.drawnState = shown;
@@ -620,6 +624,20 @@ function onKeyDown(event) {
   step(direction);
 }
 
+/** A LURD string in words: "ruuL" -> "walk right, up, up; push left". */
+export function spellLurd(lurd) {
+  const names = { l: 'left', u: 'up', r: 'right', d: 'down' };
+  const runs = [];
+  for (const letter of lurd) {
+    const push = letter === letter.toUpperCase();
+    const verb = push ? 'push' : 'walk';
+    const last = runs[runs.length - 1];
+    if (last && last.verb === verb) last.directions.push(names[letter.toLowerCase()]);
+    else runs.push({ verb, directions: [names[letter.toLowerCase()]] });
+  }
+  return runs.map((run) => `${run.verb} ${run.directions.join(', ')}`).join('; ');
+}
+
 /**
  * A click on the board: on a box, picks it (a second click on it lets go); on any other square,
  * pushes the picked box there, else walks there. The server finds the pushes and the walk.
@@ -777,10 +795,10 @@ async function askHint() {
   state.hint = { pending: true, controller, message: 'Looking for a hint…' };
   render();
   try {
-    const answer = await api('sokoban/hint', { xsb: level.xsb, moves, time_limit: 5 }, { signal: controller.signal });
+    const answer = await api('sokoban/hint', { xsb: level.xsb, moves }, { signal: controller.signal });
     if (state.level !== level) return;
     if (answer.hint) {
-      state.hint.message = `Hint: ${answer.hint}`;
+      state.hint.message = `Hint: ${answer.hint} (${spellLurd(answer.hint)}).`;
       await queueAction(async () => {
         const played = await api('sokoban/play', { xsb: level.xsb, moves: moves + answer.hint, action: null });
         if (state.level === level) pushPosition(played.moves, played.state);
@@ -789,7 +807,7 @@ async function askHint() {
       state.hint.message = `No hint: ${answer.reason ?? 'no solution found'}.`;
     }
   } catch (error) {
-    state.hint.message = controller.signal.aborted ? 'Hint cancelled.' : `Hint failed: ${error.message}`;
+    state.hint.message = controller.signal.aborted ? 'Hint stopped.' : `Hint failed: ${error.message}`;
   } finally {
     state.hint.pending = false;
     state.hint.controller = null;

@@ -172,7 +172,8 @@ function buildPage() {
   ui.table = el('table', { class: 'results' },
     el('caption', {}, 'Results, one row per item as it finishes'),
     el('thead', {}, el('tr', {},
-      el('th', { scope: 'col' }, 'Item'), el('th', { scope: 'col' }, 'Solved'), el('th', { scope: 'col', class: 'num' }, 'Score'),
+      el('th', { scope: 'col' }, 'Item'), el('th', { scope: 'col' }, 'Solved'),
+      ui.scoreHeader = el('th', { scope: 'col', class: 'num' }, 'Score'),
       el('th', { scope: 'col', class: 'num' }, 'Moves'), el('th', { scope: 'col', class: 'num' }, 'Time (s)'))),
     ui.rows);
   ui.solvedMeans = el('p', { class: 'note' });
@@ -428,7 +429,8 @@ function appendRow(index) {
   ui.rows.append(el('tr', {},
     el('th', { scope: 'row' }, row.item),
     el('td', { class: row.solved ? 'yes' : 'no' }, row.solved ? 'yes' : 'no'),
-    el('td', { class: 'num' }, hasScore && row.score !== null ? String(row.score) : '—'),
+    // A game without a score (Sokoban, Sudoku) has no Score column.
+    el('td', { class: 'num', hidden: !hasScore }, row.score !== null ? String(row.score) : '—'),
     el('td', { class: 'num' }, row.moves === null || row.moves === undefined ? '—' : String(row.moves)),
     el('td', { class: 'num' }, formatTime(row.time))));
 }
@@ -499,6 +501,7 @@ function render() {
   renderTotals();
   const runGame = state.run ? GAMES[state.run.game] : spec;
   ui.solvedMeans.textContent = runGame.solvedMeans ?? '';
+  ui.scoreHeader.hidden = !runGame.hasScore;
   if (state.run && ui.rows.children.length !== state.results.length) {
     ui.rows.replaceChildren();
     state.results.forEach((_, index) => appendRow(index));
