@@ -54,6 +54,7 @@ const state = {
   swiped: false,         // the last touch was a swipe or a drag: the click after it is not a click
   browserStart: 0,       // the first level (position) the level browser shows
   lurdMessage: '',       // what became of a pasted LURD
+  lurdError: false,      // whether that is a refusal (shown as an error)
   exportMessage: '',
   shareUrl: '',
   root: null,            // the page's DOM while mounted
@@ -284,6 +285,8 @@ function render() {
   ui.levelRecord.textContent = recordText(state.level);
   ui.replayBest.disabled = !(state.level && levelRecord(state.level.xsb)?.lurd);
   ui.lurdMessage.textContent = state.lurdMessage;
+  ui.lurdMessage.className = state.lurdError ? 'error' : 'note';
+  ui.lurdMessage.setAttribute('role', state.lurdError ? 'alert' : 'status');
   ui.playMessage.textContent = state.playMessage;
 
   ui.levelTitle.textContent = state.level ? `Level: ${state.level.title}` : '';
@@ -497,6 +500,7 @@ async function openLevel(level) {
   state.shareUrl = '';
   state.selectedBox = null;
   state.lurdMessage = '';
+  state.lurdError = false;
   render();
   try {
     const answer = await api('sokoban/play', { xsb: level.xsb, moves: '', action: null });
@@ -865,9 +869,6 @@ async function showFrame(position) {
     if (state.replay === replay && state.playback.position === position) {
       replay.shown = frame;
       replay.shownPosition = position;
-      if (replay.pasted && frame.solved && position === replay.solution.length) {
-        recordSolved(replay.level.xsb, frame.moves, frame.pushes, replay.solution);
-      }
       render();
     }
   } catch (error) {
@@ -881,6 +882,7 @@ async function showFrame(position) {
 function replayBest() {
   const record = state.level && levelRecord(state.level.xsb);
   if (!record?.lurd) return;
+  state.lurdError = false;
   state.lurdMessage = `Replaying your best: ${record.bestMoves} moves, ${record.bestMovesPushes} pushes.`;
   openReplay(record.lurd, { pasted: true });
   render();
@@ -891,6 +893,7 @@ async function replayPastedLurd() {
   const level = state.level;
   const text = state.ui?.lurdArea.value.replace(/\s+/g, '') ?? '';
   if (!level) return;
+  state.lurdError = false;
   if (!text) {
     state.lurdMessage = 'Paste a LURD first (l u r d moves, L U R D pushes).';
     render();
@@ -900,11 +903,13 @@ async function replayPastedLurd() {
     // The server's replay: a wrong letter or an illegal step is refused with its number.
     const end = await api('sokoban/play', { xsb: level.xsb, moves: text, action: null });
     if (state.level !== level) return;
+    // A pasted solution is watched, not counted as the player's own solve.
     state.lurdMessage = `Replaying ${end.state.moves} moves, ${end.state.pushes} pushes`
       + `${end.state.solved ? ' (it solves the level)' : ' (it does not solve the level)'}.`;
     openReplay(end.moves, { pasted: true });
   } catch (error) {
-    state.lurdMessage = `That LURD does not replay: ${error.message}`;
+    state.lurdError = true;
+    state.lurdMessage = `That LURD does not replay: ${error.message.replace(/^the moves do not replay: /, '')}`;
   }
   render();
 }
