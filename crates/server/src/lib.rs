@@ -9,6 +9,7 @@ pub mod assets;
 pub mod bait;
 pub mod body;
 pub mod error;
+pub mod games;
 pub mod guard;
 pub mod headers;
 pub mod jobs;
@@ -116,6 +117,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/samegame/parse", post(samegame::parse))
         .route("/api/samegame/random", post(samegame::random))
         .route("/api/samegame/play", post(samegame::play))
+        .route("/api/games", get(games::list))
+        .route("/api/games/{game}/check", post(games::check))
         .route("/api/sets", get(sets::list))
         .route("/api/sets/{game}/{id}", get(sets::one))
         .route("/api/bait/levels", get(bait::levels))

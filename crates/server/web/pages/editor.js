@@ -41,14 +41,27 @@ const state = {
   ui: null,
 };
 
-/** A box of walls around floor: the editor's start. */
+/** A box of walls around floor. */
 function blankCells(width, height) {
   return Array.from({ length: height }, (_, y) => Array.from({ length: width }, (_, x) =>
     (x === 0 || y === 0 || x === width - 1 || y === height - 1 ? '#' : '-')));
 }
 
+/** The editor's start: a room with the player, a box and a goal on its middle row (a level,
+ * so the page opens without an error). */
+function starterCells(width, height) {
+  const cells = blankCells(width, height);
+  const row = Math.floor(height / 2);
+  if (width >= 5 && height >= 3) {
+    cells[row][1] = '@';
+    cells[row][Math.floor(width / 2)] = '$';
+    cells[row][width - 2] = '.';
+  }
+  return cells;
+}
+
 export function mount(main) {
-  if (!state.cells) state.cells = blankCells(state.width, state.height);
+  if (!state.cells) state.cells = starterCells(state.width, state.height);
   state.root = buildPage();
   main.append(state.root);
   document.addEventListener('pointerup', stopPainting);
@@ -332,14 +345,18 @@ function scheduleCheck() {
   state.check.timer = setTimeout(checkLevel, CHECK_DELAY_MS);
 }
 
-/** Asks the server whether the drawing is a level (its parser's message if not) and for its dead squares. */
+/** Asks the server whether the drawing is a level (its parser's message if not; a check that
+ * answers either way, so drawing makes no failed request), then for its dead squares. */
 async function checkLevel() {
   const serial = ++state.check.serial;
   const xsb = gridXsb();
   try {
+    const check = await api('games/sokoban/check', { text: xsb });
+    if (serial !== state.check.serial) return;
+    if (!check.valid) throw new Error(check.error);
+    if (check.items !== 1) throw new Error(`the drawing reads as ${check.items} levels: join them with walls`);
     const { levels } = await api('sokoban/parse', { xsb });
     if (serial !== state.check.serial) return;
-    if (levels.length !== 1) throw new Error(`the drawing reads as ${levels.length} levels: join them with walls`);
     const play = await api('sokoban/play', { xsb, moves: '', action: null });
     if (serial !== state.check.serial) return;
     state.check.error = null;
