@@ -402,12 +402,18 @@ const scenarios = [
       // The generator continues from the drawing, then the drawing is played.
       await page.getByRole('button', { name: 'Generate from it' }).click();
       await page.getByRole('heading', { name: 'Sokoban generator', level: 1 }).waitFor();
-      await page.getByRole('note').filter({ hasText: /^Continuing from your level/ }).waitFor();
-      await page.getByLabel('Time limit (s)').fill('2');
-      await page.getByRole('button', { name: 'Start' }).click();
-      await page.getByRole('status').filter({ hasText: /Finished \((done|time_cap)\)/ }).waitFor({ timeout: 15_000 });
+      // One click: the level previewed with its size, the run started, its progress in view.
+      await page.getByRole('note').filter({ hasText: /^Continuing from your level \(5×3 inside its walls\)/ }).waitFor();
+      await page.getByRole('img', { name: 'Your level, 5 by 3' }).waitFor();
+      if (!(await page.getByLabel('Width (interior cells)', { exact: true }).isDisabled())) throw new Error('the level\'s size replaces the width');
       const kept = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
-      if ((await kept.count()) === 0) throw new Error('a run from the drawn level should keep levels');
+      await eventually(async () => (await kept.count()) > 0, 'a run from the drawn level should keep levels', 15_000);
+      await page.getByRole('heading', { name: 'Progress', level: 2 }).evaluate((h) => {
+        const top = h.getBoundingClientRect().top;
+        if (top < -1 || top > window.innerHeight) throw new Error(`the progress is not in view (top ${top})`);
+      });
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: /Finished \((done|time_cap|stopped)\)/ }).waitFor({ timeout: 15_000 });
       await page.goBack();
       await page.getByRole('heading', { name: 'Sokoban level editor', level: 1 }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Valid level: 1 box, 7×5.' }).waitFor();

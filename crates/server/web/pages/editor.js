@@ -451,7 +451,8 @@ function playIt() {
 /** Opens the generator continuing from the drawing (its floor, boxes on its goals). */
 function generateFromIt() {
   if (!state.check.level) return;
-  navigate('generate', { seed_level: state.check.level.xsb });
+  // One click: the generator previews the level and starts from it at once.
+  navigate('generate', { seed_level: state.check.level.xsb, start: '1' });
 }
 
 function downloadIt() {

@@ -30,6 +30,7 @@ const state = {
   latest: null,       // the last progress event
   levels: [],         // kept levels (result records)
   seedLevel: null,    // XSB of a level to continue from (the editor's "Generate from it")
+  autoStart: false,   // start as soon as the options are loaded (the editor's one click)
   message: '',
   error: null,
   root: null,
@@ -38,6 +39,7 @@ const state = {
 
 export function mount(main, params = new URLSearchParams()) {
   if (params.get('seed_level')) state.seedLevel = params.get('seed_level');
+  state.autoStart = params.get('start') === '1' && !state.running;
   state.root = buildPage();
   main.append(state.root);
   render();
@@ -63,7 +65,25 @@ async function loadForm() {
     },
   });
   ui.fields.replaceChildren(ui.form.element);
+  showSeedSize();
   render();
+  if (state.autoStart) {
+    state.autoStart = false;
+    replaceRoute('generate', state.seedLevel ? { seed_level: state.seedLevel } : {});
+    start();
+    ui.progressSection.scrollIntoView({ block: 'start' });
+  }
+}
+
+/** With a seed level, the width and height fields are not used (the level's size, shown
+ * above them, replaces them). */
+function showSeedSize() {
+  const form = state.ui?.form;
+  if (!form) return;
+  for (const name of ['width', 'height']) {
+    const control = form.control(name);
+    if (control) control.disabled = state.seedLevel !== null;
+  }
 }
 
 function buildPage() {
@@ -97,7 +117,7 @@ function buildPage() {
     el('div', { class: 'columns' },
       el('div', { class: 'column-side' }, el('section', { class: 'panel' }, formElement, ui.error, ui.message)),
       el('div', { class: 'column-main' },
-        el('section', { class: 'panel', 'aria-labelledby': 'progress-heading' },
+        ui.progressSection = el('section', { class: 'panel', 'aria-labelledby': 'progress-heading' },
           el('h2', { id: 'progress-heading' }, 'Progress'), ui.stats,
           el('div', { class: 'charts' }, ui.scoreChart, ui.speedChart, ui.histogram)),
         el('section', { class: 'panel', 'aria-labelledby': 'kept-heading' },
@@ -108,13 +128,18 @@ function buildPage() {
 /** The job request: only the options changed from the schema's defaults (and the seed level). */
 function jobRequest() {
   const request = { job: 'sokoban_generate', ...state.ui.form.request() };
-  if (state.seedLevel) request.seed_level = state.seedLevel;
+  if (state.seedLevel) {
+    request.seed_level = state.seedLevel;
+    delete request.width;
+    delete request.height;
+  }
   return request;
 }
 
 /** Back to generating from a board of walls. */
 function dropSeed() {
   state.seedLevel = null;
+  showSeedSize();
   replaceRoute('generate');
   render();
 }
@@ -231,11 +256,16 @@ function render() {
   const ui = state.ui;
   if (!ui) return;
   ui.startButton.disabled = state.running || !ui.form;
-  ui.seedNote.replaceChildren(...(state.seedLevel
-    ? [el('p', { class: 'note', role: 'note' }, 'Continuing from your level: its floor, with boxes on its goals, is where the '
-        + 'search starts (its size and start replace the width, height and start below).'),
-      el('button', { type: 'button', onclick: dropSeed }, 'Generate from scratch')]
-    : []));
+  if (ui.shownSeed !== state.seedLevel) {
+    ui.shownSeed = state.seedLevel;
+    const size = state.seedLevel ? seedSize(state.seedLevel) : null;
+    ui.seedNote.replaceChildren(...(state.seedLevel
+      ? [el('p', { class: 'note', role: 'note' }, `Continuing from your level (${size.width}×${size.height} inside its walls): its floor, `
+          + 'with boxes on its goals, is where the search starts.'),
+        drawBoard(stateFromXsb(state.seedLevel), { showDeadlocks: false, cellPixels: 14, label: `Your level, ${size.width} by ${size.height}` }),
+        el('button', { type: 'button', onclick: dropSeed }, 'Generate from scratch')]
+      : []));
+  }
   ui.stopButton.disabled = !state.running;
   ui.downloadButton.disabled = state.levels.length === 0;
   ui.playAllButton.disabled = state.levels.length === 0;
