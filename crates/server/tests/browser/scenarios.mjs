@@ -623,6 +623,33 @@ const scenarios = [
     },
   },
   {
+    name: 'SameGame on a touch screen: a tap shows a group and its points, a second tap removes it',
+    limitMs: 25_000,
+    async run(page) {
+      const set = await (await apiCall('samegame/sets/standard20')).json();
+      const start = await (await apiCall('samegame/play', { board: set.boards[0].text, moves: [] })).json();
+      const group = start.groups.reduce((best, g) => (g.points > best.points ? g : best));
+      await openSameGame(page);
+      const before = await sameGameScore(page);
+      const centre = await sameGameCellCentre(page, group.cells[0], start.width, start.height);
+      // A finger, as the browser reports it: a touch press, then the click of the tap (with
+      // the mouse events a browser makes up, which must not choose the group).
+      const tap = () => page.getByRole('application', { name: 'Board' }).evaluate((holder, p) => {
+        const at = { clientX: p.x, clientY: p.y, bubbles: true };
+        holder.dispatchEvent(new PointerEvent('pointerdown', { ...at, pointerType: 'touch', isPrimary: true }));
+        holder.dispatchEvent(new PointerEvent('pointerup', { ...at, pointerType: 'touch', isPrimary: true }));
+        holder.dispatchEvent(new MouseEvent('mousemove', at));
+        holder.dispatchEvent(new MouseEvent('click', at));
+      }, centre);
+      await tap();
+      const shown = page.getByLabel('Group', { exact: true });
+      await eventually(async () => (await shown.textContent()).includes(`${group.points} points`), 'a tap should show the group');
+      if ((await sameGameScore(page)) !== before) throw new Error('the first tap should not remove the group');
+      await tap();
+      await eventually(async () => (await sameGameScore(page)) === before + group.points, 'the second tap should remove the group');
+    },
+  },
+  {
     name: 'SameGame: a short solve replays its best game to the reported score',
     limitMs: 30_000,
     async run(page) {

@@ -36,6 +36,7 @@ const state = {
   history: [],           // undo stack: [{moves: [[col, row], …], state}] as the server gave them
   cursor: 0,             // history[cursor] is on screen (unless a replay is)
   pointer: null,         // [col, row] under the mouse or the keyboard cursor
+  pointerType: 'mouse',  // of the last press on the board: a touch has no hover
   keyCursor: null,       // [col, row] of the keyboard cursor (drawn while the board has focus)
   actionQueue: Promise.resolve(),
   playMessage: '',
@@ -160,8 +161,12 @@ function buildPage() {
   // Play
   ui.boardHolder = el('div', {
     class: 'board-holder', tabindex: 0, role: 'application', 'aria-label': 'Board',
-    'aria-describedby': 'sg-board-help', onclick: onBoardClick, onmousemove: onBoardHover,
-    onmouseleave: () => setPointer(null), onkeydown: onBoardKey, onfocus: () => render(), onblur: () => render(),
+    'aria-describedby': 'sg-board-help', onclick: onBoardClick,
+    // Hover by pointer events of a mouse or pen only: the mouse events a browser makes up
+    // after a tap would otherwise choose the group before the tap's click.
+    onpointermove: (event) => { if (event.pointerType !== 'touch') onBoardHover(event); },
+    onpointerdown: (event) => { state.pointerType = event.pointerType; },
+    onpointerleave: (event) => { if (event.pointerType !== 'touch') setPointer(null); }, onkeydown: onBoardKey, onfocus: () => render(), onblur: () => render(),
   });
   ui.scoreOutput = el('output', { id: 'sg-score' }, '0');
   ui.movesLeftOutput = el('output', { id: 'sg-moves-left' }, '');
@@ -181,7 +186,7 @@ function buildPage() {
     el('div', { class: 'counters sg-group-line' }, counter('Group', ui.groupOutput)),
     ui.boardHolder,
     el('p', { id: 'sg-board-help', class: 'help' },
-      'Point at a group to see its points; click removes it. Keys: arrows move the cursor, Enter or Space removes the group under it, Ctrl+Z undoes, Ctrl+Y redoes.'),
+      'Point at a group to see its points; click removes it (on a touch screen: tap a group to see its points, tap it again to remove it). Keys: arrows move the cursor, Enter or Space removes the group under it, Ctrl+Z undoes, Ctrl+Y redoes.'),
     ui.overStatus,
     el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
     ui.playMessage,
@@ -212,7 +217,7 @@ function buildPage() {
     onsubmit: (event) => { event.preventDefault(); startSolve(); },
   },
   el('h2', { id: 'sg-solve-heading' }, 'Solve'),
-  el('p', { class: 'help' }, 'Empty fields take the defaults of ', el('code', {}, 'puzzle solve samegame'), '; hover over a field for its help.'),
+  el('p', { class: 'help' }, 'Empty fields keep their defaults, the strongest settings.'),
   ui.solveFields,
   el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton));
 
@@ -578,7 +583,21 @@ function onBoardClick(event) {
   const svg = state.ui.boardHolder.querySelector('svg');
   if (!svg) return;
   const cell = cellAt(svg, event.clientX, event.clientY);
-  if (cell) queueAction(() => removeGroupAt(cell));
+  if (!cell) return;
+  // A touch screen has no hover: the first tap shows a group and its points, a second tap on
+  // the same group removes it.
+  if (state.pointerType === 'touch') {
+    const shown = shownState();
+    const tapped = shown ? groupAt(shown, cell) : null;
+    const chosen = shown && state.pointer ? groupAt(shown, state.pointer) : null;
+    const again = tapped && chosen && chosen.cells.some(([x, y]) => x === cell[0] && y === cell[1]);
+    if (!again) {
+      setPointer(cell);
+      render();
+      return;
+    }
+  }
+  queueAction(() => removeGroupAt(cell));
 }
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
