@@ -13,6 +13,7 @@ pub mod games;
 pub mod guard;
 pub mod headers;
 pub mod jobs;
+pub mod results;
 pub mod samegame;
 pub mod sets;
 pub mod sokoban;
@@ -119,6 +120,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/samegame/play", post(samegame::play))
         .route("/api/games", get(games::list))
         .route("/api/games/{game}/check", post(games::check))
+        .route("/api/results", get(results::list))
+        .route("/api/results/{id}", get(results::one))
         .route("/api/sets", get(sets::list))
         .route("/api/sets/{game}/{id}", get(sets::one))
         .route("/api/bait/levels", get(bait::levels))

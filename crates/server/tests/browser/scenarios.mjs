@@ -892,6 +892,26 @@ const scenarios = [
     },
   },
   {
+    name: 'Experiments: the saved reports open with their plots, without running anything',
+    limitMs: 20_000,
+    async run(page) {
+      await page.goto(`${options.base}#/experiments`);
+      await page.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();
+      const saved = page.getByRole('group', { name: 'Saved reports' });
+      await eventually(async () => (await saved.getByRole('button').count()) === 5, 'the five saved reports should be offered');
+      await saved.getByRole('button', { name: 'The Bait report' }).click();
+      await page.getByRole('heading', { name: /^The Bait report: search agents/ }).waitFor();
+      const plot = page.getByRole('img', { name: /^Bait: games won per agent and level/ });
+      await plot.waitFor();
+      if (!(await plot.evaluate((img) => img.complete && img.naturalWidth > 0))) throw new Error('the saved plot should load');
+      const running = (await (await apiCall('info')).json()).running_jobs;
+      if (running !== 0) throw new Error(`opening a saved report should run nothing (${running} running)`);
+      await plot.scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'experiments-saved.png');
+      await expectFitsBothSizes(page, 'the Experiments page with a saved report');
+    },
+  },
+  {
     name: 'Experiments: a tiny sokoban-gen run shows its plot and its report table',
     limitMs: 30_000,
     async run(page) {

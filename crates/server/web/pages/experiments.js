@@ -2,9 +2,10 @@
 // samegame, bait) as a job with its settings (a form built from the job's schema by forms.js,
 // starting from small values for a quick look), Run and Stop, live progress and rows from the `progress`/`result` events, and at the
 // end the Markdown report and every plot of the `summary` event, each downloadable. The SVG
-// plots are shown as images (data URLs), never put into the page's DOM.
+// plots are shown as images (data URLs), never put into the page's DOM. Above them, the papers'
+// saved reports (docs/results, at the papers' own budgets) open without running anything.
 
-import { streamJob } from '../api.js';
+import { api, streamJob } from '../api.js';
 import { replaceRoute } from '../route.js';
 import { el, field } from '../ui.js';
 import { buildForm, jobInfo } from '../forms.js';
@@ -96,6 +97,7 @@ const state = {
   end: null,        // the `end` event's data
   error: null,
   ticker: null,
+  saved: { list: null, shown: null, error: null }, // the saved reports (GET /api/results)
   ui: null,
 };
 
@@ -104,6 +106,7 @@ export function mount(main, params) {
   if (asked && EXPERIMENTS[asked] && !state.running) state.experiment = asked;
   main.append(buildPage());
   renderFields();
+  loadSaved();
   render();
   return () => { state.ui = null; };
 }
@@ -142,17 +145,65 @@ function buildPage() {
   ui.report = el('div', { class: 'exp-report' });
   ui.reportNote = el('p', { class: 'note' });
 
+  ui.savedButtons = el('div', { class: 'buttons', role: 'group', 'aria-label': 'Saved reports' });
+  ui.savedNote = el('p', { class: 'note' }, 'Loading the saved reports…');
+  ui.savedReport = el('div', { class: 'exp-report' });
+
   return el('div', { class: 'page experiments-page' },
     el('h1', {}, 'Experiments'),
     el('div', { class: 'columns' },
       el('div', { class: 'column-side' }, el('section', { class: 'panel' }, ui.form, ui.error)),
       el('div', { class: 'column-main' },
+        el('section', { class: 'panel', 'aria-labelledby': 'exp-saved-heading' },
+          el('h2', { id: 'exp-saved-heading' }, 'Saved results'),
+          el('p', { class: 'help' }, 'The five papers\u2019 experiments at their own budgets (hours of CPU each), as docs/RESULTS.md reports them: open one to read it with its plots.'),
+          ui.savedButtons, ui.savedNote, ui.savedReport),
         el('section', { class: 'panel', 'aria-labelledby': 'exp-progress-heading' },
           el('h2', { id: 'exp-progress-heading' }, 'Progress'), ui.status, ui.rowsHolder),
         el('section', { class: 'panel', 'aria-labelledby': 'exp-plots-heading' },
           el('h2', { id: 'exp-plots-heading' }, 'Plots'), ui.plotsNote, ui.plots),
         el('section', { class: 'panel', 'aria-labelledby': 'exp-report-heading' },
           el('h2', { id: 'exp-report-heading' }, 'Report'), ui.reportNote, ui.reportLinks, ui.report))));
+}
+
+/** The list of saved reports, once. */
+async function loadSaved() {
+  if (state.saved.list) { renderSaved(); return; }
+  try {
+    state.saved.list = await api('results');
+  } catch (error) {
+    state.saved.error = error;
+  }
+  renderSaved();
+}
+
+/** Opens saved report `id`: its Markdown and the plots it shows. */
+async function openSaved(id) {
+  try {
+    state.saved.shown = await api(`results/${id}`);
+    state.saved.error = null;
+  } catch (error) {
+    state.saved.error = error;
+  }
+  renderSaved();
+}
+
+function renderSaved() {
+  const ui = state.ui;
+  if (!ui) return;
+  const { list, shown, error } = state.saved;
+  ui.savedButtons.replaceChildren(...(list ?? []).map((report) => el('button', {
+    type: 'button', onclick: () => openSaved(report.id), 'aria-pressed': String(shown?.id === report.id),
+  }, report.title.split(':')[0])));
+  ui.savedNote.textContent = error ? `The saved reports could not be read: ${error.message}` : (list ? '' : 'Loading the saved reports…');
+  if (!shown) { ui.savedReport.replaceChildren(); return; }
+  if (ui.savedReport.dataset.id === shown.id) return;
+  ui.savedReport.dataset.id = shown.id;
+  ui.savedReport.replaceChildren(
+    renderMarkdown(shown.markdown, { headingOffset: 2, idPrefix: 'exp-saved' }),
+    el('div', { class: 'exp-plots' }, ...shown.plots.map((plot, index) => el('figure', { class: 'exp-plot' },
+      el('img', { src: dataUrl('image/svg+xml', plot.svg), alt: plot.alt, 'aria-describedby': `exp-saved-plot-${index}` }),
+      el('figcaption', { id: `exp-saved-plot-${index}` }, plot.alt)))));
 }
 
 /** The settings of the chosen experiment: a form built from its job's schema. */
