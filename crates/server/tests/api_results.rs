@@ -39,7 +39,11 @@ async fn every_saved_report_comes_with_the_plots_it_shows() {
         assert!(!plots.is_empty(), "{id} shows no plot");
         assert_eq!(plots.len(), shown, "{id}: every plot it shows is served");
         for plot in plots {
-            assert!(plot["svg"].as_str().unwrap().starts_with("<svg"), "{id}: {}", plot["path"]);
+            assert!(
+                plot["svg"].as_str().unwrap().starts_with("<svg"),
+                "{id}: {}",
+                plot["path"]
+            );
             assert!(!plot["alt"].as_str().unwrap().is_empty());
         }
     }
