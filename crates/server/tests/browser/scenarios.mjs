@@ -967,6 +967,18 @@ const scenarios = [
       if (box.x < 0 || box.x + box.width > WINDOW_SIZES[0].width) {
         throw new Error(`the Sudoku grid spans x ${box.x}..${box.x + box.width}, outside the 390 px window`);
       }
+      // On a phone the Sokoban board and its replay's controls fit one screen, and the set's
+      // thumbnails start folded below them.
+      await page.goto(`${options.base}#/sokoban`);
+      const board = page.getByRole('img', { name: /^Sokoban board/ });
+      await board.waitFor();
+      const replay = page.getByRole('group', { name: 'Replay of the solution' }).getByRole('button', { name: 'Play', exact: true });
+      const top = (await board.boundingBox()).y;
+      const replayBox = await replay.boundingBox();
+      if (replayBox.y + replayBox.height - top > WINDOW_SIZES[0].height) {
+        throw new Error(`the replay's Play is ${Math.round(replayBox.y + replayBox.height - top)} px below the board's top, more than a phone's screen`);
+      }
+      if (await page.getByRole('list', { name: 'Level browser' }).isVisible()) throw new Error('the thumbnails should start folded on a phone');
     },
   },
 ];

@@ -174,7 +174,7 @@ function buildPage() {
       el('span', { class: 'counter' }, el('label', { for: 'moves-count' }, 'Moves'), ' ', ui.movesOutput),
       el('span', { class: 'counter' }, el('label', { for: 'pushes-count' }, 'Pushes'), ' ', ui.pushesOutput)),
     el('div', { class: 'solved-row' }, ui.solvedStatus, ui.solvedNext),
-    el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
+    ui.moveRow = el('div', { class: 'buttons' }, ui.undoButton, ui.redoButton, ui.restartButton),
     el('div', { class: 'buttons' }, ui.saveButton, ui.restoreButton),
     el('div', { class: 'buttons' }, ui.zoomOut, ui.zoomIn, ui.zoomFit),
     el('div', { class: 'check' }, ui.deadlockBox, el('label', { for: 'show-deadlocks' }, 'Show deadlocks')),
@@ -215,15 +215,17 @@ function buildPage() {
     ui.solveFields,
     el('div', { class: 'buttons' }, ui.solveButton, ui.stopButton, ui.hintButton),
     ui.solveStatus, ui.solveError, ui.hintMessage,
-    el('fieldset', { class: 'replay' },
-      el('legend', {}, 'Replay of the solution'),
-      el('div', { class: 'buttons' }, ui.replayBack, ui.replayPlay, ui.replayForward),
-      el('div', { class: 'row' }, field('Speed', ui.speedSelect), field('Replay position', ui.scrubber)),
-      ui.replayPosition,
-      field('Paste a LURD solution', ui.lurdArea),
-      el('div', { class: 'buttons' }, ui.lurdButton),
-      ui.lurdMessage),
   );
+  // The replay sits under the board it plays on, after the move buttons (on a phone, the
+  // board and its replay fit one screen).
+  ui.moveRow.after(el('fieldset', { class: 'replay' },
+    el('legend', {}, 'Replay of the solution'),
+    el('div', { class: 'buttons' }, ui.replayBack, ui.replayPlay, ui.replayForward),
+    el('div', { class: 'row' }, field('Speed', ui.speedSelect), field('Replay position', ui.scrubber)),
+    ui.replayPosition,
+    field('Paste a LURD solution', ui.lurdArea),
+    el('div', { class: 'buttons' }, ui.lurdButton),
+    ui.lurdMessage));
 
   ui.shareOutput = el('input', { id: 'share-url', type: 'text', readonly: true, class: 'share-url' });
   ui.exportMessage = el('p', { class: 'note', 'aria-live': 'polite' });
@@ -239,10 +241,15 @@ function buildPage() {
     ui.exportMessage,
   );
 
+  // On a phone the thumbnails would push the levels, the solver and the replay far below the
+  // board: they start folded there.
+  const phone = window.matchMedia('(max-width: 600px)').matches;
   const browserSection = el('section', { class: 'panel browser', 'aria-labelledby': 'browser-heading' },
     el('h2', { id: 'browser-heading' }, 'Level browser'),
-    el('div', { class: 'buttons' }, ui.browserEarlier, ui.browserLater, ui.browserRange),
-    ui.browserList,
+    el('details', { class: 'browser-fold', open: !phone },
+      el('summary', {}, 'Thumbnails of the set'),
+      el('div', { class: 'buttons' }, ui.browserEarlier, ui.browserLater, ui.browserRange),
+      ui.browserList),
   );
 
   renderSetOptions();
