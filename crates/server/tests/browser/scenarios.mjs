@@ -909,6 +909,10 @@ const scenarios = [
       await plot.scrollIntoViewIfNeeded();
       await saveScreenshot(page, 'experiments-saved.png');
       await expectFitsBothSizes(page, 'the Experiments page with a saved report');
+      // On a phone a plot keeps its size (readable labels) and scrolls inside its own box.
+      await page.setViewportSize(WINDOW_SIZES[0]);
+      const width = await plot.evaluate((img) => img.getBoundingClientRect().width);
+      if (width < 700) throw new Error(`on a phone the plot is shrunk to ${width} px`);
     },
   },
   {
