@@ -361,6 +361,14 @@ function elapsedSeconds() {
   return ((run.finishedAt ?? performance.now()) - run.startedAt) / 1000;
 }
 
+/** An estimate of the time left, from the runs done so far (each run has the same budget). */
+function timeLeft(progress) {
+  if (!progress || !(progress.done > 0) || !(progress.total > progress.done)) return '';
+  const left = (elapsedSeconds() / progress.done) * (progress.total - progress.done);
+  const shown = left < 90 ? `${Math.ceil(left)} s` : left < 5400 ? `${Math.ceil(left / 60)} min` : `${(left / 3600).toFixed(1)} h`;
+  return ` · about ${shown} left`;
+}
+
 function statusLine() {
   const run = state.run;
   if (!run) return 'No run yet: choose an experiment and its settings, then Run.';
@@ -370,7 +378,7 @@ function statusLine() {
     ? `${progress.done} of ${progress.total} runs done (${progress.solved} solved)${progress.label ? ` · ${progress.label}` : ''} · `
     : '';
   const time = `${elapsedSeconds().toFixed(1)} s`;
-  if (state.running) return `Running ${run.experiment}: ${runs}${rows} · ${time}`;
+  if (state.running) return `Running ${run.experiment}: ${runs}${rows} · ${time}${timeLeft(progress)}`;
   const plots = state.summary?.plots?.length ?? 0;
   const reason = state.end?.reason ?? (state.error ? 'error' : 'closed');
   return `Finished ${run.experiment} (${reason}) in ${time}: ${runs}${rows}, ${plots} plot${plots === 1 ? '' : 's'}.`;
