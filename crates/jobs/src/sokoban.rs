@@ -46,7 +46,7 @@ pub enum AlgorithmName {
     /// A portfolio of fast searches for any solution (greedy and weighted A* with macros and
     /// FESS's features, forwards and backwards; see `docs/METHODS.md#sokoban`).
     #[default]
-    #[schemars(title = "Greedy portfolio: fast searches for any solution")]
+    #[schemars(title = "Greedy portfolio (any solution, fast)")]
     Greedy,
     /// A* over pushes: push-optimal.
     Astar,
