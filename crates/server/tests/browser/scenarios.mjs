@@ -427,6 +427,30 @@ const scenarios = [
     },
   },
   {
+    name: 'on a phone: an edited level is solved, and generating from it shows the run at once',
+    limitMs: 60_000,
+    async run(page) {
+      await page.setViewportSize(WINDOW_SIZES[0]);
+      await page.goto(`${options.base}#/editor`);
+      await page.getByRole('status').filter({ hasText: 'Valid level: 1 box, 7×5.' }).waitFor();
+      await page.getByRole('button', { name: 'Solve it' }).click();
+      await page.getByText(/^Solved: 3 moves, 2 pushes/).waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: 'Generate from it' }).click();
+      await page.getByRole('heading', { name: 'Sokoban generator', level: 1 }).waitFor();
+      // The run starts by itself and its progress is on screen, not below the options.
+      const progress = page.getByRole('heading', { name: 'Progress', level: 2 });
+      await eventually(async () => progress.evaluate((h) => {
+        const top = h.getBoundingClientRect().top;
+        return top >= 0 && top < window.innerHeight;
+      }), 'the progress should be in view on a phone');
+      const kept = page.getByRole('list', { name: 'Kept levels' }).getByRole('listitem');
+      await eventually(async () => (await kept.count()) > 0, 'the run should keep levels', 15_000);
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: /Finished \((done|time_cap|stopped)\)/ }).waitFor({ timeout: 15_000 });
+      await expectNoSideScroll(page, 'the generator on a phone');
+    },
+  },
+  {
     name: 'a saved position comes back after a reload; the board zooms and fits',
     limitMs: 20_000,
     async run(page) {
