@@ -495,9 +495,10 @@ const scenarios = [
     },
   },
   {
-    name: 'a hint spells out its walk and push and plays them; the deadlock shading has a legend',
+    name: 'on a phone a hint spells out its walk and push and plays them; the deadlock shading has a legend',
     limitMs: 30_000,
     async run(page) {
+      await page.setViewportSize(WINDOW_SIZES[0]);
       await openSokoban(page);
       const legend = page.getByText(/^Shaded squares are dead/);
       await legend.waitFor();
@@ -647,9 +648,10 @@ const scenarios = [
     },
   },
   {
-    name: 'SameGame on a touch screen: a tap shows a group and its points, a second tap removes it',
+    name: 'SameGame on a phone: a tap shows a group and its points, a second tap removes it',
     limitMs: 25_000,
     async run(page) {
+      await page.setViewportSize(WINDOW_SIZES[0]);
       const set = await (await apiCall('samegame/sets/standard20')).json();
       const start = await (await apiCall('samegame/play', { board: set.boards[0].text, moves: [] })).json();
       const group = start.groups.reduce((best, g) => (g.points > best.points ? g : best));
@@ -671,6 +673,13 @@ const scenarios = [
       if ((await sameGameScore(page)) !== before) throw new Error('the first tap should not remove the group');
       await tap();
       await eventually(async () => (await sameGameScore(page)) === before + group.points, 'the second tap should remove the group');
+      // The solver's expert knobs wait behind "Advanced" on a phone too.
+      const stabilized = page.getByLabel(/^Stabilized NRPA/);
+      await page.getByRole('button', { name: 'Solve', exact: true }).waitFor();
+      if (await stabilized.isVisible()) throw new Error('an expert knob should wait behind "Advanced"');
+      await page.locator('.sg-solve-form summary', { hasText: 'Advanced' }).first().click();
+      await stabilized.waitFor({ state: 'visible' });
+      await expectNoSideScroll(page, 'SameGame on a phone with the advanced options open');
     },
   },
   {
