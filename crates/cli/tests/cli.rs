@@ -105,6 +105,18 @@ fn an_unread_budget_flag_is_refused() {
             "--iterations",
         ),
         (vec!["render", "x.xsb", "--seed", "1"], "--seed"),
+        (
+            vec![
+                "solve",
+                "sudoku",
+                "--algo",
+                "exact",
+                "--time-limit",
+                "3",
+                "/dev/null",
+            ],
+            "--time-limit",
+        ),
     ] {
         let out = puzzle().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?} should be refused");

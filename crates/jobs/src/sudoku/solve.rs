@@ -460,6 +460,12 @@ impl crate::job::Job for SolveRequest {
     type Event = SolveEvent;
 
     fn check(&self) -> Result<()> {
+        // The exact solver reads no budget setting (the schema says so with `x-when`): one
+        // given with it is refused, not dropped.
+        if self.algo == AlgorithmName::Exact {
+            self.limits
+                .check_read("sudoku_solve with algo exact", &[])?;
+        }
         mcts_config(self, &Arc::new(AtomicBool::new(false))).map(drop)
     }
 
