@@ -51,6 +51,33 @@ pub struct BundledSet {
     pub text: Cow<'static, str>,
 }
 
+/// A bundled set whose text is part of the binary (most of them): what a game's spec lists.
+#[derive(Clone, Copy, Debug)]
+pub struct StaticSet {
+    /// The set's id, as jobs and the API name it (`microban`, `top95`).
+    pub id: &'static str,
+    /// A display name.
+    pub name: &'static str,
+    /// The items' text.
+    pub text: &'static str,
+}
+
+impl StaticSet {
+    /// The set as the registry lists it.
+    pub fn bundled(self) -> BundledSet {
+        BundledSet {
+            id: self.id,
+            name: self.name,
+            text: Cow::Borrowed(self.text),
+        }
+    }
+
+    /// The set called `id` among `sets`.
+    pub fn find(sets: &[StaticSet], id: &str) -> Option<StaticSet> {
+        sets.iter().copied().find(|s| s.id == id)
+    }
+}
+
 /// A small example of a game, for its conformance test and its documentation: an item, a
 /// solution of it in the game's notation, and a text its reader refuses at a known place.
 #[derive(Clone, Copy, Debug)]

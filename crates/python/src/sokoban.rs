@@ -146,7 +146,7 @@ pub fn sokoban_set(id: &str) -> PyResult<Vec<Level>> {
             ids.join(", ")
         )));
     };
-    parse_xsb(set.xsb, set.id)
+    parse_xsb(set.text, set.id)
 }
 
 /// A Sokoban level being played: moves that push when they walk into a box, as in the

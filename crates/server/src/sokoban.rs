@@ -61,7 +61,7 @@ pub async fn sets() -> Json<Value> {
         SOKOBAN_SETS
             .iter()
             .map(|s| {
-                let n = parse_levels(s.xsb, s.id).map_or(0, |l| l.len());
+                let n = parse_levels(s.text, s.id).map_or(0, |l| l.len());
                 json!({ "id": s.id, "name": s.name, "levels": n })
             })
             .collect(),
@@ -76,7 +76,7 @@ pub async fn set(Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
             format!("no bundled level set '{id}'"),
         )
     })?;
-    let levels = parse_levels(set.xsb, set.id)?;
+    let levels = parse_levels(set.text, set.id)?;
     Ok(Json(
         json!({ "id": set.id, "name": set.name, "levels": records(&levels) }),
     ))

@@ -387,7 +387,7 @@ async fn hint_gives_the_next_push() {
 async fn a_solve_job_reports_its_search_while_it_runs() {
     let app = app_with(2);
     let set = puzzle_jobs::data::sokoban_set("xsokoban").unwrap();
-    let levels = puzzle_jobs::sokoban::parse_levels(set.xsb, "xsokoban").unwrap();
+    let levels = puzzle_jobs::sokoban::parse_levels(set.text, "xsokoban").unwrap();
     // XSokoban 50 is not solved in a second: the search reports as it goes.
     let request = json!({ "job": "sokoban_solve", "xsb": levels[49].to_xsb(), "time_limit": 1 });
     let events = events(&app, post("/api/jobs", &request)).await;

@@ -122,7 +122,7 @@ async fn freed_within(app: &axum::Router, addr: SocketAddr, limit: Duration) -> 
 async fn a_hint_whose_client_disconnects_frees_its_slot() {
     let (addr, app) = listening(2).await;
     let set = puzzle_jobs::data::sokoban_set("xsokoban").unwrap();
-    let levels = puzzle_jobs::sokoban::parse_levels(set.xsb, "xsokoban").unwrap();
+    let levels = puzzle_jobs::sokoban::parse_levels(set.text, "xsokoban").unwrap();
     // XSokoban 50: far beyond a hint's 12 seconds.
     let body = json!({ "xsb": levels[49].to_xsb(), "moves": "", "time_limit": 12 }).to_string();
     let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();

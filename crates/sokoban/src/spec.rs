@@ -2,8 +2,7 @@
 //! sets, the LURD replay), declared once here and listed by the job layer's game registry.
 
 use crate::{parse_xsb, replay, Level, XsbError};
-use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, TextError};
-use std::borrow::Cow;
+use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, StaticSet, TextError};
 
 /// Microban, 155 levels (David W. Skinner).
 pub const MICROBAN: &str = include_str!("../../../data/sokoban/Microban_155.xsb");
@@ -16,49 +15,41 @@ pub const SASQUATCH: &str = include_str!("../../../data/sokoban/Sasquatch_50.xsb
 /// Boxoban hard, file 000, 1000 levels (DeepMind, Apache-2.0).
 pub const BOXOBAN_HARD: &str = include_str!("../../../data/sokoban/boxoban/hard_000.txt");
 
-/// A bundled Sokoban level set.
-#[derive(Clone, Copy, Debug)]
-pub struct SokobanSet {
-    /// The name used on the command line and in the API (`microban`).
-    pub id: &'static str,
-    /// A display name.
-    pub name: &'static str,
-    /// The XSB text.
-    pub xsb: &'static str,
-}
+/// A bundled Sokoban level set (its `text` is XSB).
+pub type SokobanSet = StaticSet;
 
 /// The bundled Sokoban sets, in the order the workbench lists them.
 pub const SOKOBAN_SETS: [SokobanSet; 5] = [
-    SokobanSet {
+    StaticSet {
         id: "microban",
         name: "Microban",
-        xsb: MICROBAN,
+        text: MICROBAN,
     },
-    SokobanSet {
+    StaticSet {
         id: "xsokoban",
         name: "XSokoban",
-        xsb: XSOKOBAN,
+        text: XSOKOBAN,
     },
-    SokobanSet {
+    StaticSet {
         id: "microban2",
         name: "Microban II",
-        xsb: MICROBAN_II,
+        text: MICROBAN_II,
     },
-    SokobanSet {
+    StaticSet {
         id: "sasquatch",
         name: "Sasquatch",
-        xsb: SASQUATCH,
+        text: SASQUATCH,
     },
-    SokobanSet {
+    StaticSet {
         id: "boxoban-hard",
         name: "Boxoban hard (file 000)",
-        xsb: BOXOBAN_HARD,
+        text: BOXOBAN_HARD,
     },
 ];
 
 /// The bundled Sokoban set called `id`.
 pub fn sokoban_set(id: &str) -> Option<SokobanSet> {
-    SOKOBAN_SETS.iter().copied().find(|s| s.id == id)
+    StaticSet::find(&SOKOBAN_SETS, id)
 }
 
 /// Sokoban's entry in the game registry.
@@ -93,14 +84,7 @@ fn text_error(error: &(dyn std::error::Error + 'static)) -> Option<TextError> {
 }
 
 fn sets() -> Vec<BundledSet> {
-    SOKOBAN_SETS
-        .iter()
-        .map(|s| BundledSet {
-            id: s.id,
-            name: s.name,
-            text: Cow::Borrowed(s.xsb),
-        })
-        .collect()
+    SOKOBAN_SETS.map(StaticSet::bundled).to_vec()
 }
 
 fn replay_lurd(item: &str, solution: &str) -> Result<bool, String> {

@@ -3,33 +3,24 @@
 //! registry.
 
 use crate::parse::{parse_puzzle, parse_puzzles, ParseError};
-use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, TextError};
-use std::borrow::Cow;
+use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, StaticSet, TextError};
 
 /// The magictour "top95" list, 95 puzzles (the list of Peter Norvig's solver essay).
 pub const SUDOKU_TOP95: &str = include_str!("../../../data/sudoku/magictour_top95.txt");
 /// Peter Norvig's "hardest" list, 11 puzzles.
 pub const SUDOKU_HARDEST11: &str = include_str!("../../../data/sudoku/norvig_hardest11.txt");
 
-/// A bundled Sudoku puzzle set (one puzzle per line).
-#[derive(Clone, Copy, Debug)]
-pub struct SudokuSet {
-    /// The name used in the API (`top95`).
-    pub id: &'static str,
-    /// A display name.
-    pub name: &'static str,
-    /// The puzzles, one per line (81 symbols, `.` empty).
-    pub text: &'static str,
-}
+/// A bundled Sudoku puzzle set (its `text`: one puzzle per line, 81 symbols, `.` empty).
+pub type SudokuSet = StaticSet;
 
 /// The bundled Sudoku sets, in the order the workbench lists them.
 pub const SUDOKU_SETS: [SudokuSet; 2] = [
-    SudokuSet {
+    StaticSet {
         id: "top95",
         name: "magictour top95",
         text: SUDOKU_TOP95,
     },
-    SudokuSet {
+    StaticSet {
         id: "hardest11",
         name: "Norvig's hardest 11",
         text: SUDOKU_HARDEST11,
@@ -38,7 +29,7 @@ pub const SUDOKU_SETS: [SudokuSet; 2] = [
 
 /// The bundled Sudoku set called `id`.
 pub fn sudoku_set(id: &str) -> Option<SudokuSet> {
-    SUDOKU_SETS.iter().copied().find(|s| s.id == id)
+    StaticSet::find(&SUDOKU_SETS, id)
 }
 
 /// Sudoku's entry in the game registry. A solution is the filled grid (either layout); it
@@ -77,14 +68,7 @@ fn text_error(error: &(dyn std::error::Error + 'static)) -> Option<TextError> {
 }
 
 fn sets() -> Vec<BundledSet> {
-    SUDOKU_SETS
-        .iter()
-        .map(|s| BundledSet {
-            id: s.id,
-            name: s.name,
-            text: Cow::Borrowed(s.text),
-        })
-        .collect()
+    SUDOKU_SETS.map(StaticSet::bundled).to_vec()
 }
 
 fn check_grid(item: &str, solution: &str) -> Result<bool, String> {

@@ -35,7 +35,7 @@ impl LevelSet {
     pub fn levels(&self) -> Result<Vec<Level>> {
         match (&self.xsb, sokoban_set(&self.name)) {
             (Some(text), _) => parse_levels(text, &self.name),
-            (None, Some(set)) => parse_levels(set.xsb, set.id),
+            (None, Some(set)) => parse_levels(set.text, set.id),
             (None, None) => bail!(
                 "unknown level set '{}' (bundled: {})",
                 self.name,
