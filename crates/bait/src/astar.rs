@@ -9,7 +9,7 @@
 
 use crate::clock::MoveClock;
 use crate::heuristic::{admissible_distance, is_dead, paper_distance, relaxed_distance};
-use crate::state::{Action, BaitState, Dynamic, Fingerprint};
+use crate::state::{Action, BaitState, Dynamic, Fingerprint, MAX_TICKS};
 use puzzle_engine::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -24,6 +24,9 @@ pub enum Heuristic {
     /// [`relaxed_distance`] with the given extra cost per hole: not admissible (a hole can
     /// be filled on the way at no extra move), so plans are short but not proved shortest.
     Relaxed(u32),
+    /// [`Heuristic::Walk`] times the given weight (weighted A*): not admissible, a win within
+    /// that factor of the shortest, found in far fewer expansions where many ways tie.
+    WeightedWalk(u32),
 }
 
 impl Heuristic {
@@ -32,6 +35,7 @@ impl Heuristic {
             Heuristic::Paper => paper_distance(s),
             Heuristic::Walk => admissible_distance(s),
             Heuristic::Relaxed(hole_cost) => relaxed_distance(s, hole_cost),
+            Heuristic::WeightedWalk(weight) => admissible_distance(s).map(|h| h * weight),
         }
     }
 }
@@ -72,6 +76,14 @@ pub struct AStar<const W: usize = 4> {
     /// Positions generated so far.
     pub generated: u64,
     scratch: BaitState<W>,
+    /// The clock is read every this many expansions: about every 16,384 cells' worth of work,
+    /// so that a wide level's costlier expansions do not overrun the move budget.
+    check_every: u32,
+    /// The stored position closest to a win by the heuristic (least `h`, then least `g`): where
+    /// a search out of nodes goes on from ([`AStar::best_partial`]).
+    best: (u32, u16, u32),
+    /// Store positions by [`BaitState::exact_plan_key`] (else by [`BaitState::plan_key`]).
+    exact: bool,
 }
 
 impl<const W: usize> AStar<W> {
@@ -96,18 +108,50 @@ impl<const W: usize> AStar<W> {
             expanded: 0,
             generated: 0,
             scratch: start.clone(),
+            check_every: (16_384 / start.level().cells().max(1)).clamp(1, 64) as u32,
+            best: (u32::MAX, 0, 0),
+            exact: false,
         };
         if let Some(h) = heuristic.eval(start).filter(|_| !is_dead(start)) {
+            search.best = (h, 0, 0);
             search.nodes.push(Node {
                 dy: start.dy,
                 parent: u32::MAX,
                 action: Action::Nil,
                 g: 0,
             });
-            search.best_g.insert(start.fingerprint(), 0);
+            search.best_g.insert(start.plan_key(), 0);
             search.open.push((Reverse(h), 0, Reverse(0)));
         }
         search
+    }
+
+    /// The same search storing positions by [`BaitState::exact_plan_key`], so that running out
+    /// of positions proves that no win exists on every level (call before [`AStar::run`]).
+    pub fn exact(mut self) -> AStar<W> {
+        self.exact = true;
+        if let Some(node) = self.nodes.first() {
+            self.scratch.dy = node.dy;
+            let key = self.scratch.exact_plan_key();
+            self.best_g.clear();
+            self.best_g.insert(key, 0);
+        }
+        self
+    }
+
+    /// Does [`AStarStatus::Exhausted`] prove that no win exists from the start? It does when
+    /// the positions are stored by an exact key: [`AStar::exact`], or a level whose plan key
+    /// is exact ([`crate::level::Level::plan_key_is_exact`]).
+    pub fn exhaustive(&self) -> bool {
+        self.exact || self.start.level().plan_key_is_exact()
+    }
+
+    fn key(&self) -> Fingerprint {
+        if self.exact {
+            self.scratch.exact_plan_key()
+        } else {
+            self.scratch.plan_key()
+        }
     }
 
     /// Positions stored.
@@ -135,7 +179,7 @@ impl<const W: usize> AStar<W> {
         let mut count = 0u32;
         loop {
             count += 1;
-            if count.is_multiple_of(64)
+            if count.is_multiple_of(self.check_every)
                 && (clock.is_some_and(|c| c.expired()) || stop.is_some_and(|f| f()))
             {
                 return AStarStatus::Paused;
@@ -154,7 +198,7 @@ impl<const W: usize> AStar<W> {
             let node_dy = self.nodes[index as usize].dy;
             let g = self.nodes[index as usize].g;
             self.scratch.dy = node_dy;
-            let fp = self.scratch.fingerprint();
+            let fp = self.key();
             if self.best_g.get(&fp).is_some_and(|&best| best < g) {
                 continue; // a stale duplicate
             }
@@ -179,7 +223,7 @@ impl<const W: usize> AStar<W> {
                     continue;
                 }
                 let child_g = g + 1;
-                let child_fp = self.scratch.fingerprint();
+                let child_fp = self.key();
                 match self.best_g.get_mut(&child_fp) {
                     Some(best) if *best <= child_g => continue,
                     Some(best) => *best = child_g,
@@ -199,6 +243,9 @@ impl<const W: usize> AStar<W> {
                 }
                 self.generated += 1;
                 let child = self.nodes.len() as u32;
+                if (h, child_g) < (self.best.0, self.best.1) {
+                    self.best = (h, child_g, child);
+                }
                 self.nodes.push(Node {
                     dy: self.scratch.dy,
                     parent: index,
@@ -214,6 +261,14 @@ impl<const W: usize> AStar<W> {
     /// The start position.
     pub fn start(&self) -> &BaitState<W> {
         &self.start
+    }
+
+    /// The actions to the stored position the heuristic puts closest to a win (least
+    /// estimate, then fewest moves), if it is not the start: the best partial plan when the
+    /// node budget ends without a win.
+    pub fn best_partial(&self) -> Option<Vec<Action>> {
+        let (h, _, index) = self.best;
+        (h != u32::MAX && index != 0).then(|| self.path_to(index))
     }
 }
 
@@ -231,7 +286,9 @@ pub struct PlanResult {
 }
 
 /// Offline planner: A* with the walking-distance heuristic to the end (or the node budget, or
-/// `stop`). The plan is replayed before it is returned.
+/// `stop`), storing positions by [`BaitState::plan_key`]: the win is a shortest one where
+/// that key is exact ([`crate::level::Level::plan_key_is_exact`]). The plan is replayed
+/// before it is returned.
 pub fn shortest_win<const W: usize>(
     start: &BaitState<W>,
     max_nodes: usize,
@@ -260,44 +317,100 @@ pub fn shortest_win<const W: usize>(
 pub struct WinPlan {
     /// The win found (replayed), if any.
     pub plan: Option<Vec<Action>>,
-    /// `plan` is proved shortest (the admissible search finished).
+    /// `plan` is proved shortest (the admissible search finished, on a level where mushrooms
+    /// do not matter).
     pub optimal: bool,
-    /// Positions expanded by both stages.
+    /// No win exists: an exhaustive search ([`AStar::exhaustive`]) visited every reachable
+    /// position.
+    pub unwinnable: bool,
+    /// Positions expanded by every stage.
     pub expanded: u64,
 }
 
-/// The offline planner: [`shortest_win`] (provably shortest) with at most
-/// `min(max_nodes, 1M)` stored positions; if that is not enough (GVGAI's level 3 needs more
-/// than 15 million), A* with the [`Heuristic::Relaxed`] estimate (a hole costing 4 extra),
-/// which is not admissible but finds short wins in far fewer expansions (46 moves on level 3).
+/// The offline planner: [`shortest_win`] (shortest where its key is exact) with at most
+/// `min(max_nodes, 1M)` stored positions; if it runs out of positions where its key is not
+/// exact, the same search by exact keys ([`AStar::exact`]), which is then a proof when it runs
+/// out too. If the node budget is not enough, A* with the [`Heuristic::Relaxed`] estimate (a
+/// hole costing 4 extra), which is not admissible but finds short wins in far fewer
+/// expansions. If that search fills its node budget too, the plan goes on from the best
+/// partial plan ([`AStar::best_partial`]): the position it reaches starts a new search, until
+/// a win, a dead end, [`MAX_TICKS`] moves or `stop`.
 pub fn plan_win<const W: usize>(
     start: &BaitState<W>,
     max_nodes: usize,
     stop: Option<&dyn Fn() -> bool>,
 ) -> WinPlan {
-    let first = shortest_win(start, max_nodes.min(1_000_000), stop);
-    if first.plan.is_some() || first.status == AStarStatus::Exhausted || stop.is_some_and(|f| f()) {
-        return WinPlan {
-            optimal: first.plan.is_some(),
-            plan: first.plan,
-            expanded: first.expanded,
-        };
+    let admissible_nodes = max_nodes.min(1_000_000);
+    let mut expanded = 0;
+    let mut first = AStar::new(start, Heuristic::Walk, admissible_nodes);
+    let mut status = first.run(None, stop);
+    expanded += first.expanded;
+    if status == AStarStatus::Exhausted && !first.exhaustive() {
+        drop(first);
+        let mut exact = AStar::new(start, Heuristic::Walk, admissible_nodes).exact();
+        status = exact.run(None, stop);
+        expanded += exact.expanded;
     }
-    let mut search = AStar::new(start, Heuristic::Relaxed(4), max_nodes);
-    let status = search.run(None, stop);
-    let plan = match status {
-        AStarStatus::Solved(p) => {
+    let stopped = stop.is_some_and(|f| f());
+    match status {
+        AStarStatus::Solved(plan) => {
             assert!(
-                start.replay(&p).is_win(),
+                start.replay(&plan).is_win(),
                 "A* plan does not replay to a win"
             );
-            Some(p)
+            return WinPlan {
+                optimal: start.level().plan_key_is_exact(),
+                unwinnable: false,
+                plan: Some(plan),
+                expanded,
+            };
         }
-        _ => None,
+        AStarStatus::Exhausted => {
+            return WinPlan {
+                optimal: false,
+                unwinnable: true,
+                plan: None,
+                expanded,
+            };
+        }
+        _ if stopped => {
+            return WinPlan {
+                optimal: false,
+                unwinnable: false,
+                plan: None,
+                expanded,
+            };
+        }
+        _ => {}
+    }
+    let mut prefix: Vec<Action> = Vec::new();
+    let mut from = start.clone();
+    let plan = loop {
+        let mut search = AStar::new(&from, Heuristic::Relaxed(4), max_nodes);
+        let status = search.run(None, stop);
+        expanded += search.expanded;
+        match status {
+            AStarStatus::Solved(p) => {
+                prefix.extend(p);
+                break Some(prefix);
+            }
+            AStarStatus::OutOfNodes => match search.best_partial() {
+                Some(partial) if prefix.len() + partial.len() < MAX_TICKS as usize => {
+                    from = from.replay(&partial);
+                    prefix.extend(partial);
+                }
+                _ => break None,
+            },
+            AStarStatus::Exhausted | AStarStatus::Paused => break None,
+        }
     };
+    if let Some(p) = &plan {
+        assert!(start.replay(p).is_win(), "A* plan does not replay to a win");
+    }
     WinPlan {
         plan,
         optimal: false,
-        expanded: first.expanded + search.expanded,
+        unwinnable: false,
+        expanded,
     }
 }

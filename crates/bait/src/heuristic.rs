@@ -175,3 +175,112 @@ pub fn relaxed_distance<const W: usize>(state: &BaitState<W>, hole_cost: u32) ->
         None
     })
 }
+
+/// Why the game can certainly no longer be won from `state`, if a quick test can tell: no key
+/// left to take, a door or every key under a box that can never move, no key within the
+/// avatar's reach, a door out of reach of every key, or a win needing more moves than the
+/// ticks left. Walls are the only obstacles it trusts: boxes and mushrooms count as passable,
+/// and holes too where a box could fill them ([`crate::level::Level::box_reach`]), so it never
+/// calls a winnable position lost. A level it passes may still be unwinnable (the search then
+/// says so when it has seen every position).
+pub fn unwinnable_reason<const W: usize>(state: &BaitState<W>) -> Option<String> {
+    if state.is_win() {
+        return None;
+    }
+    if state.is_loss() {
+        return Some(format!(
+            "the game is already lost ({})",
+            state.status().name()
+        ));
+    }
+    let d = &state.dy;
+    let level = state.level();
+    if d.doors.is_empty() {
+        return None;
+    }
+    if !d.has_key && d.keys.is_empty() {
+        return Some("there is no key to take, and a door opens only with a key".into());
+    }
+    let under_frozen_box = |cell: u16| d.boxes.has(cell as usize) && box_frozen(state, cell);
+    if let Some(door) = level
+        .door_cells()
+        .find(|&g| d.doors.has(g as usize) && under_frozen_box(g))
+    {
+        let (r, c) = level.row_col(door);
+        return Some(format!(
+            "the door at row {}, column {} is under a box that can never move again",
+            r + 1,
+            c + 1
+        ));
+    }
+    if !d.has_key
+        && level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize))
+            .all(under_frozen_box)
+    {
+        return Some("every key is under a box that can never move again".into());
+    }
+    // The cells the avatar might ever stand on: not walls, and not holes no box can fill.
+    let passable =
+        |cell: usize| !level.walls.has(cell) && (!d.holes.has(cell) || level.box_reach.has(cell));
+    let flood = |from: &[u16], doors_open: bool| {
+        let mut seen = crate::level::Bits::<W>::EMPTY;
+        let mut queue: Vec<u16> = from.to_vec();
+        for &c in from {
+            seen.set(c as usize);
+        }
+        while let Some(cell) = queue.pop() {
+            for a in Action::MOVES {
+                let (dr, dc) = a.delta();
+                let Some(next) = level.step(cell, dr, dc) else {
+                    continue;
+                };
+                let i = next as usize;
+                if seen.has(i) || !passable(i) || (!doors_open && d.doors.has(i)) {
+                    continue;
+                }
+                seen.set(i);
+                queue.push(next);
+            }
+        }
+        seen
+    };
+    let keyed_from: Vec<u16> = if d.has_key {
+        vec![d.avatar]
+    } else {
+        let walk = flood(&[d.avatar], false);
+        let keys: Vec<u16> = level
+            .key_cells()
+            .filter(|&k| d.keys.has(k as usize) && walk.has(k as usize))
+            .collect();
+        if keys.is_empty() {
+            return Some(
+                "no key can be reached: walls (and holes no box can fill) cut the avatar off \
+                 from every key"
+                    .into(),
+            );
+        }
+        keys
+    };
+    let walk = flood(&keyed_from, true);
+    if let Some(door) = level
+        .door_cells()
+        .find(|&g| d.doors.has(g as usize) && !walk.has(g as usize))
+    {
+        let (r, c) = level.row_col(door);
+        return Some(format!(
+            "the door at row {}, column {} cannot be reached with a key: walls (and holes no \
+             box can fill) seal it off",
+            r + 1,
+            c + 1
+        ));
+    }
+    let left = u32::from(crate::state::MAX_TICKS.saturating_sub(state.tick()));
+    match admissible_distance(state) {
+        Some(moves) if moves > left => Some(format!(
+            "a win needs at least {moves} more moves, and only {left} ticks are left"
+        )),
+        _ => None,
+    }
+}

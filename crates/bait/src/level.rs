@@ -3,7 +3,8 @@
 //!
 //! GVGAI's `LevelMapping` for Bait (`data/bait/bait.txt`): `w` wall, `A` avatar (without key),
 //! `0` hole, `1` box, `k` key, `g` door (goal), `m` mushroom, `.` floor. Every row must have the
-//! same width; exactly one avatar; at least one door. Levels of up to [`MAX_CELLS`] cells
+//! same width; exactly one avatar. A level without a door is accepted: GVGAI counts it won at the
+//! end of the first tick. Levels of up to [`MAX_CELLS`] cells
 //! (64×64) are supported (GVGAI's five levels have at most 143).
 //!
 //! The object layers are fixed-size `Copy` bitsets of `W` 64-bit words, and every type that
@@ -20,6 +21,11 @@ use std::fmt;
 /// pays for its width only (one width for every level, 64, measured 2.3× the CPU time and 4.3×
 /// the peak memory of A* on the bundled levels).
 pub const WIDTHS: [usize; 3] = [4, 16, 64];
+
+/// The most mushrooms a box could meet that the searches' position key keeps (beyond, it
+/// keeps none: a search's positions would multiply by the subsets of them eaten, as on a room
+/// crossed by a band of mushrooms). GVGAI's levels have at most one.
+pub const KEY_MUSHROOMS: usize = 12;
 
 /// The most cells (width × height) a level may have: 4,096, e.g. 64×64 (the widest of
 /// [`WIDTHS`]). Bigger levels are refused with this limit in the message.
@@ -113,6 +119,16 @@ pub struct Level<const W: usize = 4> {
     pub keys: Bits<W>,
     /// Doors.
     pub doors: Bits<W>,
+    /// Every cell a box could ever be pushed onto (from any start box, through any cell that is
+    /// not a wall, with a non-wall cell behind it for the avatar; other boxes, holes and
+    /// mushrooms ignored, so it is a superset). A mushroom outside it can never block a box, so
+    /// whether it is eaten changes the score only, never what can still be won
+    /// ([`Level::plan_key_is_exact`]).
+    pub box_reach: Bits<W>,
+    /// The mushrooms the searches' position key keeps ([`crate::state::BaitState::plan_key`]):
+    /// those of [`Level::box_reach`] when there are at most [`KEY_MUSHROOMS`] of them (the key
+    /// is then exact), else none.
+    pub key_mushrooms: Bits<W>,
     /// `row_start[t]`: where the row of `dist` holding the distances to cell `t` starts, if
     /// `t` holds a key or a door at the start (a target); for other cells, the start of the
     /// last row, which is all [`Level::UNREACHABLE`].
@@ -205,6 +221,8 @@ impl<const W: usize> Level<W> {
             mushrooms: Bits::EMPTY,
             keys: Bits::EMPTY,
             doors: Bits::EMPTY,
+            box_reach: Bits::EMPTY,
+            key_mushrooms: Bits::EMPTY,
             row_start: Vec::new(),
             dist: Vec::new(),
             key_rows: Vec::new(),
@@ -253,17 +271,21 @@ impl<const W: usize> Level<W> {
                 message: "no avatar 'A' in the level".into(),
             });
         }
-        if level.doors.is_empty() {
-            return Err(LevelError {
-                line: 0,
-                column: 0,
-                message: "no door 'g' in the level (it could not be played: GVGAI counts a \
-                          level without doors as won at once)"
-                    .into(),
-            });
-        }
         level.target_distances();
+        level.box_reach = level.box_reach();
+        let relevant = level.mushrooms.and(level.box_reach);
+        if relevant.count() as usize <= KEY_MUSHROOMS {
+            level.key_mushrooms = relevant;
+        }
         Ok(level)
+    }
+
+    /// Is the searches' position key ([`crate::state::BaitState::plan_key`]) exact: does it
+    /// keep every mushroom a box could be pushed onto? Only such a mushroom can change what can
+    /// be won (a mushroom stops a box), so with an exact key two positions with the same key
+    /// have the same wins in the same ticks.
+    pub fn plan_key_is_exact(&self) -> bool {
+        self.mushrooms.and(self.box_reach) == self.key_mushrooms
     }
 
     /// Number of cells.
@@ -351,6 +373,30 @@ impl<const W: usize> Level<W> {
         (ra.abs_diff(rb) + ca.abs_diff(cb)) as u32
     }
 
+    /// The cells a box could ever reach ([`Level::box_reach`]): a breadth-first search over
+    /// box cells from every start box, a push from `p` to `p + d` needing `p + d` and `p - d`
+    /// inside the level and not walls.
+    fn box_reach(&self) -> Bits<W> {
+        let mut reach = self.boxes;
+        let mut queue: Vec<u16> = self.boxes.iter().map(|c| c as u16).collect();
+        let open = |cell: Option<u16>| cell.filter(|&c| !self.walls.has(c as usize));
+        while let Some(cell) = queue.pop() {
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                let (Some(to), Some(_)) = (
+                    open(self.step(cell, dr, dc)),
+                    open(self.step(cell, -dr, -dc)),
+                ) else {
+                    continue;
+                };
+                if !reach.has(to as usize) {
+                    reach.set(to as usize);
+                    queue.push(to);
+                }
+            }
+        }
+        reach
+    }
+
     /// Fill `row_start` and `dist`: one breadth-first search from every key and door (never
     /// a wall: a cell holds one tile).
     fn target_distances(&mut self) {
@@ -411,6 +457,8 @@ impl<const W: usize> Level<W> {
             mushrooms: resize(self.mushrooms),
             keys: resize(self.keys),
             doors: resize(self.doors),
+            box_reach: resize(self.box_reach),
+            key_mushrooms: resize(self.key_mushrooms),
             row_start: self.row_start,
             dist: self.dist,
             key_rows: self.key_rows,

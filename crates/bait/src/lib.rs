@@ -19,6 +19,7 @@
 pub mod agents;
 pub mod astar;
 pub mod clock;
+pub mod generate;
 pub mod heuristic;
 pub mod level;
 pub mod play;

@@ -227,6 +227,28 @@ impl<const W: usize> BaitState<W> {
     /// The position's fingerprint (no tick). It reads only the words the level's cells use,
     /// so a level gives the same fingerprints in every width.
     pub fn fingerprint(&self) -> Fingerprint {
+        self.hash_with_mushrooms(&self.dy.mushrooms)
+    }
+
+    /// The fingerprint the searches for a win (A*, DFS) store: as [`BaitState::fingerprint`]
+    /// with only the mushrooms of [`Level::key_mushrooms`]. Mushrooms are score: whether one is
+    /// eaten changes what can be won only where a box could be pushed onto it
+    /// ([`Level::box_reach`]), so the others are left out, and so are all of them when more
+    /// than [`crate::level::KEY_MUSHROOMS`] could meet a box. Otherwise a search's positions
+    /// would multiply by the subsets of mushrooms eaten (the ways to cross a band of them).
+    /// Where that leaves out a mushroom that matters ([`Level::plan_key_is_exact`] is false), a
+    /// search on this key may miss a win; it is exhaustive with [`BaitState::exact_plan_key`].
+    pub fn plan_key(&self) -> Fingerprint {
+        self.hash_with_mushrooms(&self.dy.mushrooms.and(self.level.key_mushrooms))
+    }
+
+    /// [`BaitState::plan_key`] with every mushroom a box could meet: exact (two positions with
+    /// the same key have the same wins) on every level.
+    pub fn exact_plan_key(&self) -> Fingerprint {
+        self.hash_with_mushrooms(&self.dy.mushrooms.and(self.level.box_reach))
+    }
+
+    fn hash_with_mushrooms(&self, mushrooms: &Bits<W>) -> Fingerprint {
         let d = &self.dy;
         let words = self.level.cells().div_ceil(64);
         let mut a = FxLikeHasher::default();
@@ -240,7 +262,7 @@ impl<const W: usize> BaitState<W> {
             b ^= b >> 31;
         };
         mix(d.avatar as u64 | (d.has_key as u64) << 16 | (d.status as u64) << 17);
-        for set in [&d.boxes, &d.holes, &d.mushrooms, &d.keys, &d.doors] {
+        for set in [&d.boxes, &d.holes, mushrooms, &d.keys, &d.doors] {
             for &w in &set.0[..words] {
                 mix(w);
             }

@@ -191,3 +191,59 @@ fn a_64_by_64_level_is_won_and_a_bigger_one_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn a_level_that_cannot_be_won_is_reported_before_the_first_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("sealed.txt");
+    // The door is walled off from the key: no agent can win, and none plays 2000 ticks to
+    // find out.
+    std::fs::write(&level, "wwwwwww\nwAkwg.w\nwwwwwww\n").unwrap();
+    for agent in ["dfs", "astar", "mcts"] {
+        let v = play_json(&["play", "bait", "--agent", agent, level.to_str().unwrap()]);
+        assert_eq!(
+            (v["win"].clone(), v["ticks"].clone()),
+            (false.into(), 0.into())
+        );
+        let why = v["unwinnable"].as_str().unwrap_or_default();
+        assert!(why.contains("door at row 2, column 5"), "{agent}: {v}");
+    }
+    // A winnable level says nothing of the kind.
+    let v = play_json(&["play", "bait", "--level", "0", "--agent", "astar"]);
+    assert!(v["unwinnable"].is_null(), "{v}");
+}
+
+#[test]
+fn the_experiment_plays_the_generated_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("generated.md");
+    let out = puzzle()
+        .args([
+            "experiment",
+            "bait",
+            "--set",
+            "generated",
+            "--agents",
+            "dfs,astar-offline",
+        ])
+        .args(["--levels", "0,3,7", "--quiet", "-o"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(md.contains("the generated test set (seed 0)"), "{md}");
+    // Levels 3 and 7 of every seed's set are unwinnable ones (the fourth kind, 8×8 and 12×12).
+    assert!(
+        md.contains("| agent | open-8x8 | unwinnable-8x8 | unwinnable-12x12 |"),
+        "{md}"
+    );
+    assert!(md.contains("| unwinnable | unwinnable |\n"), "{md}");
+    assert!(md.contains("| dfs | 1/1 | 2 |"), "{md}");
+    let out = puzzle()
+        .args(["experiment", "bait", "--set", "generated", "--levels", "28"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the generated set has no level 28"));
+}

@@ -20,6 +20,7 @@ const TIMING_FIELDS: &[&str] = &[
     "iterations_per_cpu_s",
     "max_move_ms",
     "max_move_wall_ms",
+    "p99_move_ms",
     "setup_ms",
 ];
 

@@ -33,6 +33,7 @@ pub struct DfsAgent<const W: usize = 4> {
     plan: Option<Vec<Action>>,
     next: usize,
     gave_up: bool,
+    verdict: Option<String>,
     expanded: u64,
     scratch: Option<BaitState<W>>,
 }
@@ -47,6 +48,7 @@ impl<const W: usize> DfsAgent<W> {
             plan: None,
             next: 0,
             gave_up: false,
+            verdict: None,
             expanded: 0,
             scratch: None,
         }
@@ -77,17 +79,20 @@ impl<const W: usize> DfsAgent<W> {
         }
         if self.scratch.is_none() {
             self.visited.reserve(self.max_nodes.clamp(1, 1 << 26));
-            self.visited.insert(state.fingerprint());
+            self.visited.insert(state.plan_key());
             let mut scratch = state.clone();
             self.stack
                 .push(Self::frame(&mut scratch, state.dy, Action::Nil));
             self.scratch = Some(scratch);
         }
         let scratch = self.scratch.as_mut().expect("set above");
+        // The clock is read about every 16,384 cells' worth of ordering work (a wide level's
+        // expansions cost more).
+        let check_every = (16_384 / state.level().cells().max(1)).clamp(1, 64) as u32;
         let mut count = 0u32;
         while let Some(top) = self.stack.last_mut() {
             count += 1;
-            if count.is_multiple_of(64) && clock.expired() {
+            if count.is_multiple_of(check_every) && clock.expired() {
                 return;
             }
             if top.next as usize >= 4 {
@@ -110,7 +115,7 @@ impl<const W: usize> DfsAgent<W> {
                 self.stack.clear();
                 return;
             }
-            if is_dead(scratch) || !self.visited.insert(scratch.fingerprint()) {
+            if is_dead(scratch) || !self.visited.insert(scratch.plan_key()) {
                 continue;
             }
             if self.visited.len() >= self.max_nodes {
@@ -121,7 +126,15 @@ impl<const W: usize> DfsAgent<W> {
             let frame = Self::frame(scratch, child, action);
             self.stack.push(frame);
         }
-        self.gave_up = true; // exhausted: no win
+        // Exhausted from the start: no win exists, if the positions were stored by an exact
+        // key (the plan key leaves the mushrooms out, which is exact only where none matters).
+        self.gave_up = true;
+        if state.level().plan_key_is_exact() {
+            self.verdict = Some(format!(
+                "no win exists: DFS saw all {} positions reachable from the start",
+                self.visited.len()
+            ));
+        }
     }
 }
 
@@ -137,5 +150,9 @@ impl<const W: usize> Agent<W> for DfsAgent<W> {
 
     fn work(&self) -> u64 {
         self.expanded
+    }
+
+    fn verdict(&self) -> Option<String> {
+        self.verdict.clone()
     }
 }

@@ -45,6 +45,11 @@ pub trait Agent<const W: usize = 4> {
     fn act(&mut self, state: &BaitState<W>, clock: &MoveClock) -> Action;
     /// Search work done so far (positions expanded, MCTS iterations ...).
     fn work(&self) -> u64;
+    /// Why the level cannot be won, once the agent's search has proved it (it saw every
+    /// position reachable from the start); the game then ends at once.
+    fn verdict(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The agents `puzzle play bait --agent` knows.
@@ -236,6 +241,30 @@ pub struct Outcome<const W: usize = 4> {
     pub final_state: BaitState<W>,
     /// The game was stopped by the stop flag before it ended.
     pub interrupted: bool,
+    /// Why the level cannot be won, when that was known before the game or proved by the
+    /// agent's search ([`crate::heuristic::unwinnable_reason`], [`Agent::verdict`]): the game
+    /// then ends there, lost, instead of running to [`crate::MAX_TICKS`].
+    pub unwinnable: Option<String>,
+    /// The CPU time of every move, in milliseconds, in order.
+    pub move_cpu_ms: Vec<f32>,
+}
+
+impl<const W: usize> Outcome<W> {
+    /// The 99th percentile of the moves' CPU times, in milliseconds (0 with no move).
+    pub fn p99_move_ms(&self) -> f64 {
+        percentile(&self.move_cpu_ms, 0.99)
+    }
+}
+
+/// The `q`-quantile (0 to 1, nearest rank) of `times`, in their unit; 0 when empty.
+pub fn percentile(times: &[f32], q: f64) -> f64 {
+    if times.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    f64::from(sorted[rank - 1])
 }
 
 /// Play a game of `kind` from `start`. `on_tick` sees every position after each tick (for
@@ -269,16 +298,22 @@ pub fn play_game_timed<const W: usize>(
     mut on_tick: impl FnMut(&BaitState<W>, Action, MoveTime),
 ) -> Outcome<W> {
     let mut agent = kind.make(config);
-    let setup_clock = MoveClock::start(config.setup_budget).with_stop(config.stop.clone());
-    agent.setup(start, &setup_clock);
-    let setup_ms = setup_clock.cpu_elapsed().as_secs_f64() * 1e3;
+    let mut unwinnable = crate::heuristic::unwinnable_reason(start);
+    let mut setup_ms = 0.0;
+    if unwinnable.is_none() {
+        let setup_clock = MoveClock::start(config.setup_budget).with_stop(config.stop.clone());
+        agent.setup(start, &setup_clock);
+        setup_ms = setup_clock.cpu_elapsed().as_secs_f64() * 1e3;
+        unwinnable = agent.verdict();
+    }
     let mut state = start.clone();
     let mut actions = Vec::new();
+    let mut move_cpu_ms = Vec::new();
     let mut max_cpu = 0f64;
     let mut max_wall = 0f64;
     let mut interrupted = false;
     let search_share = config.move_budget.mul_f64(SEARCH_SHARE);
-    while !state.is_terminal_state() {
+    while !state.is_terminal_state() && unwinnable.is_none() {
         if config
             .stop
             .as_ref()
@@ -300,9 +335,13 @@ pub fn play_game_timed<const W: usize>(
         };
         max_cpu = max_cpu.max(time.cpu_ms);
         max_wall = max_wall.max(time.wall_ms);
+        move_cpu_ms.push(time.cpu_ms as f32);
         state.step(action);
         actions.push(action);
         on_tick(&state, action, time);
+        if !state.is_terminal_state() {
+            unwinnable = agent.verdict();
+        }
     }
     let replayed = start.replay(&actions);
     assert_eq!(
@@ -320,6 +359,8 @@ pub fn play_game_timed<const W: usize>(
         work: agent.work(),
         final_state: replayed,
         interrupted,
+        unwinnable,
+        move_cpu_ms,
     }
 }
 

@@ -81,6 +81,9 @@ pub fn play(args: PlayArgs, common: &CommonArgs) -> Result<()> {
                     g.setup_ms,
                     if g.interrupted { " [interrupted]" } else { "" }
                 ))?;
+                if let Some(why) = &g.unwinnable {
+                    out.text(&format!("the level cannot be won: {why}"))?;
+                }
                 out.text(&format!("actions: {}", g.actions))?;
             }
         }

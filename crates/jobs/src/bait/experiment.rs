@@ -2,6 +2,12 @@
 //! report (`puzzle experiment bait`).
 
 use super::*;
+use puzzle_bait::generate::{test_set, LevelKind, TEST_SET_SIZES};
+use puzzle_bait::BUILTIN_LEVELS;
+
+fn test_set_len() -> usize {
+    TEST_SET_SIZES.len() * LevelKind::ALL.len()
+}
 
 /// Every agent on every level (`puzzle experiment bait`), with the Markdown report.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema, clap::Args)]
@@ -17,7 +23,18 @@ pub struct ExperimentRequest {
     #[arg(long, value_enum, value_delimiter = ',')]
     #[schemars(title = "Agents")]
     pub agents: Vec<AgentName>,
-    /// Levels 0 to 4, comma-separated (default: all five).
+    /// The levels played: GVGAI's five, or the generated test set (28 levels, 8×8 to 64×64:
+    /// open rooms, mazes, rivers of holes, unwinnable ones).
+    #[arg(long, value_enum, default_value_t)]
+    #[schemars(title = "Level set")]
+    pub set: LevelSet,
+    /// The seed of the generated test set (`set` = generated).
+    #[arg(long, default_value_t = 0)]
+    #[schemars(title = "Seed of the generated set")]
+    #[schemars(extend("x-advanced" = true))]
+    pub set_seed: u64,
+    /// Levels of the set by number, comma-separated (GVGAI's: 0 to 4; the generated set's: 0
+    /// to 27; default: all).
     #[arg(long, value_delimiter = ',')]
     #[schemars(title = "Levels")]
     pub levels: Vec<usize>,
@@ -34,6 +51,47 @@ pub struct ExperimentRequest {
     #[serde(flatten)]
     #[arg(skip)]
     pub items: Items,
+}
+
+/// The level sets `puzzle experiment bait` plays.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LevelSet {
+    /// GVGAI's five levels (the paper's comparison).
+    #[default]
+    #[schemars(title = "gvgai: GVGAI's five levels")]
+    Gvgai,
+    /// The generated test set ([`puzzle_bait::generate::test_set`]): every kind at 8×8 to 64×64.
+    #[schemars(title = "generated: 28 levels, 8×8 to 64×64")]
+    Generated,
+}
+
+/// The levels of `set`: each one's name and text.
+pub fn set_levels(set: LevelSet, set_seed: u64) -> Vec<(String, String)> {
+    match set {
+        LevelSet::Gvgai => BUILTIN_LEVELS
+            .iter()
+            .enumerate()
+            .map(|(i, text)| (format!("level {i}"), text.to_string()))
+            .collect(),
+        LevelSet::Generated => test_set(set_seed)
+            .into_iter()
+            .map(|l| (l.name, l.text))
+            .collect(),
+    }
+}
+
+fn check_set_index(set: LevelSet, count: usize, i: usize) -> Result<()> {
+    if i >= count {
+        let name = choice_name(&set);
+        bail!(
+            "levels: the {name} set has no level {i} (0 to {})",
+            count - 1
+        );
+    }
+    Ok(())
 }
 
 impl Default for ExperimentRequest {
@@ -63,6 +121,16 @@ pub struct ExperimentGameRecord {
     pub setup_ms: f64,
     /// The actions, one letter per tick, replayed before this was emitted.
     pub actions: String,
+    /// The level's name (`level 3`, `maze-32x32`).
+    #[serde(default)]
+    pub level_name: String,
+    /// The 99th percentile of the moves' CPU times, milliseconds.
+    #[serde(default)]
+    pub p99_move_ms: f64,
+    /// Why the level cannot be won, when that was known before the first tick or proved by
+    /// the agent's search (the game ended there).
+    #[serde(default)]
+    pub unwinnable: Option<String>,
     /// The game's number in the run (1-based; agent-major, then level, then seed).
     #[serde(default)]
     pub item: usize,
@@ -124,14 +192,19 @@ pub fn experiment_report(
     }
     check_budget_ms(req.budget_ms)?;
     let agents = agents_of(&req.agents);
+    let set = set_levels(req.set, req.set_seed);
     for &l in &req.levels {
-        check_level_index("levels", l)?;
+        check_set_index(req.set, set.len(), l)?;
     }
     let levels: Vec<usize> = if req.levels.is_empty() {
-        (0..BAIT_LEVELS.len()).collect()
+        (0..set.len()).collect()
     } else {
         req.levels.clone()
     };
+    let parsed: Vec<AnyLevel> = levels
+        .iter()
+        .map(|&l| parse_level(&set[l].1, &set[l].0))
+        .collect::<Result<_>>()?;
     let base_seed = req.limits.seed_or(0);
     if base_seed.checked_add(req.seeds).is_none() {
         bail!("seed: {base_seed} plus {} seeds is too large", req.seeds);
@@ -148,8 +221,7 @@ pub fn experiment_report(
     let mut table: Vec<Vec<Cell>> = Vec::new();
     'agents: for &agent in &agents {
         let mut row = Vec::new();
-        for &li in &levels {
-            let start = bundled(li);
+        for (&li, level) in levels.iter().zip(&parsed) {
             let seeds = if agent.is_random() { req.seeds } else { 1 };
             let mut cell = Cell {
                 games: 0,
@@ -157,6 +229,8 @@ pub fn experiment_report(
                 score_sum: 0,
                 ticks_sum: 0,
                 max_move_ms: 0.0,
+                worst_p99_ms: 0.0,
+                unwinnable: None,
             };
             for s in 0..seeds {
                 let seed = base_seed + s;
@@ -165,8 +239,13 @@ pub fn experiment_report(
                 let mut interrupted = false;
                 let record = req.items.record(item, &expected, stop, || {
                     let game_start = Instant::now();
-                    let config = game_config::<4>(req.budget_ms, seed, &req.limits, stop);
-                    let o: Outcome = play_game(&start, agent, &config, |_, _| {});
+                    let o = level.clone().visit(OneGame {
+                        agent,
+                        budget_ms: req.budget_ms,
+                        seed,
+                        limits: &req.limits,
+                        stop,
+                    });
                     if o.interrupted {
                         interrupted = true;
                         return Ok(None);
@@ -180,7 +259,10 @@ pub fn experiment_report(
                         ticks: o.ticks,
                         max_move_ms: o.max_move_ms,
                         setup_ms: o.setup_ms,
-                        actions: actions_to_string(&o.actions),
+                        actions: o.actions,
+                        level_name: set[li].0.clone(),
+                        p99_move_ms: o.p99_move_ms,
+                        unwinnable: o.unwinnable,
                         item,
                         time_s: game_start.elapsed().as_secs_f64(),
                         shard: req.items.shard,
@@ -196,10 +278,10 @@ pub fn experiment_report(
                 };
                 if !matches!(req.items.plan(item), Plan::Run) {
                     // An earlier run's game: its actions must replay to its result.
-                    let end = parse_actions(&record.actions)
-                        .map(|actions| start.replay(&actions))
+                    let actions = parse_actions(&record.actions)
                         .map_err(|e| anyhow::anyhow!("item {item}: {e}"))?;
-                    if end.is_win() != record.win || end.points() != record.score {
+                    let (win, score) = level.clone().visit(Replay(&actions));
+                    if win != record.win || score != record.score {
                         bail!("item {item}: the recorded actions do not replay to its result");
                     }
                 }
@@ -209,6 +291,10 @@ pub fn experiment_report(
                 cell.ticks_sum += record.ticks as u64;
                 if agent != AgentKind::AstarOffline {
                     cell.max_move_ms = cell.max_move_ms.max(record.max_move_ms);
+                    cell.worst_p99_ms = cell.worst_p99_ms.max(record.p99_move_ms);
+                }
+                if record.unwinnable.is_some() && record.ticks == 0 {
+                    cell.unwinnable = record.unwinnable.clone();
                 }
                 run_time += record.time_s;
                 done += 1;
@@ -229,22 +315,23 @@ pub fn experiment_report(
             break;
         }
     }
+    let names: Vec<String> = levels.iter().map(|&l| set[l].0.clone()).collect();
     let markdown = markdown_report(
         &agents,
-        &levels,
+        &names,
         &table,
         req,
         base_seed,
         Duration::from_secs_f64(run_time),
     );
-    let plots = vec![wins_plot(&agents, &levels, &table, req)?];
+    let plots = vec![wins_plot(&agents, &names, &table, req)?];
     Ok(Report { markdown, plots })
 }
 
 /// The plot of the experiment: the share of games won per agent and level.
 fn wins_plot(
     agents: &[AgentKind],
-    levels: &[usize],
+    levels: &[String],
     table: &[Vec<Cell>],
     req: &ExperimentRequest,
 ) -> Result<Plot> {
@@ -268,7 +355,7 @@ fn wins_plot(
         title: title.clone(),
         category_label: "agent".into(),
         categories: agents.iter().map(|a| a.name().to_string()).collect(),
-        series: levels.iter().map(|l| format!("level {l}")).collect(),
+        series: levels.to_vec(),
         panels: vec![BarPanel {
             value_label: format!(
                 "games won (% of the agent's games; random agents: {} per level)",
@@ -286,75 +373,178 @@ fn wins_plot(
 
 fn markdown_report(
     agents: &[AgentKind],
-    levels: &[usize],
+    levels: &[String],
     table: &[Vec<Cell>],
     req: &ExperimentRequest,
     base_seed: u64,
     elapsed: Duration,
 ) -> String {
     let mut s = String::new();
+    let what = match req.set {
+        LevelSet::Gvgai => "GVGAI's levels".to_string(),
+        LevelSet::Generated => format!("the generated test set (seed {})", req.set_seed),
+    };
     s.push_str(&format!(
-        "## Bait: every agent on GVGAI's levels\n\n{} ms CPU per move; random agents (dls, mcts, \
+        "## Bait: every agent on {what}\n\n{} ms CPU per move; random agents (dls, mcts, \
          mcts-plus) {} games per level (seeds {}..{}), the others one. Cell: wins/games, mean score, \
-         mean ticks. `max ms`: the longest CPU time any move took (astar-offline plans before the \
-         game and is not timed per move). Run time {:.0} s (the games' seconds summed).\n\n",
+         mean ticks; `unwinnable` when the game ended before its first tick because the level \
+         cannot be won (the reason is in the JSON Lines). Run time {:.0} s (the games' seconds \
+         summed).\n\n",
         req.budget_ms,
         req.seeds,
         base_seed,
         base_seed + req.seeds - 1,
         elapsed.as_secs_f64()
     ));
-    s.push_str("| agent |");
-    for l in levels {
-        s.push_str(&format!(" level {l} |"));
-    }
-    s.push_str(" wins | max ms |\n|---|");
-    for _ in levels {
-        s.push_str("---|");
-    }
-    s.push_str("---|---|\n");
-    for (agent, row) in agents.iter().zip(table) {
-        s.push_str(&format!("| {agent} |"));
-        let mut levels_won = 0;
-        let mut max_ms = 0f64;
-        for cell in row {
-            if cell.games == 0 {
-                s.push_str(" – |");
-                continue;
-            }
-            let g = cell.games as f64;
-            s.push_str(&format!(
-                " {}/{}, {:.1}, {:.0} |",
-                cell.wins,
-                cell.games,
-                cell.score_sum as f64 / g,
-                cell.ticks_sum as f64 / g
-            ));
-            if cell.wins * 2 > cell.games {
-                levels_won += 1;
-            }
-            max_ms = max_ms.max(cell.max_move_ms);
+    let cell_text = |cell: &Cell| {
+        if cell.games == 0 {
+            return "–".to_string();
         }
-        for _ in row.len()..levels.len() {
-            s.push_str(" – |");
+        if cell.unwinnable.is_some() && cell.wins == 0 {
+            return "unwinnable".to_string();
         }
-        s.push_str(&format!(" {levels_won}/{} | {max_ms:.1} |\n", levels.len()));
+        let g = cell.games as f64;
+        format!(
+            "{}/{}, {:.1}, {:.0}",
+            cell.wins,
+            cell.games,
+            cell.score_sum as f64 / g,
+            cell.ticks_sum as f64 / g
+        )
+    };
+    let empty = Cell::default();
+    // Levels as columns for a few levels, as rows for many.
+    if levels.len() <= 6 {
+        s.push_str("| agent |");
+        for l in levels {
+            s.push_str(&format!(" {l} |"));
+        }
+        s.push_str("\n|---|");
+        for _ in levels {
+            s.push_str("---|");
+        }
+        s.push('\n');
+        for (agent, row) in agents.iter().zip(table) {
+            s.push_str(&format!("| {agent} |"));
+            for l in 0..levels.len() {
+                s.push_str(&format!(" {} |", cell_text(row.get(l).unwrap_or(&empty))));
+            }
+            s.push('\n');
+        }
+    } else {
+        s.push_str("| level |");
+        for agent in agents {
+            s.push_str(&format!(" {agent} |"));
+        }
+        s.push_str("\n|---|");
+        for _ in agents {
+            s.push_str("---|");
+        }
+        s.push('\n');
+        for (l, name) in levels.iter().enumerate() {
+            s.push_str(&format!("| {name} |"));
+            for row in table
+                .iter()
+                .chain(std::iter::repeat_n(&Vec::new(), agents.len() - table.len()))
+            {
+                s.push_str(&format!(" {} |", cell_text(row.get(l).unwrap_or(&empty))));
+            }
+            s.push('\n');
+        }
     }
     s.push_str(
-        "\n`wins`: levels won in most games.\n\n### References\n\n\
-         | source | agent | result |\n|---|---|---|\n\
-         | the paper (Chinese report) | DFS | wins the simple levels; too much search on \
-         \"the fourth and fifth\" (our 3 and 4) |\n\
-         | the paper | depth-limited DFS | level 0 only (level 1 needs a deeper horizon, which \
-         breaks the time limit) |\n\
-         | the paper | A* | level 0; levels 1–2 not within 100 ms per move (optimal with a \
-         larger limit) |\n\
-         | the paper | MCTS (GVGAI sample) | \"not satisfactory\" (no figures) |\n\
-         | GVGAI | sample MCTS, OLETS | level 0 only (1/5) |\n\
-         | known shortest wins | — | level 0: 9 moves (score 5), 1: 38 (7), 2: 53 (9), \
-         3: ≤ 48 (12), 4: 37 (11) |\n",
+        "\n### Per agent\n\n`levels won`: levels won in most games, of those not shown \
+         unwinnable; `unwinnable`: levels the agent said cannot be won before the first tick; \
+         `max ms`: the longest CPU time any move took; `p99 ms`: the largest per-game 99th \
+         percentile of the moves' CPU times (astar-offline plans before the game and is not timed \
+         per move).\n\n| agent | levels won | unwinnable | max ms | p99 ms |\n|---|---|---|---|---|\n",
     );
+    for (agent, row) in agents.iter().zip(table) {
+        let won = row
+            .iter()
+            .filter(|c| c.games > 0 && c.wins * 2 > c.games)
+            .count();
+        let unwinnable = row.iter().filter(|c| c.unwinnable.is_some()).count();
+        let played = row.iter().filter(|c| c.games > 0).count();
+        let max_ms = row.iter().map(|c| c.max_move_ms).fold(0.0, f64::max);
+        let p99 = row.iter().map(|c| c.worst_p99_ms).fold(0.0, f64::max);
+        s.push_str(&format!(
+            "| {agent} | {won}/{} | {unwinnable} | {max_ms:.1} | {p99:.1} |\n",
+            played - unwinnable
+        ));
+    }
+    if req.set == LevelSet::Gvgai {
+        s.push_str(
+            "\n### References\n\n\
+             | source | agent | result |\n|---|---|---|\n\
+             | the paper (Chinese report) | DFS | wins the simple levels; too much search on \
+             \"the fourth and fifth\" (our 3 and 4) |\n\
+             | the paper | depth-limited DFS | level 0 only (level 1 needs a deeper horizon, which \
+             breaks the time limit) |\n\
+             | the paper | A* | level 0; levels 1–2 not within 100 ms per move (optimal with a \
+             larger limit) |\n\
+             | the paper | MCTS (GVGAI sample) | \"not satisfactory\" (no figures) |\n\
+             | GVGAI | sample MCTS, OLETS | level 0 only (1/5) |\n\
+             | known shortest wins | — | level 0: 9 moves (score 5), 1: 38 (7), 2: 53 (9), \
+             3: ≤ 46 (11), 4: 37 (11) |\n",
+        );
+    }
     s
+}
+
+/// One game on a level of any width, summed up.
+struct OneGame<'a> {
+    agent: AgentKind,
+    budget_ms: f64,
+    seed: u64,
+    limits: &'a Limits,
+    stop: &'a Arc<AtomicBool>,
+}
+
+/// What the experiment keeps of a game.
+struct GameSummary {
+    win: bool,
+    score: i32,
+    ticks: u32,
+    actions: String,
+    max_move_ms: f64,
+    p99_move_ms: f64,
+    setup_ms: f64,
+    unwinnable: Option<String>,
+    interrupted: bool,
+}
+
+impl LevelVisitor for OneGame<'_> {
+    type Output = GameSummary;
+
+    fn visit<const W: usize>(self, level: Level<W>) -> GameSummary {
+        let start = BaitState::new(level);
+        let config = game_config::<W>(self.budget_ms, self.seed, self.limits, self.stop);
+        let o: Outcome<W> = play_game(&start, self.agent, &config, |_, _| {});
+        GameSummary {
+            win: o.win,
+            score: o.score,
+            ticks: o.ticks,
+            actions: actions_to_string(&o.actions),
+            max_move_ms: o.max_move_ms,
+            p99_move_ms: o.p99_move_ms(),
+            setup_ms: o.setup_ms,
+            unwinnable: o.unwinnable,
+            interrupted: o.interrupted,
+        }
+    }
+}
+
+/// The win and score that actions replay to on a level of any width.
+struct Replay<'a>(&'a [Action]);
+
+impl LevelVisitor for Replay<'_> {
+    type Output = (bool, i32);
+
+    fn visit<const W: usize>(self, level: Level<W>) -> (bool, i32) {
+        let end = BaitState::new(level).replay(self.0);
+        (end.is_win(), end.points())
+    }
 }
 
 impl crate::job::Job for ExperimentRequest {
@@ -366,8 +556,12 @@ impl crate::job::Job for ExperimentRequest {
 
     fn check(&self) -> Result<()> {
         check_budget_ms(self.budget_ms)?;
+        let count = match self.set {
+            LevelSet::Gvgai => BUILTIN_LEVELS.len(),
+            LevelSet::Generated => test_set_len(),
+        };
         for &l in &self.levels {
-            check_level_index("levels", l)?;
+            check_set_index(self.set, count, l)?;
         }
         let base_seed = self.limits.seed_or(0);
         if base_seed.checked_add(self.seeds).is_none() {

@@ -95,6 +95,11 @@ pub struct GameRecord {
     pub work: u64,
     /// The game was stopped before it ended.
     pub interrupted: bool,
+    /// The 99th percentile of the moves' CPU times, milliseconds (0 when no move was played).
+    pub p99_move_ms: f64,
+    /// Why the level cannot be won, when that was known before the first tick or proved by
+    /// the agent's search: the game ended there, lost. `null` otherwise.
+    pub unwinnable: Option<String>,
 }
 
 /// The events of a game.
@@ -212,6 +217,8 @@ impl LevelVisitor for PlayGame<'_, '_> {
             seed,
             work: outcome.work,
             interrupted: outcome.interrupted,
+            p99_move_ms: outcome.p99_move_ms(),
+            unwinnable: outcome.unwinnable.clone(),
         };
         emit(PlayEvent::Game(record.clone()))?;
         Ok(record)

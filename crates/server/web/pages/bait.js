@@ -295,9 +295,11 @@ function frameText(frame, count) {
 }
 
 function resultText(result) {
+  if (result.unwinnable) return `${result.agent}: this level cannot be won — ${result.unwinnable}.`;
   const outcome = result.win ? 'won' : result.interrupted ? 'was stopped' : 'lost';
   return `${result.agent} ${outcome}: score ${result.score} in ${result.ticks} ticks; `
-    + `longest move ${formatMs(result.max_move_ms)} CPU, setup ${formatMs(result.setup_ms)}.`;
+    + `longest move ${formatMs(result.max_move_ms)} CPU (99% of moves within `
+    + `${formatMs(result.p99_move_ms)}), setup ${formatMs(result.setup_ms)}.`;
 }
 
 function formatMs(ms) {
