@@ -272,7 +272,7 @@ impl<const W: usize> Level<W> {
             });
         }
         level.target_distances();
-        level.box_reach = level.box_reach();
+        level.box_reach = level.cells_a_box_reaches();
         let relevant = level.mushrooms.and(level.box_reach);
         if relevant.count() as usize <= KEY_MUSHROOMS {
             level.key_mushrooms = relevant;
@@ -376,7 +376,7 @@ impl<const W: usize> Level<W> {
     /// The cells a box could ever reach ([`Level::box_reach`]): a breadth-first search over
     /// box cells from every start box, a push from `p` to `p + d` needing `p + d` and `p - d`
     /// inside the level and not walls.
-    fn box_reach(&self) -> Bits<W> {
+    fn cells_a_box_reaches(&self) -> Bits<W> {
         let mut reach = self.boxes;
         let mut queue: Vec<u16> = self.boxes.iter().map(|c| c as u16).collect();
         let open = |cell: Option<u16>| cell.filter(|&c| !self.walls.has(c as usize));
