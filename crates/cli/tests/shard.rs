@@ -14,7 +14,7 @@ const MICROBAN: &str = concat!(
 );
 
 /// Fields that hold times or rates (they differ between any two runs).
-const TIMED: [&str; 12] = [
+const TIMED: [&str; 13] = [
     "time_s",
     "elapsed_s",
     "total_time_s",
@@ -26,6 +26,7 @@ const TIMED: [&str; 12] = [
     "iterations_per_cpu_s",
     "mean_time_s",
     "max_move_ms",
+    "p99_move_ms",
     "setup_ms",
 ];
 

@@ -22,6 +22,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+pub mod game_batch;
+pub mod game_episodes;
 pub mod games;
 pub mod sokoban;
 pub mod sokoban_env;
@@ -334,5 +336,6 @@ fn _puzzle_search(module: &Bound<'_, PyModule>) -> PyResult<()> {
     sokoban::register(module)?;
     sokoban_env::register(module)?;
     games::register(module)?;
+    game_batch::register(module)?;
     Ok(())
 }

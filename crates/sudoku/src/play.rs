@@ -100,24 +100,40 @@ pub fn parse_entries(puzzle: &Grid, line: &str) -> Result<Grid, ParseError> {
 /// What the rules say about `grid` (givens and entries) for `puzzle` (the givens).
 pub fn play_state(puzzle: &Grid, grid: &Grid) -> PlayState {
     assert_eq!(puzzle.len(), grid.len(), "puzzle and grid differ in size");
-    let full = if grid.side() >= 32 {
+    let side = grid.side();
+    let full = if side >= 32 {
         u32::MAX
     } else {
-        (1u32 << grid.side()) - 1
+        (1u32 << side) - 1
     };
+    // How often each value stands in each row, column and box: one pass over the grid, so
+    // a state costs O(cells), not O(cells²) by walking every cell's peers.
+    let mut counts = vec![0u16; 3 * side * side];
+    let units = |i: usize| {
+        [
+            grid.row_of(i),
+            side + grid.col_of(i),
+            2 * side + grid.box_of(i),
+        ]
+    };
+    for i in 0..grid.len() {
+        let v = grid.get(i) as usize;
+        if v != 0 {
+            for unit in units(i) {
+                counts[unit * side + v - 1] += 1;
+            }
+        }
+    }
     let mut candidates = vec![0u32; grid.len()];
     let mut conflicts = Vec::new();
     for (i, slot) in candidates.iter_mut().enumerate() {
-        let peers = peers(grid, i);
-        let used = peers
-            .iter()
-            .map(|&j| grid.get(j))
-            .filter(|&v| v != 0)
-            .fold(0u32, |m, v| m | 1 << (v - 1));
-        let v = grid.get(i);
+        let v = grid.get(i) as usize;
         if v == 0 {
+            let used = (0..side)
+                .filter(|&value| units(i).iter().any(|&u| counts[u * side + value] > 0))
+                .fold(0u32, |m, value| m | 1 << value);
             *slot = full & !used;
-        } else if used & (1 << (v - 1)) != 0 {
+        } else if units(i).iter().any(|&u| counts[u * side + v - 1] > 1) {
             conflicts.push(i);
         }
     }
@@ -131,6 +147,37 @@ pub fn play_state(puzzle: &Grid, grid: &Grid) -> PlayState {
         conflicts,
         filled,
         complete,
+    }
+}
+
+/// The candidates of every cell of `grid` into `out` (one mask per cell, bit `v − 1` for
+/// value `v`; 0 for a filled cell): the values none of its peers holds, as
+/// [`play_state`]'s `candidates`, in one pass over the grid with no allocation (the Gymnasium
+/// environments call it every step).
+pub fn candidate_masks(grid: &Grid, out: &mut [u32]) {
+    let side = grid.side();
+    assert!(side <= 64, "a side of {side} has no candidate masks");
+    let full = if side >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << side) - 1
+    };
+    let (mut rows, mut cols, mut boxes) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+    for i in 0..grid.len() {
+        let v = grid.get(i);
+        if v != 0 {
+            let bit = 1u32 << (v - 1);
+            rows[grid.row_of(i)] |= bit;
+            cols[grid.col_of(i)] |= bit;
+            boxes[grid.box_of(i)] |= bit;
+        }
+    }
+    for (i, slot) in out.iter_mut().enumerate().take(grid.len()) {
+        *slot = if grid.get(i) == 0 {
+            full & !(rows[grid.row_of(i)] | cols[grid.col_of(i)] | boxes[grid.box_of(i)])
+        } else {
+            0
+        };
     }
 }
 
@@ -150,6 +197,46 @@ mod tests {
 
     const EASY: &str =
         "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    /// The definition, cell by cell over its peers, that [`play_state`] computes in one pass.
+    fn by_peers(grid: &Grid) -> (Vec<u32>, Vec<usize>) {
+        let full = (1u32 << grid.side()) - 1;
+        let mut candidates = vec![0; grid.len()];
+        let mut conflicts = Vec::new();
+        for i in 0..grid.len() {
+            let used = peers(grid, i)
+                .iter()
+                .map(|&j| grid.get(j))
+                .filter(|&v| v != 0)
+                .fold(0u32, |m, v| m | 1 << (v - 1));
+            match grid.get(i) {
+                0 => candidates[i] = full & !used,
+                v if used & (1 << (v - 1)) != 0 => conflicts.push(i),
+                _ => {}
+            }
+        }
+        (candidates, conflicts)
+    }
+
+    #[test]
+    fn the_one_pass_state_agrees_with_the_peers_on_random_entries() {
+        let puzzle = parse_puzzle(EASY).unwrap();
+        let mut rng = puzzle_engine::Rng::new(5);
+        for _ in 0..200 {
+            let mut grid = puzzle.clone();
+            for _ in 0..rng.below(40) {
+                let cell = rng.below(grid.len());
+                if puzzle.get(cell) == 0 {
+                    grid.set(cell, rng.below(10) as u8);
+                }
+            }
+            let state = play_state(&puzzle, &grid);
+            let mut masks = vec![0; grid.len()];
+            candidate_masks(&grid, &mut masks);
+            assert_eq!(masks, state.candidates);
+            assert_eq!((state.candidates, state.conflicts), by_peers(&grid));
+        }
+    }
 
     #[test]
     fn candidates_are_the_values_no_peer_holds() {

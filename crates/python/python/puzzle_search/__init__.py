@@ -24,16 +24,29 @@ from ._puzzle_search import (
     sokoban_set,
     sokoban_sets,
 )
-from .envs import BaitEnv, SameGameEnv, SokobanEnv, SokobanVectorEnv, SudokuEnv, register_envs
+from .envs import (
+    BaitEnv,
+    BaitVectorEnv,
+    SameGameEnv,
+    SameGameVectorEnv,
+    SokobanEnv,
+    SokobanVectorEnv,
+    SudokuEnv,
+    SudokuVectorEnv,
+    register_envs,
+)
 
 register_envs()
 
 __all__ = [
     "BaitEnv",
+    "BaitVectorEnv",
     "JobEvents",
     "Level",
     "SameGameEnv",
+    "SameGameVectorEnv",
     "SudokuEnv",
+    "SudokuVectorEnv",
     "SokobanEnv",
     "SokobanGame",
     "SokobanVectorEnv",

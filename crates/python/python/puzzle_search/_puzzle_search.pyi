@@ -7,14 +7,17 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
+    "BaitBatch",
     "BaitCore",
     "JobEvents",
     "Level",
     "SOKOBAN_RGB_PIXELS",
+    "SameGameBatch",
     "SameGameCore",
     "SokobanBatch",
     "SokobanCore",
     "SokobanGame",
+    "SudokuBatch",
     "SudokuCore",
     "__version__",
     "bundled_text",
@@ -323,6 +326,8 @@ def run(
     *,
     seeds: int = ...,
     agents: list[Literal['dfs', 'dls', 'astar', 'astar-offline', 'mcts', 'mcts-plus']] = ...,
+    set: Literal['gvgai', 'generated'] = ...,
+    set_seed: int = ...,
     levels: list[int] = ...,
     budget_ms: float = ...,
     seed: Optional[int] = ...,
@@ -599,6 +604,8 @@ def events(
     *,
     seeds: int = ...,
     agents: list[Literal['dfs', 'dls', 'astar', 'astar-offline', 'mcts', 'mcts-plus']] = ...,
+    set: Literal['gvgai', 'generated'] = ...,
+    set_seed: int = ...,
     levels: list[int] = ...,
     budget_ms: float = ...,
     seed: Optional[int] = ...,
@@ -755,16 +762,19 @@ class SameGameCore:
         random: Optional[tuple[int, int, int]] = None,
         scoring: str = "standard",
         penalty: str = "none",
+        max_steps: Optional[int] = None,
     ) -> "SameGameCore": ...
     @property
     def shape(self) -> tuple[int, int]: ...
     @property
     def board_count(self) -> Optional[int]: ...
+    @property
+    def max_steps(self) -> int: ...
     def reset(self, index: int, seed: int) -> None: ...
     def observation(self) -> npt.NDArray[np.uint8]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
-    def step(self, action: int) -> tuple[int, bool, bool, int]:
-        """``(points, legal, ended, end_adjustment)``."""
+    def step(self, action: int) -> tuple[float, bool, bool, bool]:
+        """``(reward, legal, terminated, truncated)``."""
     @property
     def points(self) -> int: ...
     @property
@@ -783,8 +793,8 @@ class SudokuCore:
     def reset(self, index: int) -> None: ...
     def observation(self) -> npt.NDArray[np.uint8]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
-    def step(self, action: int) -> tuple[bool, bool, bool]:
-        """``(legal, solved, stuck)``."""
+    def step(self, action: int) -> tuple[float, bool, bool, bool]:
+        """``(reward, legal, terminated, truncated)``."""
     def line(self) -> str: ...
 
 @final
@@ -796,10 +806,66 @@ class BaitCore:
     def shape(self) -> tuple[int, int]: ...
     def reset(self) -> None: ...
     def observation(self) -> npt.NDArray[np.uint8]: ...
-    def step(self, action: int) -> tuple[int, str]:
-        """``(points, status)``."""
+    def step(self, action: int) -> tuple[float, bool, bool, bool]:
+        """``(reward, legal, terminated, truncated)``."""
+    @property
+    def status(self) -> str: ...
     @property
     def points(self) -> int: ...
     @property
     def tick(self) -> int: ...
     def solve(self, max_nodes: int = 2_000_000) -> Optional[list[int]]: ...
+
+@final
+class SameGameBatch:
+    """N SameGame episodes stepped per call in Rust (the engine of ``SameGameVectorEnv``)."""
+
+    def __new__(cls, core: SameGameCore, count: int, threads: int) -> "SameGameBatch": ...
+    def reset(self, indices: list[int], seeds: list[int]) -> npt.NDArray[np.uint8]: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        next_indices: npt.NDArray[np.uint64],
+        next_seeds: npt.NDArray[np.uint64],
+        rewards: npt.NDArray[np.float64],
+        terminations: npt.NDArray[np.bool_],
+        truncations: npt.NDArray[np.bool_],
+    ) -> npt.NDArray[np.uint8]:
+        """Step (or auto-reset) every episode; the returned array is updated in place later."""
+    def masks(self) -> npt.NDArray[np.int8]: ...
+
+@final
+class SudokuBatch:
+    """N Sudoku episodes stepped per call in Rust (the engine of ``SudokuVectorEnv``)."""
+
+    def __new__(cls, core: SudokuCore, count: int, threads: int) -> "SudokuBatch": ...
+    def reset(self, indices: list[int], seeds: list[int]) -> npt.NDArray[np.uint8]: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        next_indices: npt.NDArray[np.uint64],
+        next_seeds: npt.NDArray[np.uint64],
+        rewards: npt.NDArray[np.float64],
+        terminations: npt.NDArray[np.bool_],
+        truncations: npt.NDArray[np.bool_],
+    ) -> npt.NDArray[np.uint8]:
+        """Step (or auto-reset) every episode; the returned array is updated in place later."""
+    def masks(self) -> npt.NDArray[np.int8]: ...
+
+@final
+class BaitBatch:
+    """N Bait episodes stepped per call in Rust (the engine of ``BaitVectorEnv``)."""
+
+    def __new__(cls, core: BaitCore, count: int, threads: int) -> "BaitBatch": ...
+    def reset(self, indices: list[int], seeds: list[int]) -> npt.NDArray[np.uint8]: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        next_indices: npt.NDArray[np.uint64],
+        next_seeds: npt.NDArray[np.uint64],
+        rewards: npt.NDArray[np.float64],
+        terminations: npt.NDArray[np.bool_],
+        truncations: npt.NDArray[np.bool_],
+    ) -> npt.NDArray[np.uint8]:
+        """Step (or auto-reset) every episode; the returned array is updated in place later."""
+    def masks(self) -> npt.NDArray[np.int8]: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from .games_env import BaitEnv, SameGameEnv, SudokuEnv
+from .games_env import BaitEnv, BaitVectorEnv, SameGameEnv, SameGameVectorEnv, SudokuEnv, SudokuVectorEnv
 from .sokoban_env import (
     CELL_PIXELS,
     DEFAULT_GENERATE,
@@ -27,21 +27,21 @@ SOKOBAN_ID = "puzzle_search/Sokoban-v0"
 """The Gymnasium id of :class:`SokobanEnv` (vector entry point :class:`SokobanVectorEnv`)."""
 
 SAMEGAME_ID = "puzzle_search/SameGame-v0"
-"""The Gymnasium id of :class:`SameGameEnv`."""
+"""The Gymnasium id of :class:`SameGameEnv` (vector entry point :class:`SameGameVectorEnv`)."""
 
 SUDOKU_ID = "puzzle_search/Sudoku-v0"
-"""The Gymnasium id of :class:`SudokuEnv`."""
+"""The Gymnasium id of :class:`SudokuEnv` (vector entry point :class:`SudokuVectorEnv`)."""
 
 BAIT_ID = "puzzle_search/Bait-v0"
-"""The Gymnasium id of :class:`BaitEnv`."""
+"""The Gymnasium id of :class:`BaitEnv` (vector entry point :class:`BaitVectorEnv`)."""
 
-#: Every environment id with its entry point and vector entry point (``None``: Gymnasium's
-#: synchronous vector environment over single ones).
+#: Every environment id with its entry point and vector entry point (the Rust vector
+#: environment, for ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``).
 ENVIRONMENTS = {
     SOKOBAN_ID: ("puzzle_search.envs:SokobanEnv", "puzzle_search.envs:SokobanVectorEnv"),
-    SAMEGAME_ID: ("puzzle_search.envs:SameGameEnv", None),
-    SUDOKU_ID: ("puzzle_search.envs:SudokuEnv", None),
-    BAIT_ID: ("puzzle_search.envs:BaitEnv", None),
+    SAMEGAME_ID: ("puzzle_search.envs:SameGameEnv", "puzzle_search.envs:SameGameVectorEnv"),
+    SUDOKU_ID: ("puzzle_search.envs:SudokuEnv", "puzzle_search.envs:SudokuVectorEnv"),
+    BAIT_ID: ("puzzle_search.envs:BaitEnv", "puzzle_search.envs:BaitVectorEnv"),
 }
 
 
@@ -55,10 +55,13 @@ def register_envs() -> None:
 __all__ = [
     "BAIT_ID",
     "BaitEnv",
+    "BaitVectorEnv",
     "SAMEGAME_ID",
     "SUDOKU_ID",
     "SameGameEnv",
+    "SameGameVectorEnv",
     "SudokuEnv",
+    "SudokuVectorEnv",
     "CELL_PIXELS",
     "DEFAULT_GENERATE",
     "ENVIRONMENTS",

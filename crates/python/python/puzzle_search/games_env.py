@@ -6,13 +6,25 @@ solvers as oracles (``env.unwrapped.solve()``).
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any, Optional, Sequence, Union
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
-from ._puzzle_search import BaitCore, SameGameCore, SudokuCore, bundled_text, run
+from ._puzzle_search import (
+    BaitBatch,
+    BaitCore,
+    SameGameBatch,
+    SameGameCore,
+    SudokuBatch,
+    SudokuCore,
+    bundled_text,
+    run,
+)
 
 
 def _read(path: os.PathLike | str) -> str:
@@ -59,7 +71,12 @@ class SameGameEnv(gym.Env):
         if sum(given) > 1:
             raise ValueError("give one of boards, board_file, board_set and random")
         if random is not None:
-            self._core = SameGameCore(random=(int(random[0]), int(random[1]), int(random[2])), scoring=scoring, penalty=penalty)
+            self._core = SameGameCore(
+                random=(int(random[0]), int(random[1]), int(random[2])),
+                scoring=scoring,
+                penalty=penalty,
+                max_steps=None if max_steps is None else int(max_steps),
+            )
             colours = int(random[2])
         else:
             if board_file is not None:
@@ -69,17 +86,22 @@ class SameGameEnv(gym.Env):
             else:
                 source = board_set or "standard20"
                 text = bundled_text("samegame", source)
-            self._core = SameGameCore(text=text, source=source, scoring=scoring, penalty=penalty)
+            self._core = SameGameCore(
+                text=text,
+                source=source,
+                scoring=scoring,
+                penalty=penalty,
+                max_steps=None if max_steps is None else int(max_steps),
+            )
             colours = 0
             for i in range(self._core.board_count or 0):
                 self._core.reset(i, 0)
                 colours = max(colours, int(self._core.observation().max()))
         height, width = self._core.shape
         self.width = width
-        self.max_steps = int(max_steps) if max_steps is not None else height * width
+        self.max_steps = self._core.max_steps
         self.observation_space = spaces.Box(0, max(colours, 1), (height, width), np.uint8)
         self.action_space = spaces.Discrete(height * width)
-        self._steps = 0
         self._started = False
 
     def _info(self, legal: bool = True) -> dict[str, Any]:
@@ -90,16 +112,19 @@ class SameGameEnv(gym.Env):
             "legal": legal,
         }
 
+    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
+        """The board and the random board's seed of a reset, drawn from ``rng`` (the vector
+        environment draws its sub-environments' resets with this too)."""
+        count = self._core.board_count
+        if index is None:
+            index = int(rng.integers(count)) if count else 0
+        return index, int(rng.integers(2**63))
+
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
         """Start a board drawn with ``np_random`` (``options={"board": i}`` picks board ``i``)."""
         super().reset(seed=seed)
-        count = self._core.board_count
-        if options and "board" in options:
-            index = int(options["board"])
-        else:
-            index = int(self.np_random.integers(count)) if count else 0
-        self._core.reset(index, int(self.np_random.integers(2**63)))
-        self._steps = 0
+        chosen = int(options["board"]) if options and "board" in options else None
+        self._core.reset(*self._draw(self.np_random, chosen))
         self._started = True
         return self._core.observation(), self._info()
 
@@ -107,10 +132,8 @@ class SameGameEnv(gym.Env):
         """Click cell ``action``; see the class documentation."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        points, legal, ended, adjustment = self._core.step(int(action))
-        self._steps += 1
-        truncated = not ended and self._steps >= self.max_steps
-        return self._core.observation(), float(points + adjustment), ended, truncated, self._info(legal)
+        reward, legal, terminated, truncated = self._core.step(int(action))
+        return self._core.observation(), reward, terminated, truncated, self._info(legal)
 
     def solve(self, **options: Any) -> list[int]:
         """The oracle: the clicks of the ``samegame_solve`` job's best game from the current
@@ -176,13 +199,17 @@ class SudokuEnv(gym.Env):
         self.action_space = spaces.Discrete(side**3)
         self._started = False
 
+    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
+        """The puzzle of a reset, drawn from ``rng``, and a seed (unused: 0)."""
+        if index is None:
+            index = int(rng.integers(self._core.puzzle_count))
+        return index, 0
+
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
         """Start a puzzle drawn with ``np_random`` (``options={"puzzle": i}`` picks puzzle ``i``)."""
         super().reset(seed=seed)
-        if options and "puzzle" in options:
-            index = int(options["puzzle"])
-        else:
-            index = int(self.np_random.integers(self._core.puzzle_count))
+        chosen = int(options["puzzle"]) if options and "puzzle" in options else None
+        index, _ = self._draw(self.np_random, chosen)
         self._core.reset(index)
         self._started = True
         return self._core.observation(), {"action_mask": self._core.action_mask(), "puzzle": index}
@@ -191,10 +218,9 @@ class SudokuEnv(gym.Env):
         """Write a value; see the class documentation."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        legal, solved, stuck = self._core.step(int(action))
-        terminated = solved or stuck or not legal
-        info = {"action_mask": self._core.action_mask(), "legal": legal, "solved": solved}
-        return self._core.observation(), 1.0 if solved else 0.0, terminated, False, info
+        reward, legal, terminated, truncated = self._core.step(int(action))
+        info = {"action_mask": self._core.action_mask(), "legal": legal, "solved": reward > 0}
+        return self._core.observation(), reward, terminated, truncated, info
 
     def solve(self) -> Optional[list[int]]:
         """The oracle: actions that fill the grid from the current position, from the
@@ -224,7 +250,7 @@ class BaitEnv(gym.Env):
     3 box, 4 key, 5 door, 6 mushroom, 7 avatar, 8 avatar with the key, 9 box on a key or door.
     **Actions**: ``Discrete(5)`` in GVGAI's order: 0 up, 1 down, 2 left, 3 right, 4 nil.
     **Rewards**: GVGAI's score change of each tick (a mushroom +1, a box into a hole +1, the
-    key +1, the win +1 …, by the game's rules). ``terminated`` on a win or a fall into a hole;
+    door opened with the key +5; taking the key scores nothing). ``terminated`` on a win or a fall into a hole;
     ``truncated`` at GVGAI's 2000-tick limit. ``info``: ``points``, ``status``
     (``"playing"``, ``"won"``, ``"dead"``, ``"timeout"``), ``tick``.
     """
@@ -250,14 +276,17 @@ class BaitEnv(gym.Env):
         self._status = "playing"
         return self._core.observation(), self._info()
 
+    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
+        """A reset draws nothing (Bait has no randomness)."""
+        return 0, 0
+
     def step(self, action: int):
         """One tick; see the class documentation."""
         if self._status is None:
             raise RuntimeError("call reset() before step()")
-        points, self._status = self._core.step(int(action))
-        terminated = self._status in ("won", "dead")
-        truncated = self._status == "timeout"
-        return self._core.observation(), float(points), terminated, truncated, self._info()
+        reward, _, terminated, truncated = self._core.step(int(action))
+        self._status = self._core.status
+        return self._core.observation(), reward, terminated, truncated, self._info()
 
     def solve(self, max_nodes: int = 2_000_000) -> Optional[list[int]]:
         """The oracle: a win from the current position by the offline A* planner (shortest when
@@ -266,3 +295,120 @@ class BaitEnv(gym.Env):
         if self._status is None:
             raise RuntimeError("call reset() before solve()")
         return self._core.solve(max_nodes)
+
+
+class _GameVectorEnv(VectorEnv):
+    """``num_envs`` episodes of one game stepped per call in Rust (Gymnasium's ``VectorEnv``).
+
+    Behaves as ``num_envs`` single environments in a ``gymnasium.vector.SyncVectorEnv`` would,
+    step for step: sub-environment ``i`` reset with seed ``seed + i`` plays what the single
+    environment reset with that seed plays (each sub-environment draws its resets from its own
+    ``np_random``, as the single one does). Auto-reset is Gymnasium's default ``NEXT_STEP``:
+    the step after an episode ends resets it (reward 0, neither terminated nor truncated).
+    ``infos["action_mask"]`` holds the ``(num_envs, actions)`` masks, as ``SyncVectorEnv``
+    gathers the single environments' masks. ``threads`` > 1 splits each call across that many
+    of rayon's threads (default: all cores). With ``copy=False`` the returned arrays are the
+    environment's own buffers, overwritten by the next call (as Gymnasium's ``copy`` option).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, single: Any, batch_type: Any, threads: Optional[int], copy: bool) -> None:
+        self.num_envs = int(num_envs)
+        if self.num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        self._single = single
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.copy = bool(copy)
+        threads = (os.cpu_count() or 1) if threads is None else int(threads)
+        self._batch = batch_type(single._core, self.num_envs, threads)
+        self._rngs: list[np.random.Generator] = []
+        self._rewards = np.zeros(self.num_envs, dtype=np.float64)
+        self._terminations = np.zeros(self.num_envs, dtype=bool)
+        self._truncations = np.zeros(self.num_envs, dtype=bool)
+        self._next_indices = np.zeros(self.num_envs, dtype=np.uint64)
+        self._next_seeds = np.zeros(self.num_envs, dtype=np.uint64)
+        self._started = False
+
+    def _out(self, observations: np.ndarray) -> np.ndarray:
+        return observations.copy() if self.copy else observations
+
+    def _infos(self) -> dict[str, Any]:
+        masks = self._batch.masks()
+        return {"action_mask": masks.copy() if self.copy else masks}
+
+    def reset(
+        self, *, seed: Optional[Union[int, Sequence[Optional[int]]]] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every sub-environment: ``seed`` an int (sub-environment ``i`` gets ``seed + i``),
+        a list of seeds, or ``None`` (fresh entropy)."""
+        if seed is None:
+            seeds: list[Optional[int]] = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        self._rngs = [seeding.np_random(s)[0] for s in seeds]
+        draws = [self._single._draw(rng) for rng in self._rngs]
+        observations = self._batch.reset([d[0] for d in draws], [d[1] for d in draws])
+        self._terminations[:] = False
+        self._truncations[:] = False
+        self._started = True
+        return self._out(observations), self._infos()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-environment (``actions``: ``num_envs`` integers)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+        # The sub-environments whose episode ended reset now: draw their resets as the single
+        # environment would, from their own generators.
+        for i in np.flatnonzero(self._terminations | self._truncations):
+            self._next_indices[i], self._next_seeds[i] = self._single._draw(self._rngs[i])
+        observations = self._batch.step(
+            actions,
+            self._next_indices,
+            self._next_seeds,
+            self._rewards,
+            self._terminations,
+            self._truncations,
+        )
+        if self.copy:
+            return (
+                observations.copy(),
+                self._rewards.copy(),
+                self._terminations.copy(),
+                self._truncations.copy(),
+                self._infos(),
+            )
+        return observations, self._rewards, self._terminations, self._truncations, self._infos()
+
+
+class SameGameVectorEnv(_GameVectorEnv):
+    """``num_envs`` :class:`SameGameEnv` episodes stepped per call in Rust; takes
+    :class:`SameGameEnv`'s arguments (see ``_GameVectorEnv`` for the vector behaviour)."""
+
+    def __init__(self, num_envs: int, *, threads: Optional[int] = None, copy: bool = True, **options: Any) -> None:
+        super().__init__(num_envs, SameGameEnv(**options), SameGameBatch, threads, copy)
+
+
+class SudokuVectorEnv(_GameVectorEnv):
+    """``num_envs`` :class:`SudokuEnv` episodes stepped per call in Rust; takes
+    :class:`SudokuEnv`'s arguments (see ``_GameVectorEnv`` for the vector behaviour)."""
+
+    def __init__(self, num_envs: int, *, threads: Optional[int] = None, copy: bool = True, **options: Any) -> None:
+        super().__init__(num_envs, SudokuEnv(**options), SudokuBatch, threads, copy)
+
+
+class BaitVectorEnv(_GameVectorEnv):
+    """``num_envs`` :class:`BaitEnv` episodes stepped per call in Rust; takes :class:`BaitEnv`'s
+    arguments (see ``_GameVectorEnv`` for the vector behaviour). Every action is legal, so the
+    masks are all ones."""
+
+    def __init__(self, num_envs: int, *, threads: Optional[int] = None, copy: bool = True, **options: Any) -> None:
+        super().__init__(num_envs, BaitEnv(**options), BaitBatch, threads, copy)
