@@ -203,14 +203,14 @@ mod tests {
         let full = (1u32 << grid.side()) - 1;
         let mut candidates = vec![0; grid.len()];
         let mut conflicts = Vec::new();
-        for i in 0..grid.len() {
+        for (i, slot) in candidates.iter_mut().enumerate() {
             let used = peers(grid, i)
                 .iter()
                 .map(|&j| grid.get(j))
                 .filter(|&v| v != 0)
                 .fold(0u32, |m, v| m | 1 << (v - 1));
             match grid.get(i) {
-                0 => candidates[i] = full & !used,
+                0 => *slot = full & !used,
                 v if used & (1 << (v - 1)) != 0 => conflicts.push(i),
                 _ => {}
             }

@@ -67,14 +67,21 @@ impl<const W: usize> GraphMcts<W> {
         let max_score =
             (level.holes.count() + level.mushrooms.count() + 5 * level.doors.count()).max(1) as f64;
         let d0 = relaxed_distance(start, hole_cost).unwrap_or(100) as f64;
+        // Reserved up front (address space only until used), as A*'s lists: growing them by
+        // copying in the middle of a move would blow the per-move budget on a wide level.
+        let max_nodes = max_nodes.max(16);
+        let most = (1usize << 26) * std::mem::size_of::<Node<4>>() / std::mem::size_of::<Node<W>>();
+        let reserve = max_nodes.min(most);
+        let mut table = FxHashMap::default();
+        table.reserve(reserve);
         let mut g = GraphMcts {
-            nodes: Vec::new(),
-            table: FxHashMap::default(),
+            nodes: Vec::with_capacity(reserve),
+            table,
             root: 0,
             scratch: start.clone(),
             path: Vec::new(),
             moves: Vec::new(),
-            max_nodes: max_nodes.max(16),
+            max_nodes,
             c,
             hole_cost,
             max_score,
@@ -161,10 +168,14 @@ impl<const W: usize> GraphMcts<W> {
         n.expanded = true;
     }
 
-    /// Run iterations until `done()` says stop (checked every 16) or a win is reached.
+    /// Run iterations until `done()` says stop (checked every 16 iterations, fewer on a wide
+    /// level) or a win is reached.
     pub fn run(&mut self, rng: &mut Rng, mut done: impl FnMut() -> bool) -> GraphStatus {
+        // About every 16,384 cells' worth of distance work (each new position's value is a
+        // walk over the level), as A* reads its clock.
+        let check_every = (16_384 / self.scratch.level().cells().max(1)).clamp(1, 16);
         loop {
-            for _ in 0..16 {
+            for _ in 0..check_every {
                 if let Some(win) = self.iterate(rng) {
                     return GraphStatus::Win(win);
                 }

@@ -386,14 +386,21 @@ fn markdown_report(
     };
     s.push_str(&format!(
         "## Bait: every agent on {what}\n\n{} ms CPU per move; random agents (dls, mcts, \
-         mcts-plus) {} games per level (seeds {}..{}), the others one. Cell: wins/games, mean score, \
+         mcts-plus) {} per level ({}), the others one. Cell: wins/games, mean score, \
          mean ticks; `unwinnable` when the game ended before its first tick because the level \
          cannot be won (the reason is in the JSON Lines). Run time {:.0} s (the games' seconds \
          summed).\n\n",
         req.budget_ms,
-        req.seeds,
-        base_seed,
-        base_seed + req.seeds - 1,
+        if req.seeds == 1 {
+            "1 game".to_string()
+        } else {
+            format!("{} games", req.seeds)
+        },
+        if req.seeds == 1 {
+            format!("seed {base_seed}")
+        } else {
+            format!("seeds {base_seed}–{}", base_seed + req.seeds - 1)
+        },
         elapsed.as_secs_f64()
     ));
     let cell_text = |cell: &Cell| {
