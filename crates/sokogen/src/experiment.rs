@@ -325,6 +325,10 @@ pub fn tables() -> Vec<Table> {
 pub struct Measured {
     /// Runs done.
     pub runs: usize,
+    /// Runs whose tree filled the node budget ([`RunFigures::filled_node_budget`]).
+    pub filled_node_budget: usize,
+    /// The runs' node budget.
+    pub node_budget: u64,
     /// Mean iterations per run (for bootstrapping: since the bootstrap start).
     pub iterations: f64,
     /// Mean iterations per second (whole run, wall time).
@@ -355,6 +359,18 @@ pub struct RunFigures {
     pub score: f64,
     /// When the best was found (s).
     pub time_to_best: f64,
+    /// The largest tree the run held (nodes; 0 when not recorded).
+    pub peak_nodes: u64,
+    /// The run's node budget: a run whose tree reached it stopped growing there (the thesis's
+    /// trees were unbounded).
+    pub node_budget: u64,
+}
+
+impl RunFigures {
+    /// Did the run's tree fill its node budget?
+    pub fn filled_node_budget(&self) -> bool {
+        self.peak_nodes > 0 && self.peak_nodes >= self.node_budget
+    }
 }
 
 /// Run one configuration on 5×5, start (2, 2), for `time` and `iterations`, whichever ends
@@ -407,6 +423,8 @@ pub fn run_once(
         cpu_s,
         score: summary.best_score,
         time_to_best: summary.time_to_best_s,
+        peak_nodes: summary.peak_nodes as u64,
+        node_budget: max_nodes as u64,
     })
 }
 
@@ -436,6 +454,8 @@ pub fn aggregate(runs: &[RunFigures]) -> Measured {
         score: mean,
         time_to_best: runs.iter().map(|r| r.time_to_best).sum::<f64>() / n,
         sigma: var.sqrt(),
+        filled_node_budget: runs.iter().filter(|r| r.filled_node_budget()).count(),
+        node_budget: runs.iter().map(|r| r.node_budget).max().unwrap_or(0),
     }
 }
 
@@ -494,6 +514,21 @@ pub fn markdown_table(table: &Table, measured: &[Measured], per_run: &str) -> St
         ));
     }
     s.push('\n');
+    let filled: Vec<String> = table
+        .columns
+        .iter()
+        .zip(measured)
+        .filter(|(_, m)| m.filled_node_budget > 0)
+        .map(|(c, m)| format!("{} ({} of {})", c.label, m.filled_node_budget, m.runs))
+        .collect();
+    if !filled.is_empty() {
+        let budget = measured.iter().map(|m| m.node_budget).max().unwrap_or(0);
+        s.push_str(&format!(
+            "Runs whose tree filled the node budget of {budget} nodes (and grew no further; the \
+             thesis's trees were unbounded): {}.\n\n",
+            filled.join(", ")
+        ));
+    }
     s
 }
 

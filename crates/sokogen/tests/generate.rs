@@ -230,3 +230,17 @@ fn the_experiment_runs_a_column_at_the_thesis_iteration_split() {
     let f = run_once(boot.config, 3, None, Some(3_000), Some(700), 1 << 20, None).unwrap();
     assert_eq!((f.all_iterations, f.iterations), (3_000, 700));
 }
+
+#[test]
+fn a_run_says_whether_its_tree_filled_the_node_budget() {
+    use puzzle_sokogen::experiment::{run_once, tables};
+    let push = tables()[0].columns[0].config;
+    let small = run_once(push, 1, None, Some(20_000), None, 2_000, None).unwrap();
+    assert_eq!((small.peak_nodes, small.node_budget), (2_000, 2_000));
+    assert!(small.filled_node_budget());
+    let large = run_once(push, 1, None, Some(2_000), None, 1 << 20, None).unwrap();
+    assert!(
+        large.peak_nodes > 0 && !large.filled_node_budget(),
+        "{large:?}"
+    );
+}

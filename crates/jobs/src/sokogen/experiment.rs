@@ -96,6 +96,12 @@ pub struct ExperimentRunRecord {
     pub time_s: f64,
     /// CPU seconds of the process during the run (Linux).
     pub cpu_s: Option<f64>,
+    /// The largest tree the run held (nodes).
+    #[serde(default)]
+    pub peak_nodes: u64,
+    /// The run's tree filled the node budget (`max_nodes`) and grew no further there.
+    #[serde(default)]
+    pub filled_node_budget: bool,
     /// The shard that ran it (`"2/4"`), when the run was sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -253,6 +259,8 @@ pub fn experiment_report(
                         time_to_best_s: f.time_to_best,
                         time_s: f.time_s,
                         cpu_s: f.cpu_s,
+                        peak_nodes: f.peak_nodes,
+                        filled_node_budget: f.filled_node_budget(),
                         shard: req.items.shard,
                     }))
                 })?
@@ -267,6 +275,8 @@ pub fn experiment_report(
                     cpu_s: record.cpu_s,
                     score: record.best_score,
                     time_to_best: record.time_to_best_s,
+                    peak_nodes: record.peak_nodes,
+                    node_budget: max_nodes as u64,
                 });
                 emit(ExperimentEvent::Run(record))?;
             }
