@@ -209,6 +209,14 @@ fn run<'py>(
                     stop.store(true, Ordering::SeqCst);
                     failure.get_or_insert(error);
                 }
+                // Ctrl-C between events too: a job whose events never pause would otherwise
+                // run to its end (checking is reading a flag).
+                if failure.is_none() {
+                    if let Err(error) = py.check_signals() {
+                        stop.store(true, Ordering::SeqCst);
+                        failure = Some(error);
+                    }
+                }
             }
             Err(RecvTimeoutError::Timeout) => {
                 if failure.is_none() {
