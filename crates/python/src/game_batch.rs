@@ -67,13 +67,7 @@ impl<E: Episode> Batch<E> {
 
     fn check_draws(&self, name: &str, indices: &[u64], seeds: &[u64]) -> PyResult<()> {
         let count = self.episodes.len();
-        for (what, len) in [(name, indices.len()), ("seeds", seeds.len())] {
-            if len != count {
-                return Err(PyValueError::new_err(format!(
-                    "{what} has {len} entries for {count} environments"
-                )));
-            }
-        }
+        crate::check_batch_lengths(count, &[(name, indices.len()), ("seeds", seeds.len())])?;
         let items = E::items(&self.game) as u64;
         if let Some((i, &index)) = indices
             .iter()
@@ -138,18 +132,15 @@ impl<E: Episode> Batch<E> {
         truncations: Bound<'py, PyArray1<bool>>,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let count = self.episodes.len();
-        for (name, len) in [
-            ("actions", actions.len()),
-            ("rewards", rewards.len()),
-            ("terminations", terminations.len()),
-            ("truncations", truncations.len()),
-        ] {
-            if len != count {
-                return Err(PyValueError::new_err(format!(
-                    "{name} has {len} entries for {count} environments"
-                )));
-            }
-        }
+        crate::check_batch_lengths(
+            count,
+            &[
+                ("actions", actions.len()),
+                ("rewards", rewards.len()),
+                ("terminations", terminations.len()),
+                ("truncations", truncations.len()),
+            ],
+        )?;
         let (next_indices, next_seeds) = (next_indices.as_slice()?, next_seeds.as_slice()?);
         self.check_draws("next_indices", next_indices, next_seeds)?;
         let actions = actions.as_slice()?;

@@ -117,6 +117,17 @@ fn next_event<T: Send>(
     })
 }
 
+/// Refuse a vector engine's arrays whose lengths are not its `count` environments', naming the
+/// first (`(name, length)` pairs).
+pub(crate) fn check_batch_lengths(count: usize, arrays: &[(&str, usize)]) -> PyResult<()> {
+    match arrays.iter().find(|&&(_, len)| len != count) {
+        Some(&(name, len)) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} has {len} entries for {count} environments"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A started job: its stop flag, its events as they arrive, and the worker thread.
 struct Started {
     job: String,

@@ -602,18 +602,15 @@ impl SokobanBatch {
         truncations: Bound<'py, PyArray1<bool>>,
     ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
         let count = self.episodes.len();
-        for (name, len) in [
-            ("actions", actions.len()),
-            ("rewards", rewards.len()),
-            ("terminations", terminations.len()),
-            ("truncations", truncations.len()),
-        ] {
-            if len != count {
-                return Err(PyValueError::new_err(format!(
-                    "{name} has {len} entries for {count} environments"
-                )));
-            }
-        }
+        crate::check_batch_lengths(
+            count,
+            &[
+                ("actions", actions.len()),
+                ("rewards", rewards.len()),
+                ("terminations", terminations.len()),
+                ("truncations", truncations.len()),
+            ],
+        )?;
         let actions = actions.as_slice()?;
         let mut decoded = Vec::with_capacity(count);
         for (i, &action) in actions.iter().enumerate() {

@@ -25,6 +25,7 @@ from ._puzzle_search import (
     bundled_text,
     run,
 )
+from ._vector import sub_seeds
 
 
 def _read(path: os.PathLike | str) -> str:
@@ -345,14 +346,7 @@ class _GameVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every sub-environment: ``seed`` an int (sub-environment ``i`` gets ``seed + i``),
         a list of seeds, or ``None`` (fresh entropy)."""
-        if seed is None:
-            seeds: list[Optional[int]] = [None] * self.num_envs
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        seeds = sub_seeds(seed, self.num_envs)
         self._rngs = [seeding.np_random(s)[0] for s in seeds]
         draws = [self._single._draw(rng) for rng in self._rngs]
         observations = self._batch.reset([d[0] for d in draws], [d[1] for d in draws])

@@ -16,6 +16,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._puzzle_search import SOKOBAN_RGB_PIXELS, Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
+from ._vector import sub_seeds
 
 #: The generator's options used when no levels are given (``generate=`` overrides them):
 #: 7×7 interiors (9×9 levels with their walls), generation aimed at optimal pushes (each
@@ -430,14 +431,7 @@ class SokobanVectorEnv(VectorEnv):
                 single._rewards,
                 self._threads,
             )
-        if seed is None:
-            seeds: list[Optional[int]] = [None] * self.num_envs
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        seeds = sub_seeds(seed, self.num_envs)
         states = [_stream_seed(seeding.np_random(s)[0]) for s in seeds]
         observations = self._batch.reset(states)
         return (observations.copy() if self.copy else observations), {}
