@@ -374,38 +374,44 @@ impl<const W: usize> BaitState<W> {
         let mut out = String::with_capacity(level.cells() + level.height);
         for r in 0..level.height {
             for c in 0..level.width {
-                let i = r * level.width + c;
-                let d = &self.dy;
-                let ch = if i == d.avatar as usize && d.status != Status::Dead {
-                    if d.has_key {
-                        'a'
-                    } else {
-                        'A'
-                    }
-                } else if d.boxes.has(i) {
-                    if d.keys.has(i) || d.doors.has(i) {
-                        'B'
-                    } else {
-                        '1'
-                    }
-                } else if level.walls.has(i) {
-                    'w'
-                } else if d.holes.has(i) {
-                    '0'
-                } else if d.keys.has(i) {
-                    'k'
-                } else if d.doors.has(i) {
-                    'g'
-                } else if d.mushrooms.has(i) {
-                    'm'
-                } else {
-                    '.'
-                };
-                out.push(ch);
+                out.push(self.glyph(r * level.width + c));
             }
             out.push('\n');
         }
         out
+    }
+
+    /// The character of cell `i` in [`BaitState::render`]'s picture (GVGAI's level characters:
+    /// `A`/`a` the avatar without/with the key, `1` a box, `B` a box on a key or door, `w`, `0`,
+    /// `k`, `g`, `m`, `.`).
+    pub fn glyph(&self, i: usize) -> char {
+        let level = &*self.level;
+        let d = &self.dy;
+        if i == d.avatar as usize && d.status != Status::Dead {
+            if d.has_key {
+                'a'
+            } else {
+                'A'
+            }
+        } else if d.boxes.has(i) {
+            if d.keys.has(i) || d.doors.has(i) {
+                'B'
+            } else {
+                '1'
+            }
+        } else if level.walls.has(i) {
+            'w'
+        } else if d.holes.has(i) {
+            '0'
+        } else if d.keys.has(i) {
+            'k'
+        } else if d.doors.has(i) {
+            'g'
+        } else if d.mushrooms.has(i) {
+            'm'
+        } else {
+            '.'
+        }
     }
 }
 

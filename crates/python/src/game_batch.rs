@@ -4,30 +4,36 @@
 //! the ones the single environments step, so N single environments and one vector environment
 //! agree step for step.
 //!
-//! Which item (board, puzzle) a reset starts, and with which seed, is drawn in Python from each
-//! sub-environment's `np_random`, exactly as the single environment draws it, and passed in:
-//! `reset` takes the draws of every episode, `step` those of the episodes it resets.
+//! Which item (board, puzzle) a reset starts, and with which seed, is drawn from each episode's
+//! own stream ([`draw`]), seeded by `reset` as the single environment seeds its stream, so the
+//! draws cost no Python call.
 
-use crate::game_episodes::{BaitEpisode, Episode, SameGameEpisode, Step, SudokuEpisode};
+use crate::game_episodes::{draw, BaitEpisode, Episode, SameGameEpisode, Step, SudokuEpisode};
 use crate::games::{BaitCore, SameGameCore, SudokuCore};
 use numpy::{
     PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
+use puzzle_engine::Rng;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-/// One episode's part of a step: its number, the episode, its last step, its observation and
-/// its action mask.
+/// One episode's part of a step: the episode, its stream, its last step, its action, its
+/// observation and its action mask.
 type Slot<'a, E> = (
-    usize,
-    (((&'a mut E, &'a mut Step), &'a mut [u8]), &'a mut [i8]),
+    (
+        (((&'a mut E, &'a mut Rng), &'a mut Step), &'a i64),
+        &'a mut [u8],
+    ),
+    &'a mut [i8],
 );
 
 /// N episodes of one game and their numpy buffers.
 pub struct Batch<E: Episode> {
     game: E::Game,
     episodes: Vec<E>,
+    /// Each episode's stream, which its resets draw from.
+    streams: Vec<Rng>,
     /// What each episode's last step gave (an ended one is reset by the next step).
     steps: Vec<Step>,
     /// The observations, `(count, height, width)`, updated in place by every call.
@@ -58,6 +64,7 @@ impl<E: Episode> Batch<E> {
         Ok(Batch {
             game,
             episodes,
+            streams: vec![Rng::new(0); count],
             steps: vec![Step::default(); count],
             observations,
             masks,
@@ -65,31 +72,14 @@ impl<E: Episode> Batch<E> {
         })
     }
 
-    fn check_draws(&self, name: &str, indices: &[u64], seeds: &[u64]) -> PyResult<()> {
-        let count = self.episodes.len();
-        crate::check_batch_lengths(count, &[(name, indices.len()), ("seeds", seeds.len())])?;
-        let items = E::items(&self.game) as u64;
-        if let Some((i, &index)) = indices
-            .iter()
-            .enumerate()
-            .find(|&(_, &index)| items > 0 && index >= items)
-        {
-            return Err(PyValueError::new_err(format!(
-                "{name}[{i}] = {index}: there are {items} items"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Reset episode `i` to item `indices[i]` with `seeds[i]` for every `i`; returns the
-    /// observations (the batch's own array).
+    /// Seed episode `i`'s stream with `stream_seeds[i]` and reset it to an item drawn from
+    /// the stream, for every `i`; returns the observations (the batch's own array).
     pub fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        indices: Vec<u64>,
-        seeds: Vec<u64>,
+        stream_seeds: Vec<u64>,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        self.check_draws("indices", &indices, &seeds)?;
+        crate::check_batch_lengths(self.episodes.len(), &[("seeds", stream_seeds.len())])?;
         let (height, width) = E::shape(&self.game);
         let actions = E::actions(&self.game);
         let observations = self.observations.bind(py).clone();
@@ -105,8 +95,11 @@ impl<E: Episode> Batch<E> {
                 .zip(mask.chunks_mut(actions))
                 .enumerate()
             {
+                let stream = &mut self.streams[i];
+                *stream = Rng::new(stream_seeds[i]);
+                let (index, seed) = draw::<E>(&self.game, stream, None);
                 episode
-                    .reset(&self.game, indices[i] as usize, seeds[i])
+                    .reset(&self.game, index, seed)
                     .map_err(PyValueError::new_err)?;
                 episode.observe(&self.game, o);
                 episode.mask(&self.game, m);
@@ -117,16 +110,12 @@ impl<E: Episode> Batch<E> {
     }
 
     /// Step every episode with its action; an episode whose last step ended it is reset
-    /// instead, to item `next_indices[i]` with `next_seeds[i]` (reward 0, not terminated, not
-    /// truncated). Writes the rewards, terminations and truncations into the given arrays and
+    /// instead, to an item drawn from its stream (reward 0, not terminated, not truncated). Writes the rewards, terminations and truncations into the given arrays and
     /// returns the observations (the batch's own array, updated in place by the next call).
-    #[allow(clippy::too_many_arguments)]
     pub fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-        next_indices: PyReadonlyArray1<'py, u64>,
-        next_seeds: PyReadonlyArray1<'py, u64>,
         rewards: Bound<'py, PyArray1<f64>>,
         terminations: Bound<'py, PyArray1<bool>>,
         truncations: Bound<'py, PyArray1<bool>>,
@@ -141,8 +130,6 @@ impl<E: Episode> Batch<E> {
                 ("truncations", truncations.len()),
             ],
         )?;
-        let (next_indices, next_seeds) = (next_indices.as_slice()?, next_seeds.as_slice()?);
-        self.check_draws("next_indices", next_indices, next_seeds)?;
         let actions = actions.as_slice()?;
         for (i, &action) in actions.iter().enumerate() {
             let ends = self.steps[i].terminated || self.steps[i].truncated;
@@ -160,15 +147,21 @@ impl<E: Episode> Batch<E> {
             let mut mask = masks.readwrite();
             let (obs, mask) = (obs.as_slice_mut()?, mask.as_slice_mut()?);
             let game = &self.game;
-            let (episodes, steps, chunk) = (&mut self.episodes, &mut self.steps, self.chunk);
+            let (episodes, streams, steps, chunk) = (
+                &mut self.episodes,
+                &mut self.streams,
+                &mut self.steps,
+                self.chunk,
+            );
             py.detach(|| {
-                let one = |(i, (((episode, step), o), m)): Slot<'_, E>| {
+                let one = |(((((episode, stream), step), &action), o), m): Slot<'_, E>| {
                     if step.terminated || step.truncated {
-                        // The draws were checked above.
-                        let _ = episode.reset(game, next_indices[i] as usize, next_seeds[i]);
+                        let (index, seed) = draw::<E>(game, stream, None);
+                        // A drawn index is in the list, and it reset before.
+                        let _ = episode.reset(game, index, seed);
                         *step = Step::default();
                     } else {
-                        *step = episode.step(game, actions[i] as usize);
+                        *step = episode.step(game, action as usize);
                     }
                     episode.observe(game, o);
                     episode.mask(game, m);
@@ -176,18 +169,20 @@ impl<E: Episode> Batch<E> {
                 if chunk == 0 {
                     episodes
                         .iter_mut()
+                        .zip(streams.iter_mut())
                         .zip(steps.iter_mut())
+                        .zip(actions.iter())
                         .zip(obs.chunks_mut(height * width))
                         .zip(mask.chunks_mut(action_count))
-                        .enumerate()
                         .for_each(one);
                 } else {
                     episodes
                         .par_iter_mut()
+                        .zip(streams.par_iter_mut())
                         .zip(steps.par_iter_mut())
+                        .zip(actions.par_iter())
                         .zip(obs.par_chunks_mut(height * width))
                         .zip(mask.par_chunks_mut(action_count))
-                        .enumerate()
                         .with_min_len(chunk)
                         .for_each(one);
                 }
@@ -241,44 +236,33 @@ macro_rules! batch_class {
                 })
             }
 
-            /// Reset episode `i` to item `indices[i]` (board or puzzle; ignored where there
-            /// is no list) with `seeds[i]` (a random board's); returns the observations,
+            /// Seed episode `i`'s stream with `seeds[i]` (as the single core's `seed`) and
+            /// start an item (board, puzzle) drawn from it; returns the observations,
             /// `(count, height, width)`: the batch's own array, updated in place by the next
             /// call.
             fn reset<'py>(
                 &mut self,
                 py: Python<'py>,
-                indices: Vec<u64>,
                 seeds: Vec<u64>,
             ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-                self.batch.reset(py, indices, seeds)
+                self.batch.reset(py, seeds)
             }
 
             /// Step every episode with its action (`int64`); an episode that ended on the
-            /// previous step is reset instead, to `next_indices[i]` with `next_seeds[i]`
-            /// (reward 0, not terminated, not truncated). Writes the rewards (`float64`),
+            /// previous step is reset instead, to an item drawn from its stream (reward 0,
+            /// not terminated, not truncated). Writes the rewards (`float64`),
             /// terminations and truncations (`bool`) into the given arrays and returns the
             /// observations (the batch's own array).
-            #[allow(clippy::too_many_arguments)]
             fn step<'py>(
                 &mut self,
                 py: Python<'py>,
                 actions: PyReadonlyArray1<'py, i64>,
-                next_indices: PyReadonlyArray1<'py, u64>,
-                next_seeds: PyReadonlyArray1<'py, u64>,
                 rewards: Bound<'py, PyArray1<f64>>,
                 terminations: Bound<'py, PyArray1<bool>>,
                 truncations: Bound<'py, PyArray1<bool>>,
             ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-                self.batch.step(
-                    py,
-                    actions,
-                    next_indices,
-                    next_seeds,
-                    rewards,
-                    terminations,
-                    truncations,
-                )
+                self.batch
+                    .step(py, actions, rewards, terminations, truncations)
             }
 
             /// The action masks, `(count, actions)` `int8`, 1 for every action that changes

@@ -4,10 +4,10 @@
 //! ones (`game_batch.rs`) step the same [`Episode`] types, so they agree step for step.
 
 use puzzle_bait::state::{Action as BaitAction, BaitState, Status};
+use puzzle_engine::Rng;
 use puzzle_samegame::board::Scratch;
 use puzzle_samegame::{play as samegame_play, Board as SameGameBoard, Scoring};
 use puzzle_sudoku::grid::Grid;
-use puzzle_sudoku::play::candidate_masks;
 
 /// What a step gave.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -45,6 +45,16 @@ pub trait Episode: Send {
     fn observe(&self, game: &Self::Game, out: &mut [u8]);
     /// Write the action mask, 1 for every action that changes the position.
     fn mask(&self, game: &Self::Game, out: &mut [i8]);
+}
+
+/// What a reset starts, drawn from the episode's stream: the item (board, puzzle; `chosen`
+/// instead when given, 0 where the game has no list) and the seed of a random board. The single
+/// environments and the vector ones draw with this from streams seeded alike, so a seed plays
+/// the same episodes in both.
+pub fn draw<E: Episode>(game: &E::Game, stream: &mut Rng, chosen: Option<usize>) -> (usize, u64) {
+    let items = E::items(game);
+    let drawn = if items > 0 { stream.below(items) } else { 0 };
+    (chosen.unwrap_or(drawn), stream.next_u64())
 }
 
 /// The SameGame boards an environment plays: a fixed list, or random boards of one size.
@@ -87,22 +97,61 @@ pub struct SameGameEpisode {
     pub board: Option<SameGameBoard>,
     scratch: Scratch,
     steps: u32,
-    /// The colours of the observation, `height × width` rows from the top, kept up to date
-    /// (the observation and the mask read it instead of the board's bit planes).
+    /// The colours of the observation, rows from the top, inside a border of empty cells
+    /// (`height + 2` rows of `width + 2`), kept up to date: the observation and the mask read
+    /// it instead of the board's bit planes, and the border spares the mask's bounds checks.
     cells: Vec<u8>,
+    /// The height of every column as `cells` shows it.
+    heights: Vec<usize>,
+    /// The flood fill's stack and marks (`marks[i] == mark` once cell `i` is reached).
+    stack: Vec<usize>,
+    marks: Vec<u32>,
+    mark: u32,
 }
 
 impl SameGameEpisode {
-    fn refresh(&mut self, game: &SameGameGame) {
-        self.cells.clear();
-        self.cells.resize(game.width * game.height, 0);
-        if let Some(board) = &self.board {
-            let height = board.height();
-            for r in 0..height {
-                for c in 0..board.width() {
-                    self.cells[r * game.width + c] = board.get(c, height - 1 - r);
+    /// The leftmost column of the group of the stone at `row` (from the top), `col`, read from
+    /// `cells`: the first column a removal of it changes.
+    fn leftmost_of_group(&mut self, game: &SameGameGame, row: usize, col: usize) -> usize {
+        let padded = game.width + 2;
+        let start = (row + 1) * padded + col + 1;
+        let colour = self.cells[start];
+        self.mark = self.mark.wrapping_add(1);
+        if self.mark == 0 {
+            self.marks.fill(0);
+            self.mark = 1;
+        }
+        let mut leftmost = col;
+        self.stack.clear();
+        self.stack.push(start);
+        self.marks[start] = self.mark;
+        while let Some(i) = self.stack.pop() {
+            leftmost = leftmost.min(i % padded - 1);
+            for j in [i - 1, i + 1, i - padded, i + padded] {
+                if self.cells[j] == colour && self.marks[j] != self.mark {
+                    self.marks[j] = self.mark;
+                    self.stack.push(j);
                 }
             }
+        }
+        leftmost
+    }
+
+    /// Bring `cells` up to date from column `first` on (a removal changes the columns of its
+    /// group and shifts those right of an emptied one; the columns left of it stay).
+    fn refresh(&mut self, game: &SameGameGame, first: usize) {
+        let padded = game.width + 2;
+        let Some(board) = &self.board else {
+            self.cells.fill(0);
+            return;
+        };
+        let top = board.height();
+        for c in first..game.width {
+            let (shown, height) = (self.heights[c], board.column_height(c));
+            for row in 0..shown.max(height) {
+                self.cells[(top - row) * padded + c + 1] = board.get(c, row);
+            }
+            self.heights[c] = height;
         }
     }
 }
@@ -115,7 +164,11 @@ impl Episode for SameGameEpisode {
             board: None,
             scratch: Scratch::new(),
             steps: 0,
-            cells: vec![0; game.width * game.height],
+            cells: vec![0; (game.width + 2) * (game.height + 2)],
+            heights: vec![0; game.width],
+            stack: Vec::new(),
+            marks: vec![0; (game.width + 2) * (game.height + 2)],
+            mark: 0,
         }
     }
 
@@ -161,15 +214,27 @@ impl Episode for SameGameEpisode {
         };
         self.board = Some(board);
         self.steps = 0;
-        self.refresh(game);
+        self.cells.fill(0);
+        self.heights.fill(0);
+        self.refresh(game, 0);
         Ok(())
     }
 
     fn step(&mut self, game: &SameGameGame, action: usize) -> Step {
+        if self.board.is_none() {
+            return Step::default();
+        }
+        let (row, col) = (action / game.width, action % game.width);
+        // Where the observation changes if the click removes a group (the border and empty
+        // cells are 0, so the fill stays on the board).
+        let first = if self.cells[(row + 1) * (game.width + 2) + col + 1] != 0 {
+            self.leftmost_of_group(game, row, col)
+        } else {
+            game.width
+        };
         let Some(board) = self.board.as_mut() else {
             return Step::default();
         };
-        let (row, col) = (action / game.width, action % game.width);
         let before = board.points();
         let legal = board
             .move_from_top(col, row)
@@ -182,7 +247,7 @@ impl Episode for SameGameEpisode {
             None => (0, false),
         };
         if legal {
-            self.refresh(game);
+            self.refresh(game, first);
         }
         Step {
             reward: (points + adjustment) as f64,
@@ -192,35 +257,101 @@ impl Episode for SameGameEpisode {
         }
     }
 
-    fn observe(&self, _game: &SameGameGame, out: &mut [u8]) {
-        out.copy_from_slice(&self.cells);
+    fn observe(&self, game: &SameGameGame, out: &mut [u8]) {
+        let padded = game.width + 2;
+        for (r, row) in out.chunks_exact_mut(game.width).enumerate() {
+            let start = (r + 1) * padded + 1;
+            row.copy_from_slice(&self.cells[start..start + game.width]);
+        }
     }
 
     /// A stone's click removes a group exactly when a neighbour has its colour (a group is
-    /// two or more stones), so the mask needs no flood fill.
+    /// two or more stones), so the mask needs no flood fill: one comparison with each of the
+    /// four neighbours, row by row (the border stands in for the cells off the board).
     fn mask(&self, game: &SameGameGame, out: &mut [i8]) {
-        let (width, height) = (game.width, game.height);
+        let (width, padded) = (game.width, game.width + 2);
         let cells = &self.cells;
-        for (i, slot) in out.iter_mut().enumerate() {
-            let colour = cells[i];
-            let (r, c) = (i / width, i % width);
-            let same = |j: usize| cells[j] == colour;
-            *slot = (colour != 0
-                && ((c > 0 && same(i - 1))
-                    || (c + 1 < width && same(i + 1))
-                    || (r > 0 && same(i - width))
-                    || (r + 1 < height && same(i + width)))) as i8;
+        for (r, marks) in out.chunks_exact_mut(width).enumerate() {
+            let start = (r + 1) * padded + 1;
+            let row = &cells[start..start + width];
+            let left = &cells[start - 1..start - 1 + width];
+            let right = &cells[start + 1..start + 1 + width];
+            let up = &cells[start - padded..start - padded + width];
+            let down = &cells[start + padded..start + padded + width];
+            for c in 0..width {
+                let v = row[c];
+                let pair = (v == left[c]) | (v == right[c]) | (v == up[c]) | (v == down[c]);
+                marks[c] = ((v != 0) & pair) as i8;
+            }
         }
     }
 }
 
-/// A Sudoku environment's settings: its puzzles, all of one size.
+/// A Sudoku environment's settings: its puzzles, all of one size, and every cell's peers.
 #[derive(Clone)]
 pub struct SudokuGame {
     /// The puzzles.
     pub puzzles: Vec<Grid>,
     /// Cells per row.
     pub side: usize,
+    /// The peers of every cell (same row, column or box), `peer_count` per cell, flat.
+    peers: Vec<u16>,
+    /// Peers per cell (`3 × side − 2 × box − 1`: 20 on a 9×9 grid).
+    peer_count: usize,
+    /// Each puzzle's candidates per cell (bit `v − 1` set when value `v` fits; 0 for a filled
+    /// cell) and its number of empty cells, computed once.
+    starts: Vec<(Vec<u32>, usize)>,
+}
+
+impl SudokuGame {
+    /// The game of `puzzles`, all of side `side` (at most 32: a candidate set is a `u32`).
+    pub fn new(puzzles: Vec<Grid>, side: usize) -> Result<SudokuGame, String> {
+        if side > 32 {
+            return Err(format!(
+                "a side of {side} is over the 32 an environment plays"
+            ));
+        }
+        let Some(first) = puzzles.first() else {
+            return Err("no puzzles".into());
+        };
+        let cells = first.len();
+        let mut peers = Vec::new();
+        let mut peer_count = 0;
+        for i in 0..cells {
+            let before = peers.len();
+            peers.extend(
+                (0..cells)
+                    .filter(|&j| {
+                        j != i
+                            && (first.row_of(j) == first.row_of(i)
+                                || first.col_of(j) == first.col_of(i)
+                                || first.box_of(j) == first.box_of(i))
+                    })
+                    .map(|j| j as u16),
+            );
+            peer_count = peers.len() - before;
+        }
+        let starts = puzzles
+            .iter()
+            .map(|puzzle| {
+                let mut candidates = vec![0; cells];
+                puzzle_sudoku::play::candidate_masks(puzzle, &mut candidates);
+                let empty = puzzle.cells().iter().filter(|&&v| v == 0).count();
+                (candidates, empty)
+            })
+            .collect();
+        Ok(SudokuGame {
+            puzzles,
+            side,
+            peers,
+            peer_count,
+            starts,
+        })
+    }
+
+    fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
 }
 
 /// A Sudoku being filled in: actions are `cell * side + (value − 1)`; the legal ones put a
@@ -228,10 +359,13 @@ pub struct SudokuGame {
 /// end with reward 0 on an illegal action (nothing is written) or when no legal action is left
 /// (jumanji's rules).
 pub struct SudokuEpisode {
-    /// The puzzle and the grid being filled (`None` before the first reset).
-    pub grids: Option<(Grid, Grid)>,
-    /// The grid's candidates per cell ([`candidate_masks`]), kept up to date.
+    /// The grid being filled (`None` before the first reset).
+    pub grid: Option<Grid>,
+    /// The grid's candidates per cell, as [`puzzle_sudoku::play::candidate_masks`] gives them,
+    /// kept up to date move by move.
     candidates: Vec<u32>,
+    /// Empty cells left.
+    empty: usize,
 }
 
 impl Episode for SudokuEpisode {
@@ -239,8 +373,9 @@ impl Episode for SudokuEpisode {
 
     fn new(_game: &SudokuGame) -> Self {
         SudokuEpisode {
-            grids: None,
+            grid: None,
             candidates: Vec::new(),
+            empty: 0,
         }
     }
 
@@ -269,35 +404,41 @@ impl Episode for SudokuEpisode {
     }
 
     fn reset(&mut self, game: &SudokuGame, index: usize, _seed: u64) -> Result<(), String> {
-        let puzzle = game
-            .puzzles
-            .get(index)
-            .ok_or_else(|| {
-                format!(
-                    "puzzle {index} is not in the list of {}",
-                    game.puzzles.len()
-                )
-            })?
-            .clone();
-        self.candidates.resize(puzzle.len(), 0);
-        candidate_masks(&puzzle, &mut self.candidates);
-        self.grids = Some((puzzle.clone(), puzzle));
+        let (Some(puzzle), Some((candidates, empty))) =
+            (game.puzzles.get(index), game.starts.get(index))
+        else {
+            return Err(format!(
+                "puzzle {index} is not in the list of {}",
+                game.puzzles.len()
+            ));
+        };
+        match &mut self.grid {
+            Some(grid) => grid.clone_from(puzzle),
+            None => self.grid = Some(puzzle.clone()),
+        }
+        self.candidates.clone_from(candidates);
+        self.empty = *empty;
         Ok(())
     }
 
     /// Only legal values are written and a puzzle's clues never clash (its reader refuses
     /// clashing clues), so a complete grid is a solved one.
     fn step(&mut self, game: &SudokuGame, action: usize) -> Step {
-        let Some((_, grid)) = self.grids.as_mut() else {
+        let Some(grid) = self.grid.as_mut() else {
             return Step::default();
         };
         let (cell, value) = (action / game.side, action % game.side);
-        let legal = self.candidates[cell] & (1 << value) != 0;
+        let bit = 1u32 << value;
+        let legal = self.candidates[cell] & bit != 0;
         if legal {
             grid.set(cell, value as u8 + 1);
-            candidate_masks(grid, &mut self.candidates);
+            self.candidates[cell] = 0;
+            for &peer in game.peers(cell) {
+                self.candidates[peer as usize] &= !bit;
+            }
+            self.empty -= 1;
         }
-        let solved = grid.is_complete();
+        let solved = self.empty == 0;
         let stuck = !solved && self.candidates.iter().all(|&m| m == 0);
         Step {
             reward: if solved { 1.0 } else { 0.0 },
@@ -308,22 +449,21 @@ impl Episode for SudokuEpisode {
     }
 
     fn observe(&self, _game: &SudokuGame, out: &mut [u8]) {
-        match &self.grids {
-            Some((_, grid)) => out.copy_from_slice(grid.cells()),
+        match &self.grid {
+            Some(grid) => out.copy_from_slice(grid.cells()),
             None => out.fill(0),
         }
     }
 
     fn mask(&self, game: &SudokuGame, out: &mut [i8]) {
-        out.fill(0);
-        if self.grids.is_some() {
-            let side = game.side;
-            for (cell, &candidates) in self.candidates.iter().enumerate() {
-                for value in 0..side {
-                    if candidates & (1 << value) != 0 {
-                        out[cell * side + value] = 1;
-                    }
-                }
+        if self.grid.is_none() {
+            out.fill(0);
+            return;
+        }
+        let side = game.side;
+        for (candidates, slots) in self.candidates.iter().zip(out.chunks_exact_mut(side)) {
+            for (value, slot) in slots.iter_mut().enumerate() {
+                *slot = ((candidates >> value) & 1) as i8;
             }
         }
     }
@@ -419,16 +559,13 @@ impl Episode for BaitEpisode {
         }
     }
 
-    fn observe(&self, game: &BaitGame, out: &mut [u8]) {
-        let (_, width) = Self::shape(game);
-        out.fill(0);
-        for (r, line) in self.state.render().lines().enumerate() {
-            for (c, ch) in line.chars().enumerate().take(width) {
-                out[r * width + c] = BAIT_CODES
-                    .iter()
-                    .find(|(k, _)| *k == ch)
-                    .map_or(0, |&(_, v)| v);
-            }
+    fn observe(&self, _game: &BaitGame, out: &mut [u8]) {
+        for (i, slot) in out.iter_mut().enumerate() {
+            let glyph = self.state.glyph(i);
+            *slot = BAIT_CODES
+                .iter()
+                .find(|(k, _)| *k == glyph)
+                .map_or(0, |&(_, v)| v);
         }
     }
 

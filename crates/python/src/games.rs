@@ -5,12 +5,13 @@
 //! ([`crate::game_batch`]) step the same episodes.
 
 use crate::game_episodes::{
-    BaitEpisode, BaitGame, Boards, Episode, SameGameEpisode, SameGameGame, Step, SudokuEpisode,
-    SudokuGame, BAIT_ACTIONS,
+    draw, BaitEpisode, BaitGame, Boards, Episode, SameGameEpisode, SameGameGame, Step,
+    SudokuEpisode, SudokuGame, BAIT_ACTIONS,
 };
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use puzzle_bait::state::BaitState;
+use puzzle_engine::Rng;
 use puzzle_samegame::Board as SameGameBoard;
 use puzzle_sudoku::grid::Grid;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -125,6 +126,7 @@ pub fn samegame_game(
 pub struct SameGameCore {
     pub(crate) game: SameGameGame,
     episode: SameGameEpisode,
+    stream: Rng,
 }
 
 impl SameGameCore {
@@ -152,7 +154,11 @@ impl SameGameCore {
     ) -> PyResult<SameGameCore> {
         let game = samegame_game(text, source, random, scoring, penalty, max_steps)?;
         let episode = SameGameEpisode::new(&game);
-        Ok(SameGameCore { game, episode })
+        Ok(SameGameCore {
+            game,
+            episode,
+            stream: Rng::new(0),
+        })
     }
 
     /// `(height, width)` of the observations (the largest board).
@@ -176,11 +182,20 @@ impl SameGameCore {
         self.game.max_steps
     }
 
-    /// Start board `index` of the list, or a random board drawn with `seed`.
-    fn reset(&mut self, index: usize, seed: u64) -> PyResult<()> {
+    /// Start a board drawn from the stream (a board of the list, or a random board of the
+    /// size with a drawn seed); `index` picks the list's board instead. Returns the board's
+    /// index (0 for a random board).
+    fn reset(&mut self, index: Option<usize>) -> PyResult<usize> {
+        let (index, seed) = draw::<SameGameEpisode>(&self.game, &mut self.stream, index);
         self.episode
             .reset(&self.game, index, seed)
-            .map_err(PyValueError::new_err)
+            .map_err(PyValueError::new_err)?;
+        Ok(index)
+    }
+
+    /// Seed the stream the resets draw from.
+    fn seed(&mut self, stream_seed: u64) {
+        self.stream = Rng::new(stream_seed);
     }
 
     /// Colours (1-based, 0 empty) as a `(height, width)` `uint8` array, rows from the top,
@@ -241,7 +256,7 @@ pub fn sudoku_game(text: &str, source: &str) -> PyResult<SudokuGame> {
             other.side()
         )));
     }
-    Ok(SudokuGame { puzzles, side })
+    SudokuGame::new(puzzles, side).map_err(|e| PyValueError::new_err(format!("{source}: {e}")))
 }
 
 /// A Sudoku being filled in ([`SudokuEpisode`]): actions are `cell * side + (value − 1)`.
@@ -249,11 +264,12 @@ pub fn sudoku_game(text: &str, source: &str) -> PyResult<SudokuGame> {
 pub struct SudokuCore {
     pub(crate) game: SudokuGame,
     episode: SudokuEpisode,
+    stream: Rng,
 }
 
 impl SudokuCore {
-    fn grids(&self) -> PyResult<&(Grid, Grid)> {
-        self.episode.grids.as_ref().ok_or_else(not_started)
+    fn grid(&self) -> PyResult<&Grid> {
+        self.episode.grid.as_ref().ok_or_else(not_started)
     }
 }
 
@@ -266,7 +282,11 @@ impl SudokuCore {
     fn new(text: &str, source: &str) -> PyResult<SudokuCore> {
         let game = sudoku_game(text, source)?;
         let episode = SudokuEpisode::new(&game);
-        Ok(SudokuCore { game, episode })
+        Ok(SudokuCore {
+            game,
+            episode,
+            stream: Rng::new(0),
+        })
     }
 
     /// Cells per row.
@@ -281,23 +301,30 @@ impl SudokuCore {
         self.game.puzzles.len()
     }
 
-    /// Start puzzle `index`.
-    fn reset(&mut self, index: usize) -> PyResult<()> {
+    /// Start a puzzle drawn from the stream, or puzzle `index`; returns the puzzle's index.
+    fn reset(&mut self, index: Option<usize>) -> PyResult<usize> {
+        let (index, seed) = draw::<SudokuEpisode>(&self.game, &mut self.stream, index);
         self.episode
-            .reset(&self.game, index, 0)
-            .map_err(PyValueError::new_err)
+            .reset(&self.game, index, seed)
+            .map_err(PyValueError::new_err)?;
+        Ok(index)
+    }
+
+    /// Seed the stream the resets draw from.
+    fn seed(&mut self, stream_seed: u64) {
+        self.stream = Rng::new(stream_seed);
     }
 
     /// The grid as a `(side, side)` `uint8` array of values (0 empty).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        self.grids()?;
+        self.grid()?;
         observation(py, &self.game, &self.episode)
     }
 
     /// 1 for every legal action (an empty cell and a value none of its peers holds), as an
     /// `int8` array of `side³`.
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        self.grids()?;
+        self.grid()?;
         Ok(action_mask(py, &self.game, &self.episode))
     }
 
@@ -306,13 +333,13 @@ impl SudokuCore {
     /// and ends the episode), the episode ended (solved, illegal, or no legal action left),
     /// and never truncated.
     fn step(&mut self, action: i64) -> PyResult<StepTuple> {
-        self.grids()?;
+        self.grid()?;
         play(&self.game, &mut self.episode, action)
     }
 
     /// The grid as one line (`.` for empty cells), to solve from it.
     fn line(&self) -> PyResult<String> {
-        Ok(self.grids()?.1.to_line())
+        Ok(self.grid()?.to_line())
     }
 }
 

@@ -49,6 +49,74 @@ def test_samegame_mask_rewards_and_end():
     assert total == env._core.points + (1000 if info["stones"] == 0 else 0)
 
 
+def _text_grid(text: str, height: int, width: int) -> np.ndarray:
+    """The board of ``SameGameCore.text()`` (the crate's own writer) as observation codes."""
+    lines = text.splitlines()
+    letters = {ch: k + 1 for k, ch in enumerate("RGBYVCMOPW")}
+    grid = np.zeros((height, width), dtype=np.uint8)
+    top = height - (len(lines) - 1)
+    for r, line in enumerate(lines[1:]):
+        for c, ch in enumerate(line):
+            grid[top + r if top > 0 else r, c] = letters.get(ch, 0)
+    return grid
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"random": (9, 7, 4)}, {"random": (5, 12, 2)}])
+def test_samegame_observation_and_mask_follow_the_board(kwargs):
+    """Played at random, the observation is the board the crate writes, and the mask marks
+    exactly the stones with a neighbour of their colour (a group of two or more)."""
+    env = gymnasium.make("puzzle_search/SameGame-v0", **kwargs).unwrapped
+    rng = np.random.default_rng(7)
+    for episode in range(6):
+        observation, info = env.reset(seed=episode)
+        height, width = observation.shape
+        while True:
+            board = _text_grid(env._core.text(), height, width)
+            # The writer prints the rows down to the lowest; the board sits in the top-left.
+            assert (observation[: board.shape[0]] == board).all()
+            padded = np.pad(observation, 1)
+            centre = padded[1:-1, 1:-1]
+            pair = (
+                (centre == padded[:-2, 1:-1])
+                | (centre == padded[2:, 1:-1])
+                | (centre == padded[1:-1, :-2])
+                | (centre == padded[1:-1, 2:])
+            )
+            assert (info["action_mask"].reshape(height, width) == ((centre != 0) & pair)).all()
+            legal = np.flatnonzero(info["action_mask"])
+            action = int(rng.choice(legal)) if legal.size and rng.random() < 0.9 else int(rng.integers(height * width))
+            observation, _, terminated, truncated, info = env.step(action)
+            assert info["legal"] == bool(action in legal)
+            if terminated or truncated:
+                break
+
+
+def test_sudoku_mask_follows_the_rules():
+    """Played at random, the mask marks exactly the values an empty cell's row, column and box
+    do not hold, and a masked action writes its value."""
+    env = gymnasium.make("puzzle_search/Sudoku-v0").unwrapped
+    rng = np.random.default_rng(3)
+    for episode in range(20):
+        grid, info = env.reset(seed=episode)
+        while True:
+            mask = info["action_mask"].reshape(9, 9, 9)
+            for cell in range(81):
+                r, c = divmod(cell, 9)
+                b = grid[r // 3 * 3 : r // 3 * 3 + 3, c // 3 * 3 : c // 3 * 3 + 3]
+                used = set(grid[r]) | set(grid[:, c]) | set(b.ravel())
+                expected = [grid[r, c] == 0 and v + 1 not in used for v in range(9)]
+                assert mask[r, c].tolist() == [int(x) for x in expected]
+            legal = np.flatnonzero(info["action_mask"])
+            if not legal.size:
+                break
+            action = int(rng.choice(legal))
+            grid, reward, terminated, _, info = env.step(action)
+            assert grid[divmod(action // 9, 9)] == action % 9 + 1
+            if terminated:
+                assert reward == 1.0 or not info["action_mask"].any()
+                break
+
+
 def test_samegame_oracle_replays_to_its_score():
     env = gymnasium.make("puzzle_search/SameGame-v0", random=(8, 8, 3)).unwrapped
     env.reset(seed=5)

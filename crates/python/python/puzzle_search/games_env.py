@@ -25,7 +25,7 @@ from ._puzzle_search import (
     bundled_text,
     run,
 )
-from ._vector import sub_seeds
+from ._vector import stream_seed, stream_seeds
 
 
 def _read(path: os.PathLike | str) -> str:
@@ -33,13 +33,23 @@ def _read(path: os.PathLike | str) -> str:
         return f.read()
 
 
+def _seed_stream(env: Any, seed: Optional[int]) -> None:
+    """Seed the core's reset stream from ``np_random`` at a seeded or first reset (as
+    ``SokobanEnv`` seeds its level stream); the vector environments seed each sub-environment's
+    stream alike."""
+    if seed is not None or not getattr(env, "_seeded", False):
+        env._core.seed(stream_seed(env.np_random))
+        env._seeded = True
+
+
 class SameGameEnv(gym.Env):
     """SameGame (Clickomania): click a group of two or more stones of one colour to remove it.
 
     **Boards** (one of): ``board_set`` (default ``"standard20"``, the 20 standard 15×15 boards
     with 5 colours), ``boards`` (text in any of the board formats: standard, digits, CSV),
-    ``board_file``, or ``random=(width, height, colours)`` (a fresh random board every reset,
-    drawn with ``np_random``). A reset draws a board of the list with ``np_random``;
+    ``board_file``, or ``random=(width, height, colours)`` (a fresh random board every reset).
+    A reset draws a board of the list, or a random board's seed, from a stream seeded by
+    ``np_random`` (so ``reset(seed=…)`` reproduces the boards that follow);
     ``options={"board": i}`` picks board ``i``.
 
     **Observation**: ``Box(0, colours, (H, W), uint8)``, colours 1-based, 0 empty, rows from
@@ -96,7 +106,7 @@ class SameGameEnv(gym.Env):
             )
             colours = 0
             for i in range(self._core.board_count or 0):
-                self._core.reset(i, 0)
+                self._core.reset(i)
                 colours = max(colours, int(self._core.observation().max()))
         height, width = self._core.shape
         self.width = width
@@ -113,19 +123,12 @@ class SameGameEnv(gym.Env):
             "legal": legal,
         }
 
-    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
-        """The board and the random board's seed of a reset, drawn from ``rng`` (the vector
-        environment draws its sub-environments' resets with this too)."""
-        count = self._core.board_count
-        if index is None:
-            index = int(rng.integers(count)) if count else 0
-        return index, int(rng.integers(2**63))
-
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
-        """Start a board drawn with ``np_random`` (``options={"board": i}`` picks board ``i``)."""
+        """Start a board drawn from the stream (``options={"board": i}`` picks board ``i``)."""
         super().reset(seed=seed)
+        _seed_stream(self, seed)
         chosen = int(options["board"]) if options and "board" in options else None
-        self._core.reset(*self._draw(self.np_random, chosen))
+        self._core.reset(chosen)
         self._started = True
         return self._core.observation(), self._info()
 
@@ -154,8 +157,8 @@ class SudokuEnv(gym.Env):
     **Puzzles** (one of): ``puzzle_set`` (default ``"top95"``; also ``"hardest11"``,
     ``"easy"``, ``"medium"``, ``"hard"``), ``puzzles`` (text: one puzzle per line or grids),
     ``puzzle_file``, or ``generate=n`` (``n`` puzzles made by the ``sudoku_generate`` job
-    with seeds from ``generate_seed``). A reset draws a puzzle with ``np_random``;
-    ``options={"puzzle": i}`` picks puzzle ``i``.
+    with seeds from ``generate_seed``). A reset draws a puzzle from a stream seeded by
+    ``np_random``; ``options={"puzzle": i}`` picks puzzle ``i``.
 
     **Observation**: ``Box(0, side, (side, side), uint8)`` values, 0 empty. **Actions**:
     ``Discrete(side³)``, ``cell * side + value − 1`` (cells row-major), as jumanji's Sudoku;
@@ -200,18 +203,12 @@ class SudokuEnv(gym.Env):
         self.action_space = spaces.Discrete(side**3)
         self._started = False
 
-    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
-        """The puzzle of a reset, drawn from ``rng``, and a seed (unused: 0)."""
-        if index is None:
-            index = int(rng.integers(self._core.puzzle_count))
-        return index, 0
-
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None):
-        """Start a puzzle drawn with ``np_random`` (``options={"puzzle": i}`` picks puzzle ``i``)."""
+        """Start a puzzle drawn from the stream (``options={"puzzle": i}`` picks puzzle ``i``)."""
         super().reset(seed=seed)
+        _seed_stream(self, seed)
         chosen = int(options["puzzle"]) if options and "puzzle" in options else None
-        index, _ = self._draw(self.np_random, chosen)
-        self._core.reset(index)
+        index = self._core.reset(chosen)
         self._started = True
         return self._core.observation(), {"action_mask": self._core.action_mask(), "puzzle": index}
 
@@ -277,10 +274,6 @@ class BaitEnv(gym.Env):
         self._status = "playing"
         return self._core.observation(), self._info()
 
-    def _draw(self, rng: np.random.Generator, index: Optional[int] = None) -> tuple[int, int]:
-        """A reset draws nothing (Bait has no randomness)."""
-        return 0, 0
-
     def step(self, action: int):
         """One tick; see the class documentation."""
         if self._status is None:
@@ -326,12 +319,9 @@ class _GameVectorEnv(VectorEnv):
         self.copy = bool(copy)
         threads = (os.cpu_count() or 1) if threads is None else int(threads)
         self._batch = batch_type(single._core, self.num_envs, threads)
-        self._rngs: list[np.random.Generator] = []
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._terminations = np.zeros(self.num_envs, dtype=bool)
         self._truncations = np.zeros(self.num_envs, dtype=bool)
-        self._next_indices = np.zeros(self.num_envs, dtype=np.uint64)
-        self._next_seeds = np.zeros(self.num_envs, dtype=np.uint64)
         self._started = False
 
     def _out(self, observations: np.ndarray) -> np.ndarray:
@@ -346,10 +336,7 @@ class _GameVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every sub-environment: ``seed`` an int (sub-environment ``i`` gets ``seed + i``),
         a list of seeds, or ``None`` (fresh entropy)."""
-        seeds = sub_seeds(seed, self.num_envs)
-        self._rngs = [seeding.np_random(s)[0] for s in seeds]
-        draws = [self._single._draw(rng) for rng in self._rngs]
-        observations = self._batch.reset([d[0] for d in draws], [d[1] for d in draws])
+        observations = self._batch.reset(stream_seeds(seed, self.num_envs))
         self._terminations[:] = False
         self._truncations[:] = False
         self._started = True
@@ -360,14 +347,8 @@ class _GameVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
-        # The sub-environments whose episode ended reset now: draw their resets as the single
-        # environment would, from their own generators.
-        for i in np.flatnonzero(self._terminations | self._truncations):
-            self._next_indices[i], self._next_seeds[i] = self._single._draw(self._rngs[i])
         observations = self._batch.step(
             actions,
-            self._next_indices,
-            self._next_seeds,
             self._rewards,
             self._terminations,
             self._truncations,

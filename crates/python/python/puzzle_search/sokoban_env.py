@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._puzzle_search import SOKOBAN_RGB_PIXELS, Level, SokobanBatch, SokobanCore, parse_xsb, run, sokoban_set
-from ._vector import sub_seeds
+from ._vector import stream_seed, stream_seeds
 
 #: The generator's options used when no levels are given (``generate=`` overrides them):
 #: 7×7 interiors (9×9 levels with their walls), generation aimed at optimal pushes (each
@@ -221,11 +221,6 @@ def _spaces(max_size: tuple[int, int], observation: str, actions: int):
     return obs, spaces.Discrete(actions)
 
 
-def _stream_seed(rng: np.random.Generator) -> int:
-    """The seed of the level stream, drawn from a Gymnasium ``np_random``."""
-    return int(rng.integers(2**63))
-
-
 class SokobanEnv(gym.Env):
     """Sokoban as a Gymnasium environment, stepped by puzzle-search's rules in Rust.
 
@@ -326,7 +321,7 @@ class SokobanEnv(gym.Env):
                 self._pool.get(), self.max_size, self._layout, self.max_steps, self._actions, self._rewards
             )
         if seed is not None or not self._seeded:
-            self._core.seed(_stream_seed(self.np_random))
+            self._core.seed(stream_seed(self.np_random))
             self._seeded = True
         level = None if not options or "level" not in options else int(options["level"])
         observation, _ = self._core.reset(level)
@@ -431,9 +426,7 @@ class SokobanVectorEnv(VectorEnv):
                 single._rewards,
                 self._threads,
             )
-        seeds = sub_seeds(seed, self.num_envs)
-        states = [_stream_seed(seeding.np_random(s)[0]) for s in seeds]
-        observations = self._batch.reset(states)
+        observations = self._batch.reset(stream_seeds(seed, self.num_envs))
         return (observations.copy() if self.copy else observations), {}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
