@@ -137,6 +137,144 @@ def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+# Student's t, 97.5 % quantile, by degrees of freedom (1-30); beyond, the normal's 1.96.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    return T975[df - 1] if 1 <= df <= len(T975) else 1.96
+
+
+def ci95(values):
+    """(mean, half-width of the 95 % t interval of the mean; None for fewer than 2 values)."""
+    values = list(values)
+    m = statistics.mean(values)
+    if len(values) < 2:
+        return m, None
+    return m, t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def verdict(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
+    """"above", "below" or "tie": whether a's mean differs from b's at 95 % (Welch's t, with
+    the Welch-Satterthwaite degrees of freedom)."""
+    if not n_a or not n_b or sd_a is None or sd_b is None or n_a < 2 or n_b < 2:
+        return "–"
+    va, vb = sd_a**2 / n_a, sd_b**2 / n_b
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return "tie" if mean_a == mean_b else ("above" if mean_a > mean_b else "below")
+    df = (va + vb) ** 2 / ((va**2 / (n_a - 1) if n_a > 1 else 0) + (vb**2 / (n_b - 1) if n_b > 1 else 0))
+    half = t975(max(1, int(df))) * se
+    if mean_a - mean_b > half:
+        return "above"
+    if mean_b - mean_a > half:
+        return "below"
+    return "tie"
+
+
+def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x_values=None):
+    """Points with 95 % error bars, a series per list: `series` is [(name, [(mean, half or
+    None) or None per category], marker)], marker "o" (ours, with bars) or "d" (published).
+    The y axis spans the data (not from 0), so the differences discussed are visible; 1,200 px
+    wide; with `x_values` the categories are placed by value (log scale with `log_x`)."""
+    width = max(1200, 120 + 70 * len(categories))
+    longest = max((len(c) for c in categories), default=4)
+    left, right, top = 95, 30, 50
+    bottom = 70 + (0 if x_values else int(6.2 * longest))
+    height = 520 + bottom - 70
+    plot_w, plot_h = width - left - right, height - top - bottom
+    points = [(m - (h or 0), m + (h or 0)) for _, vals, _ in series for v in vals if v for m, h in [v]]
+    lo, hi = min(p[0] for p in points), max(p[1] for p in points)
+    pad = (hi - lo) * 0.08 or abs(hi) * 0.05 or 1.0
+    lo, hi = lo - pad, hi + pad
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="13">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="16">{esc(title)}</text>',
+    ]
+
+    def y(v):
+        return top + plot_h * (1 - (v - lo) / (hi - lo))
+
+    if x_values:
+        xs = [math.log10(v) if log_x else v for v in x_values]
+        x_lo, x_hi = min(xs), max(xs)
+        span = (x_hi - x_lo) or 1.0
+        x_lo, x_hi = x_lo - 0.05 * span, x_hi + 0.05 * span
+        pos = [left + plot_w * (x - x_lo) / (x_hi - x_lo) for x in xs]
+    else:
+        group = plot_w / max(len(categories), 1)
+        pos = [left + group * (i + 0.5) for i in range(len(categories))]
+    raw_step = (hi - lo) / 6
+    mag = 10 ** math.floor(math.log10(raw_step))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw_step)
+    v = math.ceil(lo / step) * step
+    digits = max(0, -math.floor(math.log10(step)))
+    while v <= hi + 1e-12:
+        label = f"{v:,.{digits}f}"
+        out.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>'
+            f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{label}</text>'
+        )
+        v += step
+    out.append(
+        f'<text transform="translate(18,{top + plot_h / 2}) rotate(-90)" text-anchor="middle">{esc(y_label)}</text>'
+        f'<text x="{left + plot_w / 2}" y="{height - 12}" text-anchor="middle">{esc(x_label)}</text>'
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999"/>'
+    )
+    offset = 8
+    for s, (name, vals, marker) in enumerate(series):
+        colour = colours[s % len(colours)]
+        dx = (s - (len(series) - 1) / 2) * offset
+        line = []
+        for i, v in enumerate(vals):
+            if not v:
+                continue
+            m, h = v
+            cx, cy = pos[i] + dx, y(m)
+            line.append(f"{cx:.1f},{cy:.1f}")
+            if h:
+                out.append(
+                    f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(m - h):.1f}" y2="{y(m + h):.1f}" stroke="{colour}" stroke-width="1.5"/>'
+                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(m - h):.1f}" y2="{y(m - h):.1f}" stroke="{colour}"/>'
+                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(m + h):.1f}" y2="{y(m + h):.1f}" stroke="{colour}"/>'
+                )
+            tip = f"{name}: {m:,.4g}" + (f" ± {h:,.3g}" if h else "")
+            if marker == "d":
+                out.append(
+                    f'<path d="M{cx:.1f},{cy - 6:.1f} L{cx + 6:.1f},{cy:.1f} L{cx:.1f},{cy + 6:.1f} L{cx - 6:.1f},{cy:.1f} Z" '
+                    f'fill="white" stroke="{colour}" stroke-width="2"><title>{esc(tip)}</title></path>'
+                )
+            else:
+                out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{colour}"><title>{esc(tip)}</title></circle>')
+        if x_values and len(line) > 1:
+            out.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="{colour}" stroke-opacity="0.5"/>')
+    for i, name in enumerate(categories):
+        if x_values:
+            out.append(f'<text x="{pos[i]:.1f}" y="{top + plot_h + 18}" text-anchor="middle">{esc(name)}</text>')
+        else:
+            out.append(
+                f'<text transform="translate({pos[i]:.1f},{top + plot_h + 14}) rotate(35)" text-anchor="start">{esc(name)}</text>'
+            )
+    for s, (name, _, marker) in enumerate(series):
+        lx, ly = left + 10 + s * 380, top + 16
+        colour = colours[s % len(colours)]
+        shape = (
+            f'<path d="M{lx + 6},{ly - 10} L{lx + 12},{ly - 4} L{lx + 6},{ly + 2} L{lx},{ly - 4} Z" fill="white" stroke="{colour}" stroke-width="2"/>'
+            if marker == "d"
+            else f'<circle cx="{lx + 6}" cy="{ly - 4}" r="4.5" fill="{colour}"/>'
+        )
+        out.append(f'{shape}<text x="{lx + 18}" y="{ly}">{esc(name)}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"(plot written: {path})", file=sys.stderr)
+
+
 def czech_samegame(args):
     runs = [r for r in records(args.files) if "playout" in r and "score" in r]
     totals = defaultdict(int)

@@ -563,11 +563,11 @@ impl From<Level> for AnyLevel {
 
 /// GVGAI's five Bait levels (`bait_lvl0.txt` … `bait_lvl4.txt`), embedded.
 pub const BUILTIN_LEVELS: [&str; 5] = [
-    include_str!("../../../data/bait/bait_lvl0.txt"),
-    include_str!("../../../data/bait/bait_lvl1.txt"),
-    include_str!("../../../data/bait/bait_lvl2.txt"),
-    include_str!("../../../data/bait/bait_lvl3.txt"),
-    include_str!("../../../data/bait/bait_lvl4.txt"),
+    include_str!("../data/bait_lvl0.txt"),
+    include_str!("../data/bait_lvl1.txt"),
+    include_str!("../data/bait_lvl2.txt"),
+    include_str!("../data/bait_lvl3.txt"),
+    include_str!("../data/bait_lvl4.txt"),
 ];
 
 /// One of GVGAI's five levels (0–4), parsed.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Once;
 
 /// The bundled font (DejaVu Sans 2.37, Bitstream Vera licence; see `data/fonts/README.md`).
-static FONT: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 
 /// The font family written into the SVG files (and registered with `plotters` for layout).
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";

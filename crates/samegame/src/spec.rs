@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 /// The 20 standard 15×15, 5-colour SameGame boards (js-games.de; Schadd et al., Cazenave,
 /// the Czech thesis chapter 3), as the digits file (`# problem NN` blocks).
-pub const SAMEGAME_STANDARD20: &str = include_str!("../../../data/samegame/standard20_digits.txt");
+pub const SAMEGAME_STANDARD20: &str = include_str!("../data/standard20_digits.txt");
 
 /// A bundled SameGame board set.
 #[derive(Clone, Copy, Debug)]

@@ -5,15 +5,15 @@ use crate::{parse_xsb, replay, Level, XsbError};
 use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, StaticSet, TextError};
 
 /// Microban, 155 levels (David W. Skinner).
-pub const MICROBAN: &str = include_str!("../../../data/sokoban/Microban_155.xsb");
+pub const MICROBAN: &str = include_str!("../data/Microban_155.xsb");
 /// XSokoban, 90 screens (Thinking Rabbit).
-pub const XSOKOBAN: &str = include_str!("../../../data/sokoban/XSokoban_90.xsb");
+pub const XSOKOBAN: &str = include_str!("../data/XSokoban_90.xsb");
 /// Microban II, 135 levels (David W. Skinner): not used to tune the solver.
-pub const MICROBAN_II: &str = include_str!("../../../data/sokoban/Microban_II_135.xsb");
+pub const MICROBAN_II: &str = include_str!("../data/Microban_II_135.xsb");
 /// Sasquatch, 50 levels (David W. Skinner): not used to tune the solver.
-pub const SASQUATCH: &str = include_str!("../../../data/sokoban/Sasquatch_50.xsb");
+pub const SASQUATCH: &str = include_str!("../data/Sasquatch_50.xsb");
 /// Boxoban hard, file 000, 1000 levels (DeepMind, Apache-2.0).
-pub const BOXOBAN_HARD: &str = include_str!("../../../data/sokoban/boxoban/hard_000.txt");
+pub const BOXOBAN_HARD: &str = include_str!("../data/boxoban/hard_000.txt");
 
 /// A bundled Sokoban level set (its `text` is XSB).
 pub type SokobanSet = StaticSet;

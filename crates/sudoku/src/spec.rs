@@ -6,9 +6,9 @@ use crate::parse::{parse_puzzle, parse_puzzles, ParseError};
 use puzzle_engine::games::{BundledSet, GameExample, GameSpec, ReadError, StaticSet, TextError};
 
 /// The magictour "top95" list, 95 puzzles (the list of Peter Norvig's solver essay).
-pub const SUDOKU_TOP95: &str = include_str!("../../../data/sudoku/magictour_top95.txt");
+pub const SUDOKU_TOP95: &str = include_str!("../data/magictour_top95.txt");
 /// Peter Norvig's "hardest" list, 11 puzzles.
-pub const SUDOKU_HARDEST11: &str = include_str!("../../../data/sudoku/norvig_hardest11.txt");
+pub const SUDOKU_HARDEST11: &str = include_str!("../data/norvig_hardest11.txt");
 
 /// A bundled Sudoku puzzle set (its `text`: one puzzle per line, 81 symbols, `.` empty).
 pub type SudokuSet = StaticSet;
