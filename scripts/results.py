@@ -496,14 +496,188 @@ def sokogen(args):
     print(f"\nRuns: {len(runs)} (seeds {ranges(seeds)}), {cpu:,.0f} CPU-s.")
 
 
+def request_of(path):
+    """The request of a run's header line (`puzzle experiment … --shard I/N --json`), or {}."""
+    with open(path) as f:
+        first = f.readline()
+    try:
+        return json.loads(first).get("request", {})
+    except json.JSONDecodeError:
+        return {}
+
+
+def czech_scaling(args):
+    """The Czech thesis's §3.4.1 (its Figure 8): the total over the 20 boards against the
+    simulations per board, one setting, several seeds: mean ± 95 % per simulation count."""
+    totals, cpu = defaultdict(list), defaultdict(float)
+    setting = None
+    for path in args.files:
+        req = request_of(path)
+        runs = [r for r in records([path]) if "board" in r and "score" in r]
+        if not req or not runs:
+            continue
+        setting = f"{runs[0]['playout']}, {runs[0]['formula']}"
+        totals[req["iterations"]].append(sum(r["score"] for r in runs))
+        cpu[req["iterations"]] += sum(r["time_s"] for r in runs)
+    counts = sorted(totals)
+    print(f"Setting: {setting}; 20 boards per run.\n")
+    print("| simulations per board | runs (seeds) | total over 20 boards: mean ± 95 % | lowest – highest | run time (s) |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in counts:
+        m, h = ci95(totals[n])
+        print(f"| {n:,} | {len(totals[n])} | {fmt(m)} ± {fmt(h)} | {fmt(min(totals[n]))} – {fmt(max(totals[n]))} | {fmt(cpu[n])} |")
+    if args.plots:
+        thesis = CZECH_TOTALS.get(setting.split(", ")[0], {}).get(setting.split(", ")[1]) if setting else None
+        svg_points(
+            f"{args.plots}/{args.prefix}.svg",
+            f"SameGame ({setting}): total over the 20 boards against simulations per board, 95 % intervals",
+            [f"{n // 1000:,}k" if n < 1_000_000 else f"{n / 1e6:g}M" for n in counts],
+            [
+                (f"ours, {max(len(v) for v in totals.values())} seeds", [ci95(totals[n]) for n in counts], "o"),
+                ("thesis §3.4 at 700k (its Figure 8 gives no numbers)", [(thesis, None) if n == 700_000 and thesis else None for n in counts], "d"),
+            ],
+            "total score, 20 boards",
+            "simulations per board (log scale)",
+            log_x=True,
+            x_values=counts,
+        )
+
+
+def czech_samegame_ci(args):
+    """The twelve settings' totals over the 20 boards with a 95 % interval over the runs (one
+    file per seed, named by --label), and each setting against its playout's best formula."""
+    labels = args.label or [str(i + 1) for i in range(len(args.files))]
+    totals = defaultdict(list)
+    for path in args.files:
+        per = defaultdict(int)
+        for r in records([path]):
+            if "board" in r and "score" in r:
+                per[(r["playout"], r["formula"])] += r["score"]
+        for key, total in per.items():
+            totals[key].append(total)
+    print(f"Runs: {', '.join(labels)}.\n")
+    print("| playout | formula | runs | ours: total ± 95 % | thesis (one run) | ours against the thesis | within the playout |")
+    print("|---|---|---:|---:|---:|---|---|")
+    series, cats = [[], []], []
+    for playout, row in CZECH_TOTALS.items():
+        best = max(row, key=lambda f: statistics.mean(totals.get((playout, f), [0])))
+        for formula, paper in row.items():
+            v = totals.get((playout, formula), [])
+            if not v:
+                continue
+            m, h = ci95(v)
+            sd = statistics.stdev(v) if len(v) > 1 else None
+            inside = "–" if h is None else ("tie" if abs(m - paper) <= h else ("above" if m > paper else "below"))
+            bv = totals[(playout, best)]
+            vs_best = "best" if formula == best else verdict(m, sd, len(v), statistics.mean(bv), statistics.stdev(bv) if len(bv) > 1 else None, len(bv))
+            print(
+                f"| {playout} | {formula} | {len(v)} | {fmt(m)} ± {fmt(h)} | {fmt(paper)} | "
+                f"{'the thesis inside our interval' if inside == 'tie' else inside} | "
+                f"{'tie with the best' if vs_best == 'tie' else vs_best} |"
+            )
+            cats.append(f"{playout} {formula}")
+            series[0].append((m, h))
+            series[1].append((paper, None))
+    if args.plots:
+        svg_points(
+            f"{args.plots}/{args.prefix}.svg",
+            "SameGame, 700,000 simulations per board: total over the 20 boards per setting, 95 % intervals",
+            cats,
+            [(f"ours, {len(args.files)} seeds", series[0], "o"), ("thesis (one run)", series[1], "d")],
+            "total score, 20 boards",
+            "playout policy and selection formula",
+        )
+
+
+# The thesis's runs per column: "10 Iterationen" (§3, p. 26; one iteration = one run with a new
+# seed), and "30 Iterationen" for Tables 3.7 and 3.8 (§3.8, §3.9).
+THESIS_RUNS = {"3.7": 30, "3.8": 30}
+
+
+def sokogen_ci(args):
+    """Tables with 95 % intervals: ours per column (t interval over the seeds), the thesis's from
+    its mean and σ over its runs, Welch's verdict ours against the thesis, and each column against
+    the table's best (a ranking the intervals do not support is a tie)."""
+    runs = [r for r in records(args.files) if "column" in r and "seed" in r and "best_score" in r]
+    if args.tables:
+        runs = [r for r in runs if r["table"] in args.tables.split(",")]
+    columns = {}
+    for r in records(args.files):
+        if "thesis_best_score" in r:
+            columns[(r["table"], r["column"])] = r
+    by, order = defaultdict(list), []
+    for r in runs:
+        key = (r["table"], r["column"])
+        if key not in by:
+            order.append(key)
+        by[key].append(r)
+    capped = sum(1 for r in runs if r.get("filled_node_budget"))
+    seen = sum(1 for r in runs if "filled_node_budget" in r)
+    for t in dict.fromkeys(k[0] for k in order):
+        keys = [k for k in order if k[0] == t]
+        n_thesis = THESIS_RUNS.get(t, 10)
+        stats = {}
+        for k in keys:
+            scores = [r["best_score"] for r in by[k]]
+            m, h = ci95(scores)
+            stats[k] = (m, statistics.stdev(scores) if len(scores) > 1 else None, len(scores), h)
+        best = max(keys, key=lambda k: stats[k][0])
+        print(f"\n**Table {t}** (thesis: {n_thesis} runs per column)\n")
+        print("| column | runs | ours: mean ± 95 % | thesis: mean ± 95 % | ours against the thesis | against the table's best |")
+        print("|---|---:|---:|---:|---|---|")
+        for k in keys:
+            m, sd, n, h = stats[k]
+            c = columns.get(k, {})
+            ts, tsd = c.get("thesis_best_score"), c.get("thesis_sigma")
+            th = t975(n_thesis - 1) * tsd / math.sqrt(n_thesis) if tsd is not None else None
+            vs_thesis = verdict(m, sd, n, ts, tsd, n_thesis) if ts is not None else "–"
+            bm, bsd, bn, _ = stats[best]
+            vs_best = "best" if k == best else verdict(m, sd, n, bm, bsd, bn)
+            print(
+                f"| {k[1]} | {n} | {m:.4f} ± {fmt(h, 4)} | {fmt(ts, 4)} ± {fmt(th, 4)} | {vs_thesis} | "
+                f"{'tie with the best' if vs_best == 'tie' else vs_best} |"
+            )
+        if args.plots:
+            svg_points(
+                f"{args.plots}/{args.prefix}-table-{t}.svg",
+                f"Table {t}: mean best score per column, 95 % intervals ({args.budget})",
+                [k[1] for k in keys],
+                [
+                    (f"ours ({args.budget}), {stats[keys[0]][2]} seeds", [stats[k][0:1] + (stats[k][3],) for k in keys], "o"),
+                    (
+                        f"thesis ({n_thesis} runs of 30 s)",
+                        [
+                            (columns[k]["thesis_best_score"], t975(n_thesis - 1) * columns[k]["thesis_sigma"] / math.sqrt(n_thesis))
+                            if k in columns else None
+                            for k in keys
+                        ],
+                        "d",
+                    ),
+                ],
+                "mean best score",
+                f"Table {t}: column",
+            )
+    seeds = sorted({r["seed"] for r in runs})
+    cpu = sum(r.get("cpu_s") or 0 for r in runs)
+    cap = f"; {capped} of {seen} recorded runs filled the node budget" if seen else ""
+    print(f"\nRuns: {len(runs)} (seeds {ranges(seeds)}), {cpu:,.0f} CPU-s{cap}.")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["czech-samegame", "sudoku", "bait", "samegame-solve", "ga", "sokogen"])
+    p.add_argument(
+        "what",
+        choices=[
+            "czech-samegame", "czech-samegame-ci", "czech-scaling", "sudoku", "bait", "samegame-solve", "ga",
+            "sokogen", "sokogen-ci",
+        ],
+    )
     p.add_argument("files", nargs="+")
     p.add_argument("--plots", help="write SVG plots into this directory")
     p.add_argument("--label", action="append", help="a name per file (samegame-solve, ga)")
     p.add_argument("--prefix", default="sokogen", help="sokogen: plot file prefix")
     p.add_argument("--budget", default="ours", help="sokogen: what bounded our runs, for the plot")
+    p.add_argument("--tables", help="sokogen-ci: only these tables, comma-separated")
     args = p.parse_args()
     {
         "czech-samegame": czech_samegame,
@@ -512,6 +686,9 @@ def main():
         "samegame-solve": samegame_solve,
         "ga": ga,
         "sokogen": sokogen,
+        "sokogen-ci": sokogen_ci,
+        "czech-scaling": czech_scaling,
+        "czech-samegame-ci": czech_samegame_ci,
     }[args.what.replace("_", "-")](args)
 
 
