@@ -146,10 +146,12 @@ impl SameGameEpisode {
             return;
         };
         let top = board.height();
+        let mut column = [0u8; 256];
         for c in first..game.width {
-            let (shown, height) = (self.heights[c], board.column_height(c));
-            for row in 0..shown.max(height) {
-                self.cells[(top - row) * padded + c + 1] = board.get(c, row);
+            let shown = self.heights[c];
+            let height = board.column_colours(c, &mut column[..top]);
+            for (row, &colour) in column[..shown.max(height)].iter().enumerate() {
+                self.cells[(top - row) * padded + c + 1] = colour;
             }
             self.heights[c] = height;
         }

@@ -125,11 +125,17 @@ fn check_same(
     prop_assert_eq!(b.rows(), reference.rows(b.width()));
     prop_assert_eq!(b.points(), reference.points);
     prop_assert_eq!(b.columns(), reference.cols.len());
+    let mut column = vec![7u8; b.height() + 1];
     for c in 0..b.width() {
         prop_assert_eq!(
             b.column_height(c),
             reference.cols.get(c).map_or(0, Vec::len)
         );
+        // A column read in one pass is the reference's, bottom up, zeros above its top.
+        prop_assert_eq!(b.column_colours(c, &mut column), b.column_height(c));
+        let mut expected = reference.cols.get(c).cloned().unwrap_or_default();
+        expected.resize(column.len(), 0);
+        prop_assert_eq!(&column, &expected);
     }
     let expected = reference.groups();
     prop_assert_eq!(b.has_move(), !expected.is_empty());

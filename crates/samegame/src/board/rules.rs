@@ -256,6 +256,28 @@ impl Board {
         }
     }
 
+    /// The colours of column `col` from the bottom up into `out` (as many as fit), 0 above the
+    /// column's top; returns the column's height. One pass over the column, for views that
+    /// redraw whole columns (the Python environments' observations).
+    pub fn column_colours(&self, col: usize, out: &mut [u8]) -> usize {
+        let height = self.column_height(col);
+        let filled = height.min(out.len());
+        if filled > 0 {
+            with_slices!(self.column_colours_s(col, &mut out[..filled]));
+        }
+        out[filled..].fill(0);
+        height
+    }
+
+    /// [`Board::column_colours`] with `S` slices, for the `out.len()` lowest stones.
+    fn column_colours_s<const S: usize>(&self, col: usize, out: &mut [u8]) {
+        let base = self.index(col, 0);
+        for (row, slot) in out.iter_mut().enumerate() {
+            let cell = base + row;
+            *slot = self.colour_at_s::<S>(cell >> 6, (cell & 63) as u32);
+        }
+    }
+
     /// The rows, top first, as colours (0 = empty).
     pub fn rows(&self) -> Vec<Vec<u8>> {
         (0..self.height)
