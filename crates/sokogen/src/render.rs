@@ -188,14 +188,22 @@ pub fn level_png(level: &Level) -> Result<Vec<u8>, png::EncodingError> {
     Ok(out)
 }
 
-/// An SVG step plot of the best score over time from `(seconds, score)` points.
+/// An SVG step plot of the best score over time from `(seconds, score)` points, 1,200 px wide;
+/// the score axis spans the scores reached (not from 0), so late small gains stay visible.
 pub fn score_plot_svg(points: &[(f64, f64)], total_s: f64, title: &str) -> String {
-    let (w, h) = (640.0, 400.0);
-    let (l, r, t, b) = (60.0, 20.0, 40.0, 50.0);
+    let (w, h) = (1200.0, 450.0);
+    let (l, r, t, b) = (70.0, 30.0, 40.0, 50.0);
     let max_t = total_s.max(points.last().map_or(0.0, |p| p.0)).max(1e-3);
-    let max_s = points.iter().map(|p| p.1).fold(0.0f64, f64::max).max(1e-3) * 1.1;
+    let hi = points.iter().map(|p| p.1).fold(f64::MIN, f64::max);
+    let lo = points.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+    let (lo, hi) = if points.is_empty() {
+        (0.0, 1.0)
+    } else {
+        let pad = ((hi - lo) * 0.05).max(1e-3);
+        (lo - pad, hi + pad)
+    };
     let sx = |x: f64| l + x / max_t * (w - l - r);
-    let sy = |y: f64| h - b - y / max_s * (h - t - b);
+    let sy = |y: f64| h - b - (y - lo) / (hi - lo) * (h - t - b);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
     );
@@ -213,7 +221,7 @@ pub fn score_plot_svg(points: &[(f64, f64)], total_s: f64, title: &str) -> Strin
     ));
     for i in 0..=5 {
         let xv = max_t * i as f64 / 5.0;
-        let yv = max_s * i as f64 / 5.0;
+        let yv = lo + (hi - lo) * i as f64 / 5.0;
         s.push_str(&format!(
             "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{xv:.2}</text>\n<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{yv:.2}</text>\n",
             sx(xv),
