@@ -238,6 +238,12 @@ fn a_run_says_whether_its_tree_filled_the_node_budget() {
     let small = run_once(push, 1, None, Some(20_000), None, 2_000, None).unwrap();
     assert_eq!((small.peak_nodes, small.node_budget), (2_000, 2_000));
     assert!(small.filled_node_budget());
+    // A tree refuses a whole block of children that would not fit, so it can stop just short.
+    let mut short = small;
+    (short.node_budget, short.peak_nodes) = (8_000_000, 7_999_998);
+    assert!(short.filled_node_budget());
+    short.peak_nodes = 7_000_000;
+    assert!(!short.filled_node_budget());
     let large = run_once(push, 1, None, Some(2_000), None, 1 << 20, None).unwrap();
     assert!(
         large.peak_nodes > 0 && !large.filled_node_budget(),
