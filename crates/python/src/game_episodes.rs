@@ -105,8 +105,8 @@ pub struct SameGameEpisode {
     heights: Vec<usize>,
     /// The flood fill's stack and marks (`marks[i] == mark` once cell `i` is reached).
     stack: Vec<usize>,
-    marks: Vec<u32>,
-    mark: u32,
+    marks: Vec<u8>,
+    mark: u8,
 }
 
 impl SameGameEpisode {
