@@ -64,6 +64,17 @@ def signed(x, digits=0):
     return ("+" if x >= 0 else "−") + s
 
 
+def svg_open(width, height, title, font_size):
+    """The opening lines of a plot: the SVG element, a white background, the title."""
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="{font_size}">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="{font_size + 11}" text-anchor="middle" font-size="{font_size + 3}">'
+        f"{esc(title)}</text>",
+    ]
+
+
 def svg_bars(path, title, categories, series, values, y_label):
     """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar)."""
     width, height = max(900, 90 + 22 * len(categories) * len(series)), 460
@@ -74,12 +85,7 @@ def svg_bars(path, title, categories, series, values, y_label):
     lo = 0.0 if vmin >= 0 else vmin
     hi = vmax * 1.05 if vmax > 0 else 1.0
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="sans-serif" font-size="12">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="15">{esc(title)}</text>',
-    ]
+    out = svg_open(width, height, title, 12)
 
     def y(v):
         return top + plot_h * (1 - (v - lo) / (hi - lo))
@@ -190,12 +196,7 @@ def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x
     pad = (hi - lo) * 0.08 or abs(hi) * 0.05 or 1.0
     lo, hi = lo - pad, hi + pad
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="sans-serif" font-size="13">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="16">{esc(title)}</text>',
-    ]
+    out = svg_open(width, height, title, 13)
 
     def y(v):
         return top + plot_h * (1 - (v - lo) / (hi - lo))
