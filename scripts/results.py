@@ -75,9 +75,10 @@ def svg_open(width, height, title, font_size):
     ]
 
 
-def svg_bars(path, title, categories, series, values, y_label):
-    """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar)."""
-    width, height = max(900, 90 + 22 * len(categories) * len(series)), 460
+def svg_bars(path, title, categories, series, values, y_label, x_label=None):
+    """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar), at least
+    1,200 px wide; `x_label` names the categories below them."""
+    width, height = max(1200, 90 + 22 * len(categories) * len(series)), 460
     left, right, top, bottom = 95, 20, 50, 150
     plot_w, plot_h = width - left - right, height - top - bottom
     vmax = max((v for row in values for v in row if v is not None), default=1.0)
@@ -106,6 +107,8 @@ def svg_bars(path, title, categories, series, values, y_label):
         f'<text transform="translate(16,{top + plot_h / 2}) rotate(-90)" '
         f'text-anchor="middle">{esc(y_label)}</text>'
     )
+    if x_label:
+        out.append(f'<text x="{left + plot_w / 2}" y="{height - 40}" text-anchor="middle">{esc(x_label)}</text>')
     n_c, n_s = len(categories), len(series)
     group = plot_w / max(n_c, 1)
     bar = group * 0.8 / max(n_s, 1)
@@ -394,6 +397,7 @@ def samegame_solve(args):
             labels,
             [[table[l].get(b, {}).get("score") for b in boards] for l in labels],
             "score (points)",
+            "board (the 20 standard boards)",
         )
 
 
@@ -418,6 +422,7 @@ def ga(args):
             ["levels solved"],
             [counts],
             "levels solved",
+            "setting (one run of 5,000 generations each)",
         )
 
 
