@@ -262,7 +262,7 @@ def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x
             out.append(f'<text x="{pos[i]:.1f}" y="{top + plot_h + 18}" text-anchor="middle">{esc(name)}</text>')
         else:
             out.append(
-                f'<text transform="translate({pos[i]:.1f},{top + plot_h + 14}) rotate(35)" text-anchor="start">{esc(name)}</text>'
+                f'<text transform="translate({pos[i]:.1f},{top + plot_h + 14}) rotate(-35)" text-anchor="end">{esc(name)}</text>'
             )
     for s, (name, _, marker) in enumerate(series):
         lx, ly = left + 10 + s * 380, top + 16
