@@ -121,15 +121,13 @@ impl<E: Episode> Batch<E> {
         truncations: Bound<'py, PyArray1<bool>>,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let count = self.episodes.len();
-        crate::check_batch_lengths(
-            count,
-            &[
-                ("actions", actions.len()),
-                ("rewards", rewards.len()),
-                ("terminations", terminations.len()),
-                ("truncations", truncations.len()),
-            ],
-        )?;
+        let lengths = [
+            actions.len(),
+            rewards.len(),
+            terminations.len(),
+            truncations.len(),
+        ];
+        crate::check_step_lengths(count, lengths)?;
         let actions = actions.as_slice()?;
         for (i, &action) in actions.iter().enumerate() {
             let ends = self.steps[i].terminated || self.steps[i].truncated;

@@ -128,6 +128,14 @@ pub(crate) fn check_batch_lengths(count: usize, arrays: &[(&str, usize)]) -> PyR
     }
 }
 
+/// Refuse a vector engine's `step` arrays (actions, rewards, terminations, truncations, by
+/// length) unless each holds its `count` environments' entries.
+pub(crate) fn check_step_lengths(count: usize, lengths: [usize; 4]) -> PyResult<()> {
+    let names = ["actions", "rewards", "terminations", "truncations"];
+    let arrays: Vec<(&str, usize)> = names.into_iter().zip(lengths).collect();
+    check_batch_lengths(count, &arrays)
+}
+
 /// A started job: its stop flag, its events as they arrive, and the worker thread.
 struct Started {
     job: String,

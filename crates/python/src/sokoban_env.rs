@@ -602,15 +602,13 @@ impl SokobanBatch {
         truncations: Bound<'py, PyArray1<bool>>,
     ) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
         let count = self.episodes.len();
-        crate::check_batch_lengths(
-            count,
-            &[
-                ("actions", actions.len()),
-                ("rewards", rewards.len()),
-                ("terminations", terminations.len()),
-                ("truncations", truncations.len()),
-            ],
-        )?;
+        let lengths = [
+            actions.len(),
+            rewards.len(),
+            terminations.len(),
+            truncations.len(),
+        ];
+        crate::check_step_lengths(count, lengths)?;
         let actions = actions.as_slice()?;
         let mut decoded = Vec::with_capacity(count);
         for (i, &action) in actions.iter().enumerate() {
