@@ -22,7 +22,7 @@ static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
 
 /// Width of every chart, pixels.
-pub const WIDTH: u32 = 800;
+pub const WIDTH: u32 = 1200;
 
 /// The series colours (Tableau 10: distinguishable, also in greyscale by lightness).
 const PALETTE: [RGBColor; 10] = [
@@ -133,7 +133,7 @@ pub struct LineChart {
     pub log_x: bool,
     /// The x range (default: the data's).
     pub x_range: Option<(f64, f64)>,
-    /// The y range (default: 0 to the data's maximum plus 5 %).
+    /// The y range (default: [`value_range`] of the data).
     pub y_range: Option<(f64, f64)>,
 }
 
@@ -200,6 +200,26 @@ pub fn tick(v: f64) -> String {
     } else {
         trim(format!("{v:.3}"))
     }
+}
+
+/// A bar's value as written at its end: whole numbers in full with thousands separators
+/// (`64,981`), so that close values differ on the page; others as [`tick`] writes them.
+pub fn bar_value(v: f64) -> String {
+    if v.fract() != 0.0 || v.abs() >= 1e15 {
+        return tick(v);
+    }
+    let digits = format!("{}", v.abs() as u64);
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// A legend entry: its label, colour, and a line (dashed or not) or a box swatch.
@@ -294,7 +314,6 @@ pub fn line_chart(chart: &LineChart) -> Result<String> {
     let (mut x0, mut x1) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (x, _)| {
         (a.min(x), b.max(x))
     });
-    let y_max = pts().map(|p| p.1).fold(0.0f64, f64::max);
     if let Some((a, b)) = chart.x_range {
         (x0, x1) = (a, b);
     }
@@ -306,7 +325,7 @@ pub fn line_chart(chart: &LineChart) -> Result<String> {
     }
     let (y0, y1) = chart
         .y_range
-        .unwrap_or((0.0, if y_max > 0.0 { y_max * 1.05 } else { 1.0 }));
+        .unwrap_or_else(|| value_range(pts().map(|p| p.1), 0.05));
     let entries: Vec<Entry> = chart
         .series
         .iter()
@@ -392,6 +411,26 @@ const BAR: u32 = 14;
 const BAR_GAP: u32 = 12;
 
 /// Draw a [`BarChart`] as an SVG document.
+/// The axis range for `values`, with `pad` of the range added above the largest: from 0
+/// when the values spread over more than half the largest, else from a little below the
+/// smallest, so that differences of a few percent between large values stay visible (the
+/// axis' ticks show where it starts).
+pub fn value_range(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    if !lo.is_finite() || hi <= 0.0 {
+        return (0.0, 1.0);
+    }
+    if lo <= 0.0 || lo < 0.5 * hi || hi == lo {
+        return (lo.min(0.0), hi * (1.0 + pad));
+    }
+    let span = hi - lo;
+    ((lo - 0.25 * span).max(0.0), hi + pad * span.max(0.1 * hi))
+}
+
 pub fn bar_chart(chart: &BarChart) -> Result<String> {
     register_font();
     let entries: Vec<Entry> = chart
@@ -442,14 +481,7 @@ fn draw_bars(
     band_px: u32,
 ) -> Result<()> {
     let n = chart.categories.len();
-    let max = panel
-        .values
-        .iter()
-        .flatten()
-        .flatten()
-        .copied()
-        .fold(0.0f64, f64::max);
-    let x_max = if max > 0.0 { max * 1.18 } else { 1.0 };
+    let (x_min, x_max) = value_range(panel.values.iter().flatten().flatten().copied(), 0.18);
     // y in pixels of the bands: category k (top first) spans [(n-1-k)·band, (n-k)·band).
     let band = band_px as i32;
     let keys: Vec<i32> = (0..n as i32).map(|i| i * band + band / 2).collect();
@@ -461,7 +493,7 @@ fn draw_bars(
         .x_label_area_size(46)
         .y_label_area_size(label_area)
         .build_cartesian_2d(
-            0.0..x_max,
+            x_min..x_max,
             (0..(n.max(1) as i32) * band).with_key_points(keys),
         )
         .map_err(err)?;
@@ -494,13 +526,13 @@ fn draw_bars(
             let top = (n - k) as i32 * band - (BAR_GAP / 2 + s as u32 * BAR) as i32;
             let bottom = top - BAR as i32 + 1;
             c.draw_series(std::iter::once(Rectangle::new(
-                [(0.0, bottom), (v, top)],
+                [(x_min, bottom), (v, top)],
                 col.filled(),
             )))
             .map_err(err)?;
             let pos = Pos::new(HPos::Left, VPos::Center);
             c.draw_series(std::iter::once(Text::new(
-                format!(" {}", tick(v)),
+                format!(" {}", bar_value(v)),
                 (v, (top + bottom) / 2),
                 font(11).pos(pos),
             )))
@@ -583,7 +615,7 @@ mod tests {
             assert!(t.iter().any(|s| s == want), "{want} not in {t:?}");
         }
         assert!(svg.contains("DejaVu Sans"));
-        assert!(svg.contains("width=\"800\""));
+        assert!(svg.contains("width=\"1200\""));
     }
 
     #[test]
@@ -666,5 +698,20 @@ mod tests {
         assert_eq!(c.first(), Some(&(0.0, 0.0)));
         assert_eq!(c.last(), Some(&(100.0, 75.0)));
         assert!(c.contains(&(10.0, 25.0)) && c.contains(&(30.0, 75.0)));
+    }
+
+    #[test]
+    fn value_axes_start_near_close_values_and_at_zero_for_spread_ones() {
+        // Totals within a few percent of each other: the axis starts below the smallest.
+        let (lo, hi) = value_range([64_981.0, 67_409.0, 65_253.0].into_iter(), 0.05);
+        assert!(lo > 60_000.0 && lo < 64_981.0, "{lo}");
+        assert!(hi > 67_409.0);
+        // Values spread over more than half the largest: from zero.
+        assert_eq!(value_range([10.0, 80.0].into_iter(), 0.0), (0.0, 80.0));
+        assert_eq!(value_range([-2.0, 5.0].into_iter(), 0.0), (-2.0, 5.0));
+        assert_eq!(value_range(std::iter::empty(), 0.1), (0.0, 1.0));
+        assert_eq!(bar_value(64_981.0), "64,981");
+        assert_eq!(bar_value(-1_200.0), "-1,200");
+        assert_eq!(bar_value(0.25), "0.25");
     }
 }
