@@ -410,7 +410,6 @@ where
 const BAR: u32 = 14;
 const BAR_GAP: u32 = 12;
 
-/// Draw a [`BarChart`] as an SVG document.
 /// The axis range for `values`, with `pad` of the range added above the largest: from 0
 /// when the values spread over more than half the largest, else from a little below the
 /// smallest, so that differences of a few percent between large values stay visible (the
@@ -431,6 +430,7 @@ pub fn value_range(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
     ((lo - 0.25 * span).max(0.0), hi + pad * span.max(0.1 * hi))
 }
 
+/// Draw a [`BarChart`] as an SVG document.
 pub fn bar_chart(chart: &BarChart) -> Result<String> {
     register_font();
     let entries: Vec<Entry> = chart
