@@ -27,12 +27,16 @@ use crate::position::{
     Push, Reach, Rows,
 };
 use puzzle_engine::FxHashMap;
+use std::cmp::Reverse;
 
 /// The most answers each cache of [`CorralDeadlock`] keeps before it is emptied.
 const CACHE_LIMIT: usize = 1 << 20;
 
 /// The most boxes a corral search takes (border boxes and the boxes next to them).
 const MAX_BOXES: usize = 12;
+
+/// The most boxes a cluster search takes ([`CorralDeadlock::is_cluster_deadlock`]).
+pub const CLUSTER_BOXES: usize = 6;
 
 /// The most learned patterns [`Patterns`] keeps; later proofs are not kept.
 const PATTERN_LIMIT: usize = 1 << 16;
@@ -107,6 +111,8 @@ impl Patterns {
 #[derive(Debug)]
 pub struct CorralDeadlock {
     limit: usize,
+    /// The most positions a cluster search stores ([`CorralDeadlock::with_cluster_limit`]).
+    cluster_limit: usize,
     regions: Regions,
     in_corral: CellSet,
     /// Scratch: the boxes of the corral being tested, and the same as a list.
@@ -133,6 +139,14 @@ pub struct CorralDeadlock {
     corral_rows: Rows,
     /// Whether `corral_rows` holds the corral being tested.
     by_rows: bool,
+    /// Pushes from each cell to the nearest goal with no other box on the board (the
+    /// cluster searches try the pushes that bring a box nearest first).
+    near_goal: Vec<u16>,
+    /// Answers of the cluster searches ([`CorralDeadlock::is_cluster_deadlock`]) by boxes and
+    /// the player's normalized cell on the board holding only them.
+    cluster_cache: FxHashMap<u64, bool>,
+    /// Number of clusters proved deadlocked (for statistics).
+    pub clusters_proved: u64,
 }
 
 /// The positions of one corral search, in flat arrays reused from search to search: box
@@ -230,6 +244,7 @@ impl CorralDeadlock {
     pub fn new(board: &Board, limit: usize) -> CorralDeadlock {
         CorralDeadlock {
             limit,
+            cluster_limit: limit,
             regions: Regions::default(),
             in_corral: CellSet::new(board.cells()),
             sub: CellSet::new(board.cells()),
@@ -247,6 +262,18 @@ impl CorralDeadlock {
             seen: [0; ROW_BITS + 2],
             corral_rows: [0; ROW_BITS + 2],
             by_rows: false,
+            near_goal: (0..board.cells())
+                .map(|c| {
+                    let g = board.goal_list.len();
+                    board.distance_by_cell[c * g..(c + 1) * g]
+                        .iter()
+                        .copied()
+                        .min()
+                        .unwrap_or(u16::MAX)
+                })
+                .collect(),
+            cluster_cache: FxHashMap::default(),
+            clusters_proved: 0,
         }
     }
 
@@ -378,7 +405,7 @@ impl CorralDeadlock {
                     let d = match self.cache.get(&key) {
                         Some(&d) => d,
                         None => {
-                            let d = self.search(board, &sub, pos.player);
+                            let d = self.search(board, &sub, pos.player, false);
                             if d {
                                 // The search used `reach` as scratch: the start's area again.
                                 self.reach.compute(board, &sub, pos.player);
@@ -437,9 +464,92 @@ impl CorralDeadlock {
         true
     }
 
+    /// The same with the cluster searches storing at most `limit` positions each.
+    pub fn with_cluster_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
+        self.cluster_limit = limit;
+        self.states = SearchStates::new(board.cells(), self.limit.max(limit));
+        self
+    }
+
+    /// Is the box on `moved` (the box pushed last in `pos`) part of a provably deadlocked
+    /// cluster? The cluster is that box and the boxes touching it, side or corner, and the
+    /// boxes touching those, nearest first, up to [`CLUSTER_BOXES`]. As for a corral, a
+    /// solution's pushes of those boxes still work with every other box removed and end with
+    /// each of them on a goal; so if an exhaustive push search on the board holding only the
+    /// cluster (with the player where it stands) finds no position with all of them on goals,
+    /// the position is a deadlock. The search is bounded (running out proves nothing) and
+    /// tries first the pushes that bring a box nearest a goal, so that a cluster that can be
+    /// packed is usually answered within a few dozen positions. A proof is kept as a learned
+    /// pattern (see the module documentation), matched by [`CorralDeadlock::is_deadlock`] in
+    /// every later position: the deadlock database of Shoham & Schaeffer's FESS write-up,
+    /// whose small deadlocks are found by such sub-searches.
+    pub fn is_cluster_deadlock(&mut self, board: &Board, pos: &Position, moved: u16) -> bool {
+        if moved == NONE || !pos.boxes.contains(moved) {
+            return false;
+        }
+        let mut sub = std::mem::take(&mut self.sub);
+        sub.clear();
+        sub.insert(moved);
+        let list = &mut self.list;
+        list.clear();
+        list.push(moved);
+        let mut k = 0;
+        while k < list.len() && list.len() < CLUSTER_BOXES {
+            let b = list[k];
+            k += 1;
+            for &m in &board.ring[b as usize] {
+                if m != NONE
+                    && pos.boxes.contains(m)
+                    && !sub.contains(m)
+                    && list.len() < CLUSTER_BOXES
+                {
+                    sub.insert(m);
+                    list.push(m);
+                }
+            }
+        }
+        if list.len() < 2 || list.iter().all(|&b| board.is_goal(b)) {
+            self.sub = sub;
+            return false;
+        }
+        let norm = self.reach.compute(board, &sub, pos.player);
+        let key = sub
+            .iter()
+            .fold(board.zobrist_player[norm as usize], |h, c| {
+                h ^ board.zobrist_box[c as usize]
+            });
+        let dead = match self.cluster_cache.get(&key) {
+            Some(&d) => d,
+            None => {
+                // No corral: only a position with every box on a goal ends the search.
+                self.in_corral.clear();
+                self.by_rows = false;
+                let d = self.search(board, &sub, pos.player, true);
+                if d {
+                    self.reach.compute(board, &sub, pos.player);
+                    self.patterns.learn(board, &sub, &self.reach);
+                    self.clusters_proved += 1;
+                }
+                if self.cluster_cache.len() > CACHE_LIMIT {
+                    self.cluster_cache.clear();
+                }
+                self.cluster_cache.insert(key, d);
+                d
+            }
+        };
+        self.sub = sub;
+        dead
+    }
+
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
-    /// box on a goal or the player in the corral (`self.in_corral`) is reachable.
-    fn search(&mut self, board: &Board, sub: &CellSet, player: u16) -> bool {
+    /// box on a goal or the player in the corral (`self.in_corral`) is reachable. With
+    /// `nearest_first`, each position's pushes are tried those ending nearest a goal first.
+    fn search(&mut self, board: &Board, sub: &CellSet, player: u16, nearest_first: bool) -> bool {
+        let limit = if nearest_first {
+            self.cluster_limit
+        } else {
+            self.limit
+        };
         let states = &mut self.states;
         states.clear();
         let norm = self.reach.compute(board, sub, player);
@@ -471,6 +581,13 @@ impl CorralDeadlock {
                         states.pushes.push(Push { from: b, dir });
                     }
                 }
+            }
+            if nearest_first {
+                // The stack takes the last push first.
+                let near = &self.near_goal;
+                states
+                    .pushes
+                    .sort_unstable_by_key(|p| Reverse(near[board.step(p.from, p.dir) as usize]));
             }
             for i in 0..states.pushes.len() {
                 let p = states.pushes[i];
@@ -510,7 +627,7 @@ impl CorralDeadlock {
                         norm,
                         Reach::new(board.cells()).compute(board, &child, p.from)
                     );
-                    if states.len() >= self.limit {
+                    if states.len() >= limit {
                         return Some(false);
                     }
                     states.insert(&child, p.from, norm);
@@ -553,6 +670,63 @@ mod tests {
             .iter()
             .any(|b| freeze.is_deadlock(&board, &pos.boxes, b));
         (corral, frozen)
+    }
+
+    /// A position found by FESS on Microban 18: the right box can leave only up the column,
+    /// which it blocks for the player below, and the left box only moves with the player
+    /// above; so the two boxes cannot both reach the goals. The corral search misses it (its
+    /// box opens the corral by being pushed out of the way, into the dead top row).
+    const TWO_BOX_TRAP: &str =
+        "#######\n#     #\n#. .  #\n# ## ##\n#  $$##\n###@ ##\n###  ##\n###  ##\n#######\n";
+
+    #[test]
+    fn a_cluster_that_cannot_reach_the_goals_is_a_deadlock() {
+        let level = Level::parse_one(TWO_BOX_TRAP).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let right = board.cell_of[4 * board.width + 4];
+        let mut reach = Reach::new(board.cells());
+        reach.compute(&board, &pos.boxes, pos.player);
+        let mut dl = CorralDeadlock::new(&board, 10_000);
+        assert!(!dl.is_deadlock(&board, &pos, &reach, right));
+        assert!(dl.is_cluster_deadlock(&board, &pos, right));
+        assert_eq!(dl.clusters_proved, 1);
+        // An exhaustive search without the deadlock tests agrees.
+        let astar = crate::solver::solve(
+            &level,
+            crate::solver::Algorithm::AStar,
+            &puzzle_engine::Budget::iterations(100_000),
+        )
+        .unwrap();
+        assert_eq!(astar.stop, puzzle_engine::StopReason::Exhausted);
+        // The proof is kept: the corral test now matches it as a learned pattern.
+        assert!(dl.is_deadlock(&board, &pos, &reach, right));
+        assert_eq!(dl.by_pattern, 1);
+        // With the player above, the same boxes are no deadlock.
+        let mut above = pos.clone();
+        above.player = board.cell_of[board.width + 1];
+        let mut fresh = CorralDeadlock::new(&board, 10_000);
+        assert!(!fresh.is_cluster_deadlock(&board, &above, right));
+    }
+
+    #[test]
+    fn no_position_of_a_solution_is_a_cluster_deadlock() {
+        for screen in [1, 2, 3, 5, 6, 9] {
+            let board = crate::fess::test_levels::xsokoban(screen);
+            let out = crate::fess::fess(&board, &puzzle_engine::Budget::iterations(20_000));
+            let pushes = out.pushes.expect("solved");
+            let mut dl = CorralDeadlock::new(&board, 300).with_cluster_limit(&board, 3_000);
+            let mut pos = Position::start(&board);
+            for p in pushes {
+                pos.apply_push(&board, p);
+                let to = board.step(p.from, p.dir);
+                assert!(
+                    !dl.is_cluster_deadlock(&board, &pos, to),
+                    "screen {screen}: a position of the solution"
+                );
+            }
+            assert!(pos.is_solved(&board));
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!   Zobrist keys); [`position`]: boxes bitset, reachability, pushes, apply/undo;
 //! - [`deadlock`]: freeze and closed-diagonal deadlocks; [`corral`]: PI-corral pruning;
 //!   [`corraldl`]: corral deadlocks by a bounded search on the corral's boxes; [`bipartite`]:
-//!   box-to-goal matching with the boxes frozen on goals as walls; [`matching`]: the
+//!   box-to-goal matching with the boxes frozen on goals as walls; [`sidematch`]: the same
+//!   matching with the player's side of each box; [`matching`]: the
 //!   Hungarian lower bound;
 //! - [`goalroom`]: goal rooms, their fill order (reverse search) and goal macros; [`tunnel`]:
 //!   tunnel macros; [`packing`]: the greedy search's packing-order penalty (the last three only
@@ -39,6 +40,7 @@ pub mod outcome;
 pub mod packing;
 pub mod play;
 pub mod position;
+pub mod sidematch;
 pub mod solver;
 pub mod spec;
 pub mod tunnel;

@@ -43,6 +43,7 @@ use crate::deadlock::{closed_diagonal_deadlock, window_has_enclosed_after_move, 
 use crate::dir::Dir;
 use crate::outcome::SearchOutcome;
 use crate::position::{count_regions_beside_player, generate_pushes, Position, Push, Reach};
+use crate::sidematch::SideMatching;
 use advisors::{advise, Candidate, Context};
 use hotspot::Hotspots;
 use macros::{MacroGen, MacroMove};
@@ -361,6 +362,7 @@ struct Expander {
     corrals: CorralPruner,
     corral_dl: CorralDeadlock,
     bipartite: FrozenMatching,
+    side_match: SideMatching,
     pushes: Vec<Push>,
     moves: Vec<MacroMove>,
     cands: Vec<Candidate>,
@@ -373,6 +375,9 @@ struct Expander {
 
 /// The positions a corral-deadlock search may store ([`CorralDeadlock`]).
 const CORRAL_SEARCH_LIMIT: usize = 300;
+
+/// The positions a cluster search may store ([`CorralDeadlock::is_cluster_deadlock`]).
+const CLUSTER_SEARCH_LIMIT: usize = 1000;
 
 /// The candidates of one position: its legal, non-deadlocked macro moves with their features,
 /// or a solving move.
@@ -392,8 +397,10 @@ impl Expander {
             mask: CellSet::new(n),
             freeze: FreezeCheck::new(),
             corrals: CorralPruner::new(),
-            corral_dl: CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT),
+            corral_dl: CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT)
+                .with_cluster_limit(board, CLUSTER_SEARCH_LIMIT),
             bipartite: FrozenMatching::new(),
+            side_match: SideMatching::new(board),
             pushes: Vec::new(),
             moves: Vec::new(),
             cands: Vec::new(),
@@ -417,6 +424,8 @@ impl Expander {
         self.reach.compute(board, &pos.boxes, pos.player);
         if self.corral_dl.is_deadlock(board, pos, &self.reach, moved)
             || self.bipartite.is_deadlock(board, &pos.boxes)
+            || self.side_match.is_deadlock(board, &pos.boxes, pos.player)
+            || self.corral_dl.is_cluster_deadlock(board, pos, moved)
         {
             return Children::Moves;
         }
@@ -520,6 +529,9 @@ impl Expander {
                     .corral_dl
                     .is_deadlock(board, &child, &self.child_reach, m.to)
                     || self.bipartite.is_deadlock(board, &child.boxes)
+                    || self
+                        .side_match
+                        .is_deadlock(board, &child.boxes, child.player)
                 {
                     self.cands.remove(i);
                     live.remove(i);
