@@ -602,6 +602,166 @@ def czech_samegame_ci(args):
         )
 
 
+def settings_by_label(args, value_of):
+    """{setting: {(run, item): value}} from files named by --label (files with the same label
+    are that setting's runs, one seed each, in order) and `value_of(record)` -> (item, value)
+    or None."""
+    labels = args.label or args.files
+    if len(labels) != len(args.files):
+        sys.exit("give one --label per file")
+    runs_seen = defaultdict(int)
+    values = {}
+    for label, path in zip(labels, args.files):
+        run = runs_seen[label]
+        runs_seen[label] += 1
+        table = values.setdefault(label, {})
+        for r in records([path]):
+            got = value_of(r)
+            if got is not None:
+                table[(run, got[0])] = got[1]
+    return values
+
+
+def paired_table(values, what, unit_items, plots=None, plot_title=None, plot_name=None, y_label=None):
+    """Each setting's total per run with a 95 % t interval over its runs, and its difference
+    from the setting of the best mean total, paired by item and run (a 95 % t interval of the
+    mean paired difference times the items per run); a difference the interval does not
+    separate from 0 is a tie. Prints a Markdown table, optionally a points plot."""
+    totals = {}
+    for label, table in values.items():
+        per = defaultdict(float)
+        for (run, _), v in table.items():
+            per[run] += v
+        totals[label] = [per[r] for r in sorted(per)]
+    best = max(totals, key=lambda l: statistics.mean(totals[l]))
+    print(f"| setting | runs | {what}: mean ± 95 % | against {best}: difference ± 95 % (paired by {unit_items} and run) | verdict |")
+    print("|---|---:|---:|---:|---|")
+    points = []
+    digits = 0 if all(float(v).is_integer() for t in totals.values() for v in t) else 1
+    for label, tot in totals.items():
+        m, h = ci95(tot)
+        if label == best:
+            diff, word = "–", "best"
+        else:
+            mine, top = values[label], values[best]
+            d = [mine[k] - top[k] for k in mine if k in top]
+            items = len({k[1] for k in mine})
+            dm, dh = ci95(d)
+            diff = f"{signed(dm * items, 1)} ± {fmt(dh * items, 1)}" if dh is not None else signed(dm * items, 1)
+            word = "tie" if dh is None or abs(dm) <= dh else ("below" if dm < 0 else "above")
+        print(f"| {label} | {len(tot)} | {fmt(m, digits)} ± {fmt(h, 1) if h is not None else '–'} | {diff} | {word} |")
+        points.append((m, h))
+    if plots:
+        svg_points(
+            f"{plots}/{plot_name}.svg",
+            plot_title,
+            list(totals),
+            [(f"ours, mean of the runs with 95 % intervals", points, "o")],
+            y_label,
+            "setting",
+        )
+
+
+def samegame_solve_ci(args):
+    """The SameGame report's settings over several seeds: total over the 20 boards per run."""
+    values = settings_by_label(
+        args, lambda r: (r["board"], r["score"]) if "board" in r and "score" in r else None
+    )
+    paired_table(
+        values, "total over the 20 boards", "board", args.plots,
+        "SameGame, 700,000 playouts per board: total over the 20 boards, 95 % intervals over the seeds",
+        "samegame-solve-ci", "total score, 20 boards",
+    )
+
+
+def ga_ci(args):
+    """The GA's settings over several seeds: Microban levels solved per run."""
+    values = settings_by_label(
+        args,
+        lambda r: (r["level"], 1.0 if r["solved"] else 0.0) if "level" in r and "solved" in r else None,
+    )
+    paired_table(
+        values, "levels solved of 155", "level", args.plots,
+        "Reactive-string GA on Microban: levels solved per run, 95 % intervals over the seeds",
+        "ga-microban-ci", "levels solved (of 155)",
+    )
+
+
+def wilson(k, n):
+    """The 95 % Wilson score interval of a proportion k/n, as (low, high)."""
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bait_ci(args):
+    """Wins per agent and level over all games of the files, with 95 % Wilson intervals."""
+    games = [r for r in records(args.files) if "agent" in r and "level" in r]
+    by = defaultdict(list)
+    agents = []
+    for g in games:
+        by[(g["agent"], g["level"])].append(g)
+        if g["agent"] not in agents:
+            agents.append(g["agent"])
+    print("| agent | " + " | ".join(f"level {lv}: wins (95 %)" for lv in range(5)) + " | all levels |")
+    print("|---|" + "---|" * 6)
+    for a in agents:
+        cells, k_all, n_all = [], 0, 0
+        for lv in range(5):
+            gs = by.get((a, lv), [])
+            k = sum(1 for g in gs if g.get("win"))
+            lo, hi = wilson(k, len(gs))
+            k_all, n_all = k_all + k, n_all + len(gs)
+            cells.append(f"{k}/{len(gs)} ({100 * lo:.0f}–{100 * hi:.0f} %)" if gs else "–")
+        lo, hi = wilson(k_all, n_all)
+        print(f"| {a} | " + " | ".join(cells) + f" | {k_all}/{n_all} ({100 * lo:.0f}–{100 * hi:.0f} %) |")
+
+
+def sudoku_ci(args):
+    """The Sudoku grid with intervals: solved runs (95 % Wilson) and simulations per run, the
+    unsolved counted at the limit (so a lower bound of their cost), with a 95 % t interval, and
+    each configuration against the puzzle's best by Welch's test on those simulations."""
+    runs = [r for r in records(args.files) if r.get("table") == "grid" and "simulations" in r]
+    groups = defaultdict(list)
+    for r in runs:
+        groups[(r["puzzle"], r["configuration"])].append(r)
+    for puzzle in ["easy", "medium", "hard"]:
+        rows = sorted(((c, rs) for (p, c), rs in groups.items() if p == puzzle), key=lambda x: order_key(x[0]))
+        if not rows:
+            continue
+        sims = {c: [r["simulations"] for r in rs] for c, rs in rows}
+        best = min(sims, key=lambda c: statistics.mean(sims[c]))
+        print(f"\n{puzzle}:\n")
+        print(f"| configuration | solved (95 %) | simulations per run ± 95 % | against {best} |")
+        print("|---|---:|---:|---|")
+        for c, rs in rows:
+            k = sum(1 for r in rs if r["solved"])
+            lo, hi = wilson(k, len(rs))
+            m, h = ci95(sims[c])
+            if c == best:
+                word = "best"
+            else:
+                b = sims[best]
+                word = verdict(m, statistics.stdev(sims[c]), len(rs), statistics.mean(b), statistics.stdev(b), len(b))
+                word = {"above": "more", "below": "fewer", "tie": "tie"}.get(word, word)
+            print(f"| {c} | {k}/{len(rs)} ({100 * lo:.0f}–{100 * hi:.0f} %) | {fmt(m)} ± {fmt(h)} | {word} |")
+        # Pseudo-random against random playouts with the same selection (and AMAF).
+        pairs = [(c, c.replace("pseudo", "random", 1)) for c in sims if c.startswith("pseudo")]
+        pairs = [(a, b) for a, b in pairs if b in sims]
+        if pairs:
+            print(f"\n| {puzzle}: pseudo-random against random playouts | pseudo − random, simulations per run | verdict |")
+            print("|---|---:|---|")
+            for a, b in pairs:
+                ma, mb = statistics.mean(sims[a]), statistics.mean(sims[b])
+                word = verdict(ma, statistics.stdev(sims[a]), len(sims[a]), mb, statistics.stdev(sims[b]), len(sims[b]))
+                word = {"above": "pseudo needs more", "below": "pseudo needs fewer", "tie": "tie"}.get(word, word)
+                print(f"| {a[len('pseudo / '):]} | {signed(ma - mb)} | {word} |")
+
+
 # The thesis's runs per column: "10 Iterationen" (§3, p. 26; one iteration = one run with a new
 # seed), and "30 Iterationen" for Tables 3.7 and 3.8 (§3.8, §3.9).
 THESIS_RUNS = {"3.7": 30, "3.8": 30}
@@ -707,12 +867,15 @@ def main():
         "what",
         choices=[
             "czech-samegame", "czech-samegame-ci", "czech-scaling", "sudoku", "bait", "samegame-solve", "ga",
-            "sokogen", "sokogen-ci",
+            "sokogen", "sokogen-ci", "samegame-solve-ci", "ga-ci", "bait-ci", "sudoku-ci",
         ],
     )
     p.add_argument("files", nargs="+")
     p.add_argument("--plots", help="write SVG plots into this directory")
-    p.add_argument("--label", action="append", help="a name per file (samegame-solve, ga)")
+    p.add_argument(
+        "--label", action="append",
+        help="a name per file (samegame-solve, ga; with -ci: files with the same name are one setting's seeds)",
+    )
     p.add_argument("--prefix", default="sokogen", help="sokogen: plot file prefix")
     p.add_argument("--budget", default="ours", help="sokogen: what bounded our runs, for the plot")
     p.add_argument("--tables", help="sokogen-ci: only these tables, comma-separated")
@@ -728,6 +891,10 @@ def main():
         "sokogen-ci": sokogen_ci,
         "czech-scaling": czech_scaling,
         "czech-samegame-ci": czech_samegame_ci,
+        "samegame-solve-ci": samegame_solve_ci,
+        "ga-ci": ga_ci,
+        "bait-ci": bait_ci,
+        "sudoku-ci": sudoku_ci,
     }[args.what.replace("_", "-")](args)
 
 
