@@ -693,5 +693,6 @@ pub(crate) fn run_aimed<const N: usize, const B: usize>(
         bootstrap_iterations: 0,
         bootstrap_start_s: None,
         stop: result.stop_reason,
+        samples: Vec::new(),
     })
 }

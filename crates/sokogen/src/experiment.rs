@@ -414,6 +414,7 @@ pub fn run_once(
         bootstrap_iterations,
         seed_level: None,
         aim: None,
+        sample_every: None,
     };
     let cpu_before = process_cpu_seconds();
     let summary = generate(&params, &mut |_| Ok(()))?;

@@ -12,7 +12,7 @@ use crate::playout::{AllocatingPlayout, FastPlayout, LevelGame};
 use crate::solution::{verified_level, SolutionError};
 use crate::state::{BoardError, GenState, Metrics};
 use puzzle_engine::bits::Bits;
-use puzzle_engine::mcts::{self, Found, MctsConfig, MctsResult};
+use puzzle_engine::mcts::{self, Found, IterationSample, MctsConfig, MctsResult};
 use puzzle_engine::{Budget, StopReason};
 use puzzle_sokoban::Level;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,6 +52,9 @@ pub struct GenParams {
     /// Aim at difficulty instead of the thesis's score ([`crate::aim`]): exact box count,
     /// requested band of optimal pushes. `None`: the thesis's generation.
     pub aim: Option<Aim>,
+    /// Sample one iteration in every `n` of the first search phase
+    /// ([`MctsConfig::sample_every`]; the thesis's §3.10 per-iteration trace).
+    pub sample_every: Option<u64>,
 }
 
 /// A level of one's own to continue generating from (bootstrapping from a seed level): its
@@ -157,6 +160,7 @@ impl Default for GenParams {
             bootstrap_iterations: None,
             seed_level: None,
             aim: None,
+            sample_every: None,
         }
     }
 }
@@ -208,6 +212,8 @@ pub struct GenSummary {
     pub bootstrap_start_s: Option<f64>,
     /// Why the run ended.
     pub stop: StopReason,
+    /// The sampled iterations of the first search phase ([`GenParams::sample_every`]).
+    pub samples: Vec<IterationSample>,
 }
 
 /// Why a run failed.
@@ -524,6 +530,7 @@ fn run<const N: usize, const B: usize>(
         seed: params.seed,
         threads: params.threads,
         report_threshold: params.threshold,
+        sample_every: params.sample_every,
         ..MctsConfig::default()
     };
     let collector = Mutex::new(Collector::<N, B> {
@@ -552,6 +559,7 @@ fn run<const N: usize, const B: usize>(
         bootstrap_iterations: 0,
         bootstrap_start_s: None,
         stop: main.stop_reason,
+        samples: main.samples.clone(),
     };
     let interrupted = stop.load(Ordering::Relaxed);
     if let (Some(b), false) = (bootstrap, interrupted) {

@@ -192,6 +192,11 @@ pub struct MctsConfig {
     /// default, so the games tuned without it keep their exact behaviour; SameGame turns it
     /// on.
     pub mark_solved: bool,
+    /// Record one iteration in every `n` as an [`super::IterationSample`] (its duration, the
+    /// tree's memory, the depth its rollout began at, the best score so far): the per-iteration
+    /// trace of the generation thesis's §3.10 (Figures 3.2 and 3.3). Off by default; a sampled
+    /// iteration reads the clock twice, the others nothing more.
+    pub sample_every: Option<u64>,
 }
 
 impl Default for MctsConfig {
@@ -209,6 +214,7 @@ impl Default for MctsConfig {
             report_threshold: None,
             move_choice: MoveChoice::default(),
             mark_solved: false,
+            sample_every: None,
         }
     }
 }

@@ -20,7 +20,9 @@ mod tree;
 pub use config::{
     Amaf, ChildrenPerExpansion, Expansion, MctsConfig, MoveChoice, RewardTransform, SelectionPolicy,
 };
-pub use tree::{node_bytes, BestSequence, ChildStats, Found, MctsTree, Observer, TracePoint};
+pub use tree::{
+    node_bytes, BestSequence, ChildStats, Found, IterationSample, MctsTree, Observer, TracePoint,
+};
 
 use crate::{Budget, Deadline, Game, PlayoutPolicy, Rng, StopReason};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +52,9 @@ pub struct MctsResult<A> {
     pub root_children: Vec<ChildStats<A>>,
     /// Trees built (threads × restarts).
     pub trees: u64,
+    /// The sampled iterations ([`MctsConfig::sample_every`]) of every thread and tree, in time
+    /// order.
+    pub samples: Vec<IterationSample>,
     /// Why the run ended: `Solved` if any thread reached the target score, else thread 0's.
     pub stop_reason: StopReason,
 }
@@ -86,6 +91,7 @@ struct ThreadOutcome<A> {
     trace: Vec<TracePoint>,
     root_children: Vec<ChildStats<A>>,
     trees: u64,
+    samples: Vec<IterationSample>,
     stop: StopReason,
 }
 
@@ -179,6 +185,7 @@ fn run_thread<G: Game, P: PlayoutPolicy<G>>(
         trace: Vec::new(),
         root_children: Vec::new(),
         trees: 0,
+        samples: Vec::new(),
         stop: StopReason::Iterations,
     };
     let mut restart = 0u64;
@@ -218,6 +225,7 @@ fn run_thread<G: Game, P: PlayoutPolicy<G>>(
             }
         }
         out.iterations += tree.iterations;
+        out.samples.append(&mut tree.samples);
         out.peak_nodes = out.peak_nodes.max(tree.node_count());
         if let Some(b) = tree.best.take() {
             for p in &tree.trace_points {
@@ -259,6 +267,7 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
         trace: Vec::new(),
         root_children: Vec::new(),
         trees: 0,
+        samples: Vec::new(),
         // A thread that reached the target stops the others (they see `Interrupted`).
         stop_reason: if outcomes.iter().any(|o| o.stop == StopReason::Solved) {
             StopReason::Solved
@@ -272,6 +281,7 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
         result.nodes += o.nodes;
         result.peak_nodes = result.peak_nodes.max(o.peak_nodes);
         result.trees += o.trees;
+        result.samples.extend(o.samples);
         points.extend(o.trace);
         if let Some(b) = o.best {
             if b.score > result.best_score {
@@ -297,6 +307,7 @@ fn merge<A: Copy + Eq>(outcomes: Vec<ThreadOutcome<A>>, elapsed: Duration) -> Mc
             }
         }
     }
+    result.samples.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     points.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     let mut best = f64::NEG_INFINITY;
     for p in points {
@@ -387,6 +398,7 @@ pub fn play_per_move<G: Game, P: PlayoutPolicy<G>>(
         trace: Vec::new(),
         root_children: Vec::new(),
         trees: 1,
+        samples: std::mem::take(&mut tree.samples),
         stop_reason: stop,
     }
 }

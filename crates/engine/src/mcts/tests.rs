@@ -475,3 +475,36 @@ fn a_solved_tree_is_valid_and_stays_exhausted() {
     assert_eq!(again, StopReason::Exhausted);
     assert_eq!(tree.iterations, before);
 }
+
+#[test]
+fn sampled_iterations_follow_the_search_and_change_nothing() {
+    let game = BinaryTreeGame::new(12, 0b1011_0011_1000);
+    let plain = MctsConfig {
+        budget: Budget::iterations(2_000),
+        seed: 5,
+        ..MctsConfig::default()
+    };
+    let sampled = MctsConfig {
+        sample_every: Some(100),
+        ..plain.clone()
+    };
+    let a = search(&game, &plain, &UniformRandom::default());
+    let b = search(&game, &sampled, &UniformRandom::default());
+    // Sampling reads the clock only: the same search.
+    assert_eq!(a.best_sequence, b.best_sequence);
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.samples.is_empty());
+    assert_eq!(b.samples.len(), 20);
+    let iterations: Vec<u64> = b.samples.iter().map(|s| s.iteration).collect();
+    assert_eq!(iterations, (0..20).map(|k| k * 100).collect::<Vec<_>>());
+    for w in b.samples.windows(2) {
+        assert!(w[1].nodes >= w[0].nodes && w[1].best_score >= w[0].best_score);
+        assert!(w[1].time_s >= w[0].time_s);
+    }
+    let last = b.samples.last().unwrap();
+    assert!(last.depth >= 1 && last.depth as usize + last.rollout as usize <= 12);
+    assert_eq!(
+        last.tree_bytes,
+        last.nodes * node_bytes::<<BinaryTreeGame as Game>::Action>(&sampled) as u64
+    );
+}

@@ -159,6 +159,30 @@ pub struct TracePoint {
     pub score: f64,
 }
 
+/// One sampled iteration of a search ([`super::MctsConfig::sample_every`]; the generation
+/// thesis's §3.10 measures every iteration's duration, the memory allocated, the depth where
+/// the rollout began and the best score, its Figures 3.2 and 3.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IterationSample {
+    /// The thread's iterations before this one (over its restarts).
+    pub iteration: u64,
+    /// Seconds since the search started, at the iteration's end.
+    pub time_s: f64,
+    /// The iteration's own duration, nanoseconds.
+    pub duration_ns: u64,
+    /// The tree's memory after it: nodes times [`node_bytes`] (the statistics arrays included),
+    /// in bytes.
+    pub tree_bytes: u64,
+    /// Nodes of the tree after it.
+    pub nodes: u64,
+    /// The depth (tree edges from the root) of the node the rollout began at.
+    pub depth: u32,
+    /// Moves of the rollout.
+    pub rollout: u32,
+    /// The tree's best score so far (`-inf` before a complete sequence).
+    pub best_score: f64,
+}
+
 /// The best complete sequence a tree has seen.
 #[derive(Clone, Debug)]
 pub struct BestSequence<A> {
@@ -194,6 +218,8 @@ pub struct MctsTree<G: Game> {
     pub best: Option<BestSequence<G::Action>>,
     /// Best-score-over-time trace.
     pub trace_points: Vec<TracePoint>,
+    /// The sampled iterations ([`MctsConfig::sample_every`]).
+    pub samples: Vec<IterationSample>,
     /// The thread running this tree and its iterations before this tree ([`Found::thread`],
     /// [`Found::restart_offset`]).
     pub origin: (usize, u64),
@@ -227,6 +253,7 @@ impl<G: Game> MctsTree<G> {
             iterations: 0,
             best: None,
             trace_points: Vec::new(),
+            samples: Vec::new(),
             origin: (0, 0),
         }
     }
@@ -281,11 +308,34 @@ impl<G: Game> MctsTree<G> {
             if self.nodes[0].flags & (FLAG_TERMINAL | FLAG_SOLVED) != 0 {
                 break StopReason::Exhausted;
             }
-            self.iterate(policy, rng, clock, observer);
+            match self.config.sample_every {
+                Some(n) if n > 0 && self.iterations.is_multiple_of(n) => {
+                    let began = std::time::Instant::now();
+                    self.iterate(policy, rng, clock, observer);
+                    let duration = began.elapsed();
+                    self.sample(duration, clock);
+                }
+                _ => self.iterate(policy, rng, clock, observer),
+            }
             done += 1;
         };
         clock.report_iterations(done - reported);
         stop
+    }
+
+    /// Record the iteration just run ([`IterationSample`]): `duration` it took.
+    fn sample(&mut self, duration: std::time::Duration, clock: &Deadline) {
+        let nodes = self.nodes.len() as u64;
+        self.samples.push(IterationSample {
+            iteration: self.origin.1 + self.iterations - 1,
+            time_s: clock.elapsed().as_secs_f64(),
+            duration_ns: duration.as_nanos() as u64,
+            tree_bytes: nodes * node_bytes::<G::Action>(&self.config) as u64,
+            nodes,
+            depth: self.path.len().saturating_sub(1) as u32,
+            rollout: self.trace.len() as u32,
+            best_score: self.best.as_ref().map_or(f64::NEG_INFINITY, |b| b.score),
+        });
     }
 
     /// One iteration: selection, expansion, simulation, backpropagation.

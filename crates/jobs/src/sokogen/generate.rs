@@ -135,6 +135,15 @@ pub struct GenerateRequest {
     #[schemars(title = "Tree memory (MiB)")]
     #[schemars(extend("x-advanced" = true))]
     pub max_memory_mb: Option<f64>,
+    /// Record one iteration in every `N` of the search (objective `score`): its duration, the
+    /// tree's memory, the depth its rollout began at and the best score so far, written as
+    /// `samples` in the summary line (the per-iteration trace of the thesis's §3.10, its
+    /// Figures 3.2 and 3.3).
+    #[arg(long, value_name = "N")]
+    #[schemars(range(min = 1))]
+    #[schemars(title = "Sample every N iterations", extend("x-when" = {"objective": ["score"]}))]
+    #[schemars(extend("x-advanced" = true))]
+    pub sample_every: Option<u64>,
     /// Budget (default 10 s, 8,000,000 nodes over all threads, seed 1; threads: the machine's
     /// cores for a time budget, one with an iteration budget — see [`default_threads`]).
     #[serde(flatten)]
@@ -244,9 +253,34 @@ pub struct GenSummaryRecord {
     pub cpu_s: Option<f64>,
     /// Iterations per CPU-second.
     pub iterations_per_cpu_s: Option<f64>,
+    /// The sampled iterations (`--sample-every`), in time order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<SampleRecord>,
     /// The run it closes (with `--seeds`).
     #[serde(flatten)]
     pub run: RunId,
+}
+
+/// One sampled iteration of a generation's search (`--sample-every`;
+/// [`puzzle_engine::mcts::IterationSample`]).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SampleRecord {
+    /// Iterations before it.
+    pub iteration: u64,
+    /// Seconds since the search started.
+    pub time_s: f64,
+    /// Its own duration, nanoseconds.
+    pub duration_ns: u64,
+    /// The search tree's memory after it, bytes (nodes × bytes per node).
+    pub tree_bytes: u64,
+    /// The tree's nodes after it.
+    pub nodes: u64,
+    /// The tree depth its rollout began at.
+    pub depth: u32,
+    /// Moves of its rollout.
+    pub rollout: u32,
+    /// The best score so far (none before a complete level).
+    pub best_score: Option<f64>,
 }
 
 /// The events of a generation.
@@ -451,6 +485,7 @@ pub fn params(req: &GenerateRequest, stop: &Arc<AtomicBool>) -> Result<GenParams
         bootstrap_iterations: None,
         seed_level,
         aim,
+        sample_every: req.sample_every.filter(|&n| n > 0),
     };
     // Refused before the run: a seed the generation game cannot reach.
     puzzle_sokogen::check_seed(&params).map_err(|e| anyhow::anyhow!("seed_level: {e}"))?;
@@ -671,6 +706,20 @@ fn generate_run(
         iterations_per_cpu_s: cpu_s
             .filter(|&c| c >= 0.2)
             .map(|c| summary.iterations as f64 / c),
+        samples: summary
+            .samples
+            .iter()
+            .map(|x| SampleRecord {
+                iteration: x.iteration,
+                time_s: x.time_s,
+                duration_ns: x.duration_ns,
+                tree_bytes: x.tree_bytes,
+                nodes: x.nodes,
+                depth: x.depth,
+                rollout: x.rollout,
+                best_score: x.best_score.is_finite().then_some(x.best_score),
+            })
+            .collect(),
         run,
     };
     send(GenEvent::Summary(record.clone()))?;
