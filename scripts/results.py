@@ -762,6 +762,115 @@ def sudoku_ci(args):
                 print(f"| {a[len('pseudo / '):]} | {signed(ma - mb)} | {word} |")
 
 
+def svg_panels(path, title, x_label, xs, panels):
+    """Stacked line panels over one x axis, at least 1,200 px wide: `panels` is [(y label,
+    colour, ys, extra lines [(label, [(x, y), ...])])]; each panel's y axis spans its data."""
+    width, panel_h, left, right, top = 1200, 260, 100, 30, 50
+    height = top + len(panels) * (panel_h + 40) + 50
+    plot_w = width - left - right
+    x_lo, x_hi = min(xs), max(xs)
+    x_span = (x_hi - x_lo) or 1.0
+    out = svg_open(width, height, title, 13)
+
+    def nice_step(span, n):
+        raw = span / n if span > 0 else 1.0
+        mag = 10 ** math.floor(math.log10(raw))
+        return next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+
+    def px(x):
+        return left + plot_w * (x - x_lo) / x_span
+
+    for k, (label, colour, ys, extras) in enumerate(panels):
+        y0 = top + k * (panel_h + 40)
+        lo, hi = min(ys), max(ys)
+        for _, pts in extras:
+            lo, hi = min([lo] + [p[1] for p in pts]), max([hi] + [p[1] for p in pts])
+        pad = (hi - lo) * 0.05 or abs(hi) * 0.05 or 1.0
+        lo, hi = lo - pad, hi + pad
+
+        def py(v):
+            return y0 + panel_h * (1 - (v - lo) / (hi - lo))
+
+        step = nice_step(hi - lo, 5)
+        v = math.ceil(lo / step) * step
+        digits = max(0, -math.floor(math.log10(step)))
+        while v <= hi + 1e-12:
+            out.append(
+                f'<line x1="{left}" x2="{left + plot_w}" y1="{py(v):.1f}" y2="{py(v):.1f}" stroke="#e5e5e5"/>'
+                f'<text x="{left - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v:,.{digits}f}</text>'
+            )
+            v += step
+        out.append(
+            f'<rect x="{left}" y="{y0}" width="{plot_w}" height="{panel_h}" fill="none" stroke="#999"/>'
+            f'<text transform="translate(18,{y0 + panel_h / 2}) rotate(-90)" text-anchor="middle">{esc(label)}</text>'
+        )
+        pts = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="0.8"/>')
+        for name, line in extras:
+            pts = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in line)
+            out.append(f'<polyline points="{pts}" fill="none" stroke="black" stroke-width="1.5" stroke-dasharray="6,4"/>')
+            out.append(f'<text x="{left + plot_w - 8}" y="{y0 + 16}" text-anchor="end">{esc(name)}</text>')
+        xstep = nice_step(x_span, 8)
+        v = math.ceil(x_lo / xstep) * xstep
+        while v <= x_hi + 1e-9:
+            out.append(f'<text x="{px(v):.1f}" y="{y0 + panel_h + 16}" text-anchor="middle">{v:,.0f}</text>')
+            v += xstep
+    out.append(f'<text x="{left + plot_w / 2}" y="{height - 14}" text-anchor="middle">{esc(x_label)}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"(plot written: {path})", file=sys.stderr)
+
+
+def gen_trace(args):
+    """The generation thesis's §3.10 per-iteration trace (its Figures 3.2 and 3.3) from a
+    `puzzle generate sokoban --sample-every N --json` summary line: iteration time and tree
+    memory, rollout depth and best score, against the iteration."""
+    summaries = [r for r in records(args.files) if r.get("summary") and r.get("samples")]
+    if not summaries:
+        sys.exit("no summary line with samples (run with --sample-every)")
+    samples = summaries[-1]["samples"]
+    xs = [x["iteration"] for x in samples]
+    us = [x["duration_ns"] / 1000 for x in samples]
+    mb = [x["tree_bytes"] / 2**20 for x in samples]
+    depth = [x["depth"] for x in samples]
+    best = [x["best_score"] if x["best_score"] is not None else 0.0 for x in samples]
+    n = len(xs)
+    mx, mu = statistics.mean(xs), statistics.mean(us)
+    slope = sum((x - mx) * (u - mu) for x, u in zip(xs, us)) / max(sum((x - mx) ** 2 for x in xs), 1e-12)
+    fit = [(xs[0], mu + slope * (xs[0] - mx)), (xs[-1], mu + slope * (xs[-1] - mx))]
+    first_best = next(x["iteration"] for x in samples if x["best_score"] == samples[-1]["best_score"])
+    print("| measure | value |")
+    print("|---|---:|")
+    print(f"| sampled iterations | {n:,} (every {xs[1] - xs[0]:,}, of {summaries[-1]['iterations']:,}) |")
+    print(f"| iteration time, mean / median | {mu:.2f} µs / {statistics.median(us):.2f} µs |")
+    print(f"| regression slope of the iteration time | {slope * 1e5:+.3f} µs per 100,000 iterations |")
+    print(f"| tree memory at the end | {mb[-1]:,.1f} MiB ({samples[-1]['nodes']:,} nodes) |")
+    print(f"| rollout depth, mean (min–max) | {statistics.mean(depth):.2f} ({min(depth)}–{max(depth)}) |")
+    print(f"| best score at the end, first sampled at | {samples[-1]['best_score']:.4f}, iteration {first_best:,} |")
+    if args.plots:
+        svg_panels(
+            f"{args.plots}/{args.prefix}-3.2.svg",
+            "Iteration time and the search tree's memory (after the thesis's Figure 3.2)",
+            "iteration",
+            xs,
+            [
+                ("iteration time (µs)", "#d62728", us, [("regression line", fit)]),
+                ("tree memory (MiB)", "#1f77b4", mb, []),
+            ],
+        )
+        svg_panels(
+            f"{args.plots}/{args.prefix}-3.3.svg",
+            "Rollout depth and best score (after the thesis's Figure 3.3)",
+            "iteration",
+            xs,
+            [
+                ("tree depth where the rollout began", "#e6a700", depth, []),
+                ("best score so far", "#2ca02c", best, []),
+            ],
+        )
+
+
 # The thesis's runs per column: "10 Iterationen" (§3, p. 26; one iteration = one run with a new
 # seed), and "30 Iterationen" for Tables 3.7 and 3.8 (§3.8, §3.9).
 THESIS_RUNS = {"3.7": 30, "3.8": 30}
@@ -867,7 +976,7 @@ def main():
         "what",
         choices=[
             "czech-samegame", "czech-samegame-ci", "czech-scaling", "sudoku", "bait", "samegame-solve", "ga",
-            "sokogen", "sokogen-ci", "samegame-solve-ci", "ga-ci", "bait-ci", "sudoku-ci",
+            "sokogen", "sokogen-ci", "samegame-solve-ci", "ga-ci", "bait-ci", "sudoku-ci", "gen-trace",
         ],
     )
     p.add_argument("files", nargs="+")
@@ -895,6 +1004,7 @@ def main():
         "ga-ci": ga_ci,
         "bait-ci": bait_ci,
         "sudoku-ci": sudoku_ci,
+        "gen-trace": gen_trace,
     }[args.what.replace("_", "-")](args)
 
 
