@@ -75,6 +75,14 @@ def svg_open(width, height, title, font_size):
     ]
 
 
+def svg_close(path, out):
+    """End the plot `out` (its lines) and write it to `path`."""
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"(plot written: {path})", file=sys.stderr)
+
+
 def svg_bars(path, title, categories, series, values, y_label, x_label=None):
     """A grouped bar chart: `values[s][c]` for series s and category c (None: no bar), at least
     1,200 px wide; `x_label` names the categories below them."""
@@ -136,10 +144,7 @@ def svg_bars(path, title, categories, series, values, y_label, x_label=None):
             f'fill="{colours[s % len(colours)]}"/><text x="{lx + 16}" y="{height - 12}">'
             f"{esc(name)}</text>"
         )
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"(plot written: {path})", file=sys.stderr)
+    svg_close(path, out)
 
 
 def esc(s):
@@ -273,10 +278,7 @@ def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x
             else f'<circle cx="{lx + 6}" cy="{ly - 4}" r="4.5" fill="{colour}"/>'
         )
         out.append(f'{shape}<text x="{lx + 18}" y="{ly}">{esc(name)}</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"(plot written: {path})", file=sys.stderr)
+    svg_close(path, out)
 
 
 def czech_samegame(args):
@@ -816,10 +818,7 @@ def svg_panels(path, title, x_label, xs, panels):
             out.append(f'<text x="{px(v):.1f}" y="{y0 + panel_h + 16}" text-anchor="middle">{v:,.0f}</text>')
             v += xstep
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 14}" text-anchor="middle">{esc(x_label)}</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"(plot written: {path})", file=sys.stderr)
+    svg_close(path, out)
 
 
 def gen_trace(args):
