@@ -188,6 +188,15 @@ def verdict(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
     return "tie"
 
 
+def bar_ends(v):
+    """The ends of a point's error bar: `(mean, half)` is symmetric, `(mean, low, high)` not
+    (a Wilson interval); `(mean, None)` has none."""
+    if len(v) == 3:
+        return v[1], v[2]
+    m, h = v
+    return m - (h or 0), m + (h or 0)
+
+
 def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x_values=None):
     """Points with 95 % error bars, a series per list: `series` is [(name, [(mean, half or
     None) or None per category], marker)], marker "o" (ours, with bars) or "d" (published).
@@ -199,7 +208,7 @@ def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x
     bottom = 70 + (0 if x_values else int(6.2 * longest))
     height = 520 + bottom - 70
     plot_w, plot_h = width - left - right, height - top - bottom
-    points = [(m - (h or 0), m + (h or 0)) for _, vals, _ in series for v in vals if v for m, h in [v]]
+    points = [bar_ends(v) for _, vals, _ in series for v in vals if v]
     lo, hi = min(p[0] for p in points), max(p[1] for p in points)
     pad = (hi - lo) * 0.08 or abs(hi) * 0.05 or 1.0
     lo, hi = lo - pad, hi + pad
@@ -243,16 +252,17 @@ def svg_points(path, title, categories, series, y_label, x_label, log_x=False, x
         for i, v in enumerate(vals):
             if not v:
                 continue
-            m, h = v
+            m, h = v[0], v[1]
             cx, cy = pos[i] + dx, y(m)
             line.append(f"{cx:.1f},{cy:.1f}")
-            if h:
+            if h is not None:
+                a, b = bar_ends(v)
                 out.append(
-                    f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(m - h):.1f}" y2="{y(m + h):.1f}" stroke="{colour}" stroke-width="1.5"/>'
-                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(m - h):.1f}" y2="{y(m - h):.1f}" stroke="{colour}"/>'
-                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(m + h):.1f}" y2="{y(m + h):.1f}" stroke="{colour}"/>'
+                    f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(a):.1f}" y2="{y(b):.1f}" stroke="{colour}" stroke-width="1.5"/>'
+                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(a):.1f}" y2="{y(a):.1f}" stroke="{colour}"/>'
+                    f'<line x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y(b):.1f}" y2="{y(b):.1f}" stroke="{colour}"/>'
                 )
-            tip = f"{name}: {m:,.4g}" + (f" ± {h:,.3g}" if h else "")
+            tip = f"{name}: {m:,.4g}" + (f" ± {h:,.3g}" if len(v) == 2 and h else "")
             if marker == "d":
                 out.append(
                     f'<path d="M{cx:.1f},{cy - 6:.1f} L{cx + 6:.1f},{cy:.1f} L{cx:.1f},{cy + 6:.1f} L{cx - 6:.1f},{cy:.1f} Z" '
@@ -710,6 +720,7 @@ def bait_ci(args):
         if g["agent"] not in agents:
             agents.append(g["agent"])
     print("| agent | " + " | ".join(f"level {lv}: wins (95 %)" for lv in range(5)) + " | all levels |")
+    shares = []
     print("|---|" + "---|" * 6)
     for a in agents:
         cells, k_all, n_all = [], 0, 0
@@ -721,6 +732,16 @@ def bait_ci(args):
             cells.append(f"{k}/{len(gs)} ({100 * lo:.0f}–{100 * hi:.0f} %)" if gs else "–")
         lo, hi = wilson(k_all, n_all)
         print(f"| {a} | " + " | ".join(cells) + f" | {k_all}/{n_all} ({100 * lo:.0f}–{100 * hi:.0f} %) |")
+        shares.append((100 * k_all / max(n_all, 1), 100 * lo, 100 * hi))
+    if args.plots:
+        svg_points(
+            f"{args.plots}/bait-ci.svg",
+            "Bait: share of games won over the five levels per agent, 95 % Wilson intervals",
+            agents,
+            [("games won (%)", shares, "o")],
+            "games won (%)",
+            "agent (40 ms of CPU per move)",
+        )
 
 
 def sudoku_ci(args):
