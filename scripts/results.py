@@ -649,7 +649,8 @@ def paired_table(values, what, unit_items, plots=None, plot_title=None, plot_nam
     print(f"| setting | runs | {what}: mean ± 95 % | against {best}: difference ± 95 % (paired by {unit_items} and run) | verdict |")
     print("|---|---:|---:|---:|---|")
     points = []
-    digits = 0 if all(float(v).is_integer() for t in totals.values() for v in t) else 1
+    means = [statistics.mean(t) for t in totals.values()]
+    digits = 1 if any(abs(m) < 1000 and not float(m).is_integer() for m in means) else 0
     for label, tot in totals.items():
         m, h = ci95(tot)
         if label == best:
