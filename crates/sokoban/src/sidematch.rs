@@ -149,15 +149,11 @@ impl SideMatching {
         t
     }
 
-    /// The goal set of the box on `b` with the player on `player` (empty if the player cannot
-    /// reach the box, or a box on a goal keeps only that goal).
-    fn goal_set(&self, b: u16, player: u16) -> Option<&[u64]> {
+    /// Where the goal set of the box on `b` with the player on `player` starts in
+    /// `self.goals`; `None` when the player cannot reach the box.
+    fn goal_set_at(&self, b: u16, player: u16) -> Option<usize> {
         let k = self.piece[b as usize * self.cells + player as usize];
-        if k == NO_PIECE {
-            return None;
-        }
-        let at = (b as usize * 4 + k as usize) * self.words;
-        Some(&self.goals[at..at + self.words])
+        (k != NO_PIECE).then(|| (b as usize * 4 + k as usize) * self.words)
     }
 
     /// Is the position (`boxes`, the player on `player`) a deadlock because its boxes cannot
@@ -185,36 +181,40 @@ impl SideMatching {
         dead
     }
 
-    /// Kuhn's augmenting path from box `i` of `self.boxes`.
+    /// Kuhn's augmenting path from box `i` of `self.boxes` (no allocation: the goal words
+    /// are read one at a time, so the recursion can borrow `self` mutably).
     fn augment(&mut self, board: &Board, i: usize, player: u16) -> bool {
         let b = self.boxes[i];
-        let set: Vec<u64> = match self.goal_set(b, player) {
-            Some(s) => s.to_vec(),
-            None => {
-                // The player never reaches this box: it stays where it is.
-                let g = board.goal_list.iter().position(|&g| g == b);
-                let mut s = vec![0; self.words];
-                if let Some(g) = g {
-                    s[g / 64] |= 1 << (g % 64);
-                }
-                s
-            }
+        let Some(at) = self.goal_set_at(b, player) else {
+            // The player never reaches this box: it stays, and counts only on its own goal.
+            let Some(j) = board.goal_list.iter().position(|&g| g == b) else {
+                return false;
+            };
+            return self.take(board, i, j, player);
         };
-        for (w, &bits) in set.iter().enumerate() {
-            let mut bits = bits;
+        for w in 0..self.words {
+            let mut bits = self.goals[at + w];
             while bits != 0 {
                 let j = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if self.seen[j] {
-                    continue;
-                }
-                self.seen[j] = true;
-                let holder = self.goal_of[j];
-                if holder == usize::MAX || self.augment(board, holder, player) {
-                    self.goal_of[j] = i;
+                if self.take(board, i, j, player) {
                     return true;
                 }
             }
+        }
+        false
+    }
+
+    /// Give goal `j` to box `i` if it is free or its holder can move to another goal.
+    fn take(&mut self, board: &Board, i: usize, j: usize, player: u16) -> bool {
+        if self.seen[j] {
+            return false;
+        }
+        self.seen[j] = true;
+        let holder = self.goal_of[j];
+        if holder == usize::MAX || self.augment(board, holder, player) {
+            self.goal_of[j] = i;
+            return true;
         }
         false
     }
