@@ -370,20 +370,11 @@ impl CorralDeadlock {
                 continue;
             }
             // Add the boxes that block the border boxes (4-adjacent chains), up to a cap.
-            let list = &mut self.list;
-            list.clear();
-            list.extend(sub.iter());
-            let mut k = 0;
-            while k < list.len() && list.len() < MAX_BOXES {
-                let b = list[k];
-                k += 1;
-                for &m in &board.neighbors[b as usize] {
-                    if m != NONE && pos.boxes.contains(m) && !sub.contains(m) {
-                        sub.insert(m);
-                        list.push(m);
-                    }
-                }
-            }
+            self.list.clear();
+            self.list.extend(sub.iter());
+            grow_cluster(&mut self.list, &mut sub, &pos.boxes, MAX_BOXES, |b| {
+                &board.neighbors[b as usize][..]
+            });
             self.in_corral.clear();
             for &c in &self.regions.cells {
                 self.in_corral.insert(c);
@@ -493,21 +484,14 @@ impl CorralDeadlock {
         let list = &mut self.list;
         list.clear();
         list.push(moved);
-        let mut k = 0;
-        while k < list.len() && list.len() < CLUSTER_BOXES {
-            let b = list[k];
-            k += 1;
-            for &m in &board.ring[b as usize] {
-                if m != NONE
-                    && pos.boxes.contains(m)
-                    && !sub.contains(m)
-                    && list.len() < CLUSTER_BOXES
-                {
-                    sub.insert(m);
-                    list.push(m);
-                }
-            }
+        grow_cluster(list, &mut sub, &pos.boxes, CLUSTER_BOXES, |b| {
+            &board.ring[b as usize][..]
+        });
+        // The last box's neighbours may have taken it past the cap.
+        for &m in list.iter().skip(CLUSTER_BOXES) {
+            sub.remove(m);
         }
+        list.truncate(CLUSTER_BOXES);
         if list.len() < 2 || list.iter().all(|&b| board.is_goal(b)) {
             self.sub = sub;
             return false;
@@ -640,6 +624,29 @@ impl CorralDeadlock {
             }
         }
         true
+    }
+}
+
+/// Grow `list` (the boxes of `sub`, as a list) breadth first through the boxes of `boxes` next
+/// to its boxes by `around` (their side or ring neighbours), while it holds fewer than `cap`;
+/// the neighbours of the box that reaches `cap` all join, so it may end a little past it.
+fn grow_cluster<'a>(
+    list: &mut Vec<u16>,
+    sub: &mut CellSet,
+    boxes: &CellSet,
+    cap: usize,
+    around: impl Fn(u16) -> &'a [u16],
+) {
+    let mut k = 0;
+    while k < list.len() && list.len() < cap {
+        let b = list[k];
+        k += 1;
+        for &m in around(b) {
+            if m != NONE && boxes.contains(m) && !sub.contains(m) {
+                sub.insert(m);
+                list.push(m);
+            }
+        }
     }
 }
 
