@@ -167,7 +167,7 @@ impl Analysis {
         // Which goals hold boxes decides the packing order's progress and so the cells in
         // plan: a move between two cells that are not goals changes neither, and out of plan
         // changes by the moved box alone.
-        if board.is_goal(m.from) || board.is_goal(m.to) {
+        if self.plan.is_slot(m.from) || self.plan.is_slot(m.to) {
             (features.packed, features.out_of_plan) =
                 self.plan.packed_and_out_of_plan(board, boxes, mask);
         } else {

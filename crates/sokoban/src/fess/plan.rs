@@ -18,10 +18,20 @@
 //! but not through an entrance boxes cannot be brought to with the player behind them
 //! (goals no pull frees at all share the first rank).
 //!
+//! **Parking.** When no box can leave, a goal's box may be pulled to a parking cell (a floor
+//! cell beside a goal, among the first few it reaches), where it stands while the analysis
+//! goes on, if another box can then leave or be parked in turn; the parked box leaves later
+//! like a goal's. Going forwards the box waits on the parking cell while the goals in front of
+//! it fill, then takes its goal: the parking squares of the authors' longer write-up. The
+//! parking least in the way (fewest goals beside it) is taken. Parking is kept only when
+//! every parked box leaves again; otherwise the plan is the one without it.
+//!
 //! **Packing feature.** The boxes on goals filled in that order, goal area by goal area (goals
 //! joined through neighbouring cells, or through one floor cell between them, form an area;
 //! areas far apart are packed independently): with `r` the lowest rank of an empty goal of an
 //! area, the area's goal boxes of rank at most `r` (all its earlier goals are then full).
+//! A parking cell is a slot of its goal's area with its own rank: done while a box stands on
+//! it or on its goal, so a box moving on from its parking cell to its goal gains one.
 //!
 //! **Basins and out of plan.** The basin of a goal is the set of cells from which a box can
 //! still be pushed onto it when every other goal holds a box (the final position): those are
@@ -147,6 +157,261 @@ fn push_states(board: &Board, walls: &CellSet, b: u16) -> Vec<bool> {
     seen
 }
 
+/// The states (`cell * 4 + side`) the box on slot `g` reaches by pulls with the other slots of
+/// `standing` full, the player coming from outside: any free cell of an area that holds a
+/// cell neither a goal nor `g`. Stops at the first state for which `stop` holds.
+fn pull_visits(
+    board: &Board,
+    standing: &CellSet,
+    g: u16,
+    stop: impl Fn(usize) -> bool,
+) -> (Vec<usize>, bool) {
+    let n = board.cells();
+    let mut walls = standing.clone();
+    walls.remove(g);
+    let mut area = vec![false; n];
+    let mut outside = vec![false; n];
+    for c in 0..n as u16 {
+        if outside[c as usize] || walls.contains(c) || c == g || board.is_goal(c) {
+            continue;
+        }
+        flood(board, &walls, g, c, &mut area);
+        for (o, &a) in outside.iter_mut().zip(&area) {
+            *o |= a;
+        }
+    }
+    let visited = std::cell::RefCell::new(Vec::new());
+    let (_, stopped) = pull_cells(
+        board,
+        &walls,
+        g,
+        |p| outside[p as usize],
+        |c, d| {
+            let s = c as usize * 4 + d as usize;
+            visited.borrow_mut().push(s);
+            stop(s)
+        },
+    );
+    (visited.into_inner(), stopped)
+}
+
+/// The parking cells tried for each goal when no box can leave (the nearest by pulls).
+const PARK_TRIES: usize = 4;
+
+/// When no slot of `standing` can leave: a goal whose box, pulled to a parking cell (a floor
+/// cell beside a goal, neither a goal nor full), lets another slot's box reach a state for
+/// which `live` holds (one a start box can be brought to). Returns the goal's slot and the
+/// parking cell. Going forwards, the box waits on the parking cell while the goals after it
+/// fill, then takes its goal: the sink room's parking squares of the authors' write-up.
+fn park(
+    board: &Board,
+    standing: &CellSet,
+    slot_cell: &[u16],
+    removed_in: &[u16],
+    live: impl Fn(usize) -> bool,
+) -> Option<(usize, u16)> {
+    let goals_beside = |c: u16| {
+        board.neighbors[c as usize]
+            .iter()
+            .filter(|&&a| a != NONE && board.is_goal(a))
+            .count()
+    };
+    // Where the box of goal `g` may park with the boxes of `full` standing.
+    let can_park = |c: u16, g: u16, full: &CellSet| {
+        c != g && board.is_goal(g) && !board.is_goal(c) && !full.contains(c) && goals_beside(c) > 0
+    };
+    // The parking least in the way (fewest goals beside it) among those that help.
+    let mut best: Option<(usize, usize, u16)> = None;
+    for (k, &g) in slot_cell.iter().enumerate() {
+        if removed_in[k] != u16::MAX || !board.is_goal(g) {
+            continue;
+        }
+        let (visits, _) = pull_visits(board, standing, g, |_| false);
+        let mut tried = Vec::new();
+        for c in visits.iter().map(|&s| (s / 4) as u16) {
+            if tried.len() == PARK_TRIES {
+                break;
+            }
+            if !can_park(c, g, standing) || tried.contains(&c) {
+                continue;
+            }
+            tried.push(c);
+            let score = goals_beside(c);
+            if best.is_some_and(|(b, _, _)| b <= score) {
+                continue;
+            }
+            let mut parked = standing.clone();
+            parked.remove(g);
+            parked.insert(c);
+            // Another box can then leave, or at least be parked in turn.
+            let frees_another = slot_cell.iter().enumerate().any(|(j, &h)| {
+                j != k
+                    && removed_in[j] == u16::MAX
+                    && pull_visits(board, &parked, h, |s| {
+                        live(s) || can_park((s / 4) as u16, h, &parked)
+                    })
+                    .1
+            });
+            if frees_another {
+                best = Some((score, k, c));
+            }
+        }
+    }
+    best.map(|(_, k, c)| (k, c))
+}
+
+/// A parking cell of the packing plan: a box waits there before taking its goal.
+#[derive(Clone, Copy, Debug)]
+struct Parking {
+    /// The parking cell.
+    cell: u16,
+    /// The goal (index in [`Board::goal_list`]) the box parked here takes later.
+    goal: u16,
+    /// That goal's cell.
+    goal_cell: u16,
+    /// Its rank in the packing order, before the goal's.
+    rank: u16,
+}
+
+/// The packing order found by the retrograde analysis (see the module documentation): the
+/// slots (the goals, then the parking cells added), the goal each parking's box takes
+/// later, the round in which each slot's box left (`u16::MAX`: never) and the rounds.
+struct Retrograde {
+    slot_cell: Vec<u16>,
+    parked_from: Vec<u16>,
+    removed_in: Vec<u16>,
+    rounds: u16,
+}
+
+/// The retrograde analysis of `board`, parking boxes when no box can leave if `parking`.
+fn retrograde(board: &Board, parking: bool) -> Retrograde {
+    let n = board.cells();
+    let goals = board.goal_list.len();
+    // The slots whose boxes the analysis pulls out: the goals, then the parking cells it
+    // adds (see `park`), with the goal each parked box came from.
+    let mut slot_cell: Vec<u16> = board.goal_list.clone();
+    let mut parked_from: Vec<u16> = vec![u16::MAX; goals];
+    let mut removed_in = vec![u16::MAX; goals];
+    let mut standing = board.goals.clone();
+    let mut round = 0u16;
+    // The sink: a floor cell neither a goal nor next to one, out of the goal area.
+    let sink = |c: u16| {
+        !board.is_goal(c)
+            && board.neighbors[c as usize]
+                .iter()
+                .all(|&a| a == NONE || !board.is_goal(a))
+    };
+    // The start boxes off goals, each claimed by the goal it is to fill.
+    let starts: Vec<u16> = board
+        .start_boxes
+        .iter()
+        .filter(|&b| !board.is_goal(b))
+        .collect();
+    let mut used = vec![false; starts.len()];
+    loop {
+        // Where each start box can still be brought with the slots of `standing` full.
+        let states: Vec<Vec<bool>> = starts
+            .iter()
+            .map(|&b| push_states(board, &standing, b))
+            .collect();
+        let mut any = vec![false; n * 4];
+        for st in &states {
+            for (a, &x) in any.iter_mut().zip(st) {
+                *a |= x;
+            }
+        }
+        let mut removable = Vec::new();
+        // Slots meeting only claimed boxes, and slots that leave only to the sink.
+        let mut by_any = Vec::new();
+        let mut by_sink = Vec::new();
+        let mut claims: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (k, &removed) in removed_in.iter().enumerate() {
+            if removed != u16::MAX {
+                continue;
+            }
+            let (visited, _) = pull_visits(board, &standing, slot_cell[k], |_| false);
+            let met: Vec<usize> = (0..starts.len())
+                .filter(|&i| !used[i] && visited.iter().any(|&s| states[i][s]))
+                .collect();
+            if !met.is_empty() {
+                claims.push((k, met));
+            } else if visited.iter().any(|&s| any[s]) {
+                by_any.push(k);
+            } else if visited.iter().any(|&s| sink((s / 4) as u16)) {
+                by_sink.push(k);
+            }
+        }
+        // Each slot claims the start box wanted by the fewest other slots, the slots
+        // with the fewest boxes to choose from first.
+        let mut wanted = vec![0u32; starts.len()];
+        for (_, met) in &claims {
+            for &i in met {
+                wanted[i] += 1;
+            }
+        }
+        claims.sort_by_key(|(k, met)| (met.len(), *k));
+        for (k, met) in &claims {
+            if let Some(&i) = met
+                .iter()
+                .filter(|&&i| !used[i])
+                .min_by_key(|&&i| (wanted[i], i))
+            {
+                used[i] = true;
+                removable.push(*k);
+            }
+        }
+        removable.sort_unstable();
+        if removable.is_empty() {
+            removable = by_any;
+        }
+        if removable.is_empty() {
+            removable = by_sink;
+        }
+        if removable.is_empty() {
+            // No box leaves: park one beside the goals if that lets another leave (reach a
+            // state a start box can be brought to).
+            let parked = if parking {
+                park(board, &standing, &slot_cell, &removed_in, |s| any[s])
+            } else {
+                None
+            };
+            let Some((k, cell)) = parked else {
+                break;
+            };
+            tracing::trace!(
+                round,
+                goal = ?board.xy(slot_cell[k]),
+                parking = ?board.xy(cell),
+                "fess plan: box parked"
+            );
+            removed_in[k] = round;
+            standing.remove(slot_cell[k]);
+            standing.insert(cell);
+            slot_cell.push(cell);
+            parked_from.push(k as u16);
+            removed_in.push(u16::MAX);
+            round += 1;
+            continue;
+        }
+        tracing::trace!(
+            round,
+            removed = ?removable.iter().map(|&k| board.xy(slot_cell[k])).collect::<Vec<_>>(),
+            "fess plan: goals freed"
+        );
+        for &k in &removable {
+            removed_in[k] = round;
+            standing.remove(slot_cell[k]);
+        }
+        round += 1;
+    }
+    Retrograde {
+        slot_cell,
+        parked_from,
+        removed_in,
+        rounds: round,
+    }
+}
+
 /// The packing order and basins of a level (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct PackingPlan {
@@ -160,6 +425,10 @@ pub struct PackingPlan {
     areas: usize,
     /// The index in [`Board::goal_list`] of the goal on each cell (`u16::MAX` off the goals).
     goal_at: Vec<u16>,
+    /// The parking cells, in the order the analysis chose them.
+    parking: Vec<Parking>,
+    /// The index in `parking` of the first parking on each cell (`u16::MAX` for none).
+    parking_at: Vec<u16>,
 }
 
 /// For each cell of `board`, the index of its goal in [`Board::goal_list`], `u16::MAX` off the
@@ -219,124 +488,22 @@ impl PackingPlan {
     pub fn new(board: &Board) -> PackingPlan {
         let n = board.cells();
         let goals = board.goal_list.len();
-        let mut removed_in = vec![u16::MAX; goals];
-        let mut standing = board.goals.clone();
-        let mut round = 0u16;
-        let mut area = vec![false; n];
-        // The sink: a floor cell neither a goal nor next to one, out of the goal area.
-        let sink = |c: u16| {
-            !board.is_goal(c)
-                && board.neighbors[c as usize]
-                    .iter()
-                    .all(|&a| a == NONE || !board.is_goal(a))
-        };
-        // The start boxes off goals, each claimed by the goal it is to fill.
-        let starts: Vec<u16> = board
-            .start_boxes
-            .iter()
-            .filter(|&b| !board.is_goal(b))
-            .collect();
-        let mut used = vec![false; starts.len()];
-        loop {
-            // Where each start box can still be brought with the goals of `standing` full.
-            let states: Vec<Vec<bool>> = starts
-                .iter()
-                .map(|&b| push_states(board, &standing, b))
-                .collect();
-            let mut any = vec![false; n * 4];
-            for st in &states {
-                for (a, &x) in any.iter_mut().zip(st) {
-                    *a |= x;
-                }
-            }
-            let mut removable = Vec::new();
-            // Goals meeting only claimed boxes, and goals that leave only to the sink.
-            let mut by_any = Vec::new();
-            let mut by_sink = Vec::new();
-            let mut claims: Vec<(usize, Vec<usize>)> = Vec::new();
-            for (k, &removed) in removed_in.iter().enumerate() {
-                if removed != u16::MAX {
-                    continue;
-                }
-                let g = board.goal_list[k];
-                let mut walls = standing.clone();
-                walls.remove(g);
-                // The player comes from outside: any free cell of an area that holds a
-                // non-goal cell.
-                let mut outside = vec![false; n];
-                for c in 0..n as u16 {
-                    if outside[c as usize] || walls.contains(c) || c == g || board.is_goal(c) {
-                        continue;
-                    }
-                    flood(board, &walls, g, c, &mut area);
-                    for (o, &a) in outside.iter_mut().zip(&area) {
-                        *o |= a;
-                    }
-                }
-                let from_outside = |p: u16| outside[p as usize];
-                let visited = std::cell::RefCell::new(Vec::new());
-                pull_cells(board, &walls, g, from_outside, |c, d| {
-                    visited.borrow_mut().push(c as usize * 4 + d as usize);
-                    false
-                });
-                let visited = visited.into_inner();
-                let met: Vec<usize> = (0..starts.len())
-                    .filter(|&i| !used[i] && visited.iter().any(|&s| states[i][s]))
-                    .collect();
-                if !met.is_empty() {
-                    claims.push((k, met));
-                } else if visited.iter().any(|&s| any[s]) {
-                    by_any.push(k);
-                } else if visited.iter().any(|&s| sink((s / 4) as u16)) {
-                    by_sink.push(k);
-                }
-            }
-            // Each goal claims the start box wanted by the fewest other goals, the goals
-            // with the fewest boxes to choose from first.
-            let mut wanted = vec![0u32; starts.len()];
-            for (_, met) in &claims {
-                for &i in met {
-                    wanted[i] += 1;
-                }
-            }
-            claims.sort_by_key(|(k, met)| (met.len(), *k));
-            for (k, met) in &claims {
-                if let Some(&i) = met
-                    .iter()
-                    .filter(|&&i| !used[i])
-                    .min_by_key(|&&i| (wanted[i], i))
-                {
-                    used[i] = true;
-                    removable.push(*k);
-                }
-            }
-            removable.sort_unstable();
-            if removable.is_empty() {
-                removable = by_any;
-            }
-            if removable.is_empty() {
-                removable = by_sink;
-            }
-            if removable.is_empty() {
-                break;
-            }
-            tracing::trace!(
-                round,
-                removed = ?removable.iter().map(|&k| board.xy(board.goal_list[k])).collect::<Vec<_>>(),
-                "fess plan: goals freed"
-            );
-            for &k in &removable {
-                removed_in[k] = round;
-                standing.remove(board.goal_list[k]);
-            }
-            round += 1;
+        // Parking is kept when every parked box leaves again; otherwise the plan is the one
+        // without it.
+        let mut order = retrograde(board, true);
+        if order.removed_in[goals..].contains(&u16::MAX) {
+            order = retrograde(board, false);
         }
-        // Goals no pull frees are filled first, with the last round's.
+        let Retrograde {
+            slot_cell,
+            parked_from,
+            removed_in,
+            rounds: round,
+        } = order;
+        // Slots no pull frees are filled first, with the last round's.
         let last = round.saturating_sub(1);
-        let rank = removed_in
-            .iter()
-            .map(|&r| if r == u16::MAX { 0 } else { last - r })
-            .collect();
+        let rank_of = |r: u16| if r == u16::MAX { 0 } else { last - r };
+        let rank = removed_in[..goals].iter().map(|&r| rank_of(r)).collect();
         let basin = board
             .goal_list
             .iter()
@@ -353,12 +520,26 @@ impl PackingPlan {
         let goal_at = goal_index(board);
         let area = goal_areas(board, &goal_at);
         let areas = area.iter().max().map_or(0, |&a| a as usize + 1);
+        let parking: Vec<Parking> = (goals..slot_cell.len())
+            .map(|s| Parking {
+                cell: slot_cell[s],
+                goal: parked_from[s],
+                goal_cell: board.goal_list[parked_from[s] as usize],
+                rank: rank_of(removed_in[s]),
+            })
+            .collect();
+        let mut parking_at = vec![u16::MAX; n];
+        for (i, p) in parking.iter().enumerate().rev() {
+            parking_at[p.cell as usize] = i as u16;
+        }
         PackingPlan {
             rank,
             basin,
             area,
             areas,
             goal_at,
+            parking,
+            parking_at,
         }
     }
 
@@ -378,12 +559,42 @@ impl PackingPlan {
     /// for the box's goal, found by table).
     fn packed_box(&self, next: &[u16], b: u16) -> bool {
         let k = self.goal_at[b as usize];
-        k != u16::MAX && self.in_order(next, k as usize)
+        if k != u16::MAX {
+            return self.in_order(next, k as usize);
+        }
+        let i = self.parking_at[b as usize];
+        i != u16::MAX && self.parking_in_order(next, &self.parking[i as usize])
     }
 
-    /// The boxes on goals packed in order: the packed goals, as a goal holds one box.
+    /// Whether parking `p` comes no later than its goal's area's next rank.
+    fn parking_in_order(&self, next: &[u16], p: &Parking) -> bool {
+        p.rank <= next[self.area[p.goal as usize] as usize]
+    }
+
+    /// Whether parking `p` is done: a box on it, or on its goal (the box has moved on).
+    fn parking_done(boxes: &CellSet, p: &Parking) -> bool {
+        boxes.contains(p.cell) || boxes.contains(p.goal_cell)
+    }
+
+    /// The boxes on goals packed in order (the packed goals, as a goal holds one box), plus
+    /// the parkings done in order: a box moving from its parking cell to its goal gains one.
     fn count_packed(&self, boxes: &CellSet, next: &[u16]) -> u32 {
-        boxes.iter().filter(|&b| self.packed_box(next, b)).count() as u32
+        let on_goals = boxes
+            .iter()
+            .filter(|&b| self.goal_at[b as usize] != u16::MAX && self.packed_box(next, b))
+            .count();
+        let parked = self
+            .parking
+            .iter()
+            .filter(|p| Self::parking_done(boxes, p) && self.parking_in_order(next, p))
+            .count();
+        (on_goals + parked) as u32
+    }
+
+    /// Whether a box entering or leaving `c` can change the packing features: a goal or a
+    /// parking cell.
+    pub fn is_slot(&self, c: u16) -> bool {
+        self.goal_at[c as usize] != u16::MAX || self.parking_at[c as usize] != u16::MAX
     }
 
     /// Call `f` with the lowest rank of an empty goal of each area (`u16::MAX` for a full
@@ -396,6 +607,12 @@ impl PackingPlan {
                 if !boxes.contains(g) {
                     let a = self.area[k] as usize;
                     next[a] = next[a].min(self.rank[k]);
+                }
+            }
+            for p in &self.parking {
+                if !Self::parking_done(boxes, p) {
+                    let a = self.area[p.goal as usize] as usize;
+                    next[a] = next[a].min(p.rank);
                 }
             }
         };
@@ -504,7 +721,7 @@ impl PackingPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fess::test_levels::{board, cell, goal};
+    use crate::fess::test_levels::{board, cell, goal, xsokoban};
 
     #[test]
     fn a_dead_end_corridor_of_goals_fills_from_its_far_end() {
@@ -592,5 +809,44 @@ mod tests {
         boxes.insert(corner);
         boxes.insert(cell(&b, 3, 4));
         assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 1);
+    }
+    #[test]
+    fn a_goal_room_that_needs_parking_gets_a_complete_plan() {
+        // XSokoban 87: a room of 4 × 3 goals entered from the left of its middle row only.
+        // With every goal full no box of the top or bottom row can be pulled out: each
+        // needs the row beyond the middle one free. Boxes parked in the pocket above the
+        // room (row 9, reached only through the room) free them.
+        let b = xsokoban(87);
+        let plan = PackingPlan::new(&b);
+        assert!(!plan.parking.is_empty());
+        for p in &plan.parking {
+            assert_eq!(b.xy(p.cell).1, 9, "a parking cell above the room");
+            assert!(
+                p.rank < plan.rank[p.goal as usize],
+                "parked before it takes its goal"
+            );
+        }
+        // The entrance goal is filled last.
+        let entrance = plan.rank[goal(&b, 11, 11)];
+        assert!(plan.rank.iter().all(|&r| r <= entrance));
+        // A parked box moving on to its goal gains one, once every slot before it is done.
+        let p = plan.parking[0];
+        let mut boxes = CellSet::new(b.cells());
+        for (k, &g) in b.goal_list.iter().enumerate() {
+            if plan.rank[k] < plan.rank[p.goal as usize] {
+                boxes.insert(g);
+            }
+        }
+        for q in &plan.parking {
+            if q.rank < plan.rank[p.goal as usize] && q.goal != p.goal {
+                boxes.insert(q.cell);
+            }
+        }
+        assert!(!boxes.contains(p.cell));
+        boxes.insert(p.cell);
+        let parked = plan.packed(&b, &boxes);
+        boxes.remove(p.cell);
+        boxes.insert(p.goal_cell);
+        assert_eq!(plan.packed(&b, &boxes), parked + 1);
     }
 }
