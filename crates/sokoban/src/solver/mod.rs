@@ -266,8 +266,8 @@ const FIRST_THREAD: [Phase; 8] = [
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
 const SECOND_THREAD: [Phase; 6] = [
-    phase(advised(greedy_cycling(1)), 50),
     phase(FESS, 10),
+    phase(advised(greedy_cycling(1)), 50),
     capped(greedy_cycling(1), 30),
     phase(FESS, 0),
     phase(advised(weighted_macros(2, 4, 1)), 5),
@@ -533,28 +533,33 @@ pub fn any_solution_with(
 ///
 /// | search | share |
 /// |---|---:|
-/// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
 /// | FESS ([`crate::fess`]) | 10 % |
+/// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
 /// | greedy + macros, cycling on every expansion | 30 %, at most 500,000 expansions |
 /// | FESS again, going on with its tree | 0 %: the time the cap frees |
 /// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
 ///
-/// Cycling with the advisors' move weights ([`SearchOptions::advice`]) solves 39 of the 45
-/// XSokoban screens that the portfolio before the move weights solved, each in 25 s alone,
-/// and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides Microban 153, which
-/// weighted A* with macros and cycling used to solve here. FESS follows it (after it, so that
-/// Microban 93 and 153, which FESS does not solve, keep its whole window): at 10 s on one
-/// thread it adds XSokoban 14, 19, 22, 26, 33, 37 and 48 and loses nothing on Microban,
-/// Microban II or Sasquatch (docs/benchmarks/sokoban.md#fess). Cycling without the weights
-/// keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and Microban 93
-/// (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two greedy
-/// searches often fill their share of the node budget, or reach the cap, before their share
-/// of the time. The time the advised search leaves goes to FESS's first window; the time
-/// the cap frees to a second window of the same FESS search ([`Fess::run`] keeps its tree
-/// in between, its nodes counted against the cycling search's), which on short budgets,
-/// where the cap is not reached, gets nothing. The two weighted searches then share the
-/// last tenth.
+/// FESS opens the list: most levels it solves take it a few dozen positions, and at 10 s on
+/// one thread it solves the same levels of Microban, Microban II, XSokoban and Sasquatch
+/// first as after the advised search, the solved XSokoban screens in 32 s in all instead of
+/// 103 s, and at 60 s on two threads as many XSokoban screens (80), the median in 0.21 s
+/// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): its window is then the first 6 s
+/// instead of the 30th to 36th, but its tree, kept for its second window, takes part of the
+/// node budget of the searches after it (XSokoban 77, which the advised search solves just
+/// within the whole budget, is lost). Cycling with the advisors' move weights ([`SearchOptions::advice`])
+/// solves 39 of the 45 XSokoban screens that the portfolio before the move weights solved,
+/// each in 25 s alone, and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides
+/// Microban 153, which weighted A* with macros and cycling used to solve here; 93 and 153,
+/// which FESS does not solve, still fall to it after FESS's window. Cycling without the
+/// weights keeps the screens the weights lose (XSokoban 15, 18 and 75 in 0.5–10 s) and
+/// Microban 93 (96 pushes); it stops at [`GREEDY_CAP`] expansions. On hard levels the two
+/// greedy searches often fill their share of the node budget, or reach the cap, before their
+/// share of the time. The time FESS leaves (a level it proves unsolvable in its pruned space,
+/// or its node budget) goes to the advised search; the time the cap frees to a second window
+/// of the same FESS search ([`Fess::run`] keeps its tree in between, and the searches
+/// between its windows get the node budget less that tree), which on short budgets, where
+/// the cap is not reached, gets nothing. The two weighted searches then share the last tenth.
 /// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
 /// which solved none of the 39 XSokoban screens the rest of the portfolio left unsolved.
 fn second_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
