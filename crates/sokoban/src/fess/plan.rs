@@ -581,7 +581,10 @@ impl PackingPlan {
     fn count_packed(&self, boxes: &CellSet, next: &[u16]) -> u32 {
         let on_goals = boxes
             .iter()
-            .filter(|&b| self.goal_at[b as usize] != u16::MAX && self.packed_box(next, b))
+            .filter(|&b| {
+                let k = self.goal_at[b as usize];
+                k != u16::MAX && self.in_order(next, k as usize)
+            })
             .count();
         let parked = self
             .parking
