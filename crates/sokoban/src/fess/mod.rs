@@ -23,9 +23,9 @@
 //!   deadlocks and the bipartite test with frozen boxes as walls (the write-up's appendix)
 //!   of a new position, and PI-corral pruning (only moves whose first push goes into the
 //!   PI-corral).
-//! - **Budget**: a position added to the tree is an expansion (the budget's iterations), each
-//!   stored move counts as a node against `max_nodes` (memory), and the clock and stop flag
-//!   are read at every expansion.
+//! - **Budget**: a position added to the tree is an expansion (the budget's iterations); each
+//!   position counts as a node against `max_nodes` (memory) and each stored move as a sixth
+//!   of one; the clock and stop flag are read at every expansion.
 
 pub mod advisors;
 pub mod hotspot;
@@ -254,6 +254,10 @@ struct Cell {
     active: bool,
 }
 
+/// The stored moves that count as one node of the budget: a move takes 16 bytes, a
+/// best-first search's position about 105 (docs/benchmarks/sokoban.md#fess, "Budgets").
+const MOVES_PER_NODE: usize = 6;
+
 /// The search tree, the transposition table and the feature space.
 struct Tree {
     nodes: Vec<Node>,
@@ -269,16 +273,16 @@ struct Tree {
 
 impl Tree {
     /// The nodes held, as the node budget counts them: each position one, each stored move
-    /// a quarter of one. A move takes 16 bytes against about 100 for a position (its 44-byte
-    /// node, boxes, table entry and 24-byte queue entry), so a budget of `n` nodes holds less
-    /// memory than `n` positions of the best-first searches (about 105 bytes each).
+    /// a sixth of one. A move takes 16 bytes against about 100 for a position (its 44-byte
+    /// node, boxes, table entry and 24-byte queue entry), so a budget of `n` nodes holds
+    /// about the memory of `n` positions of the best-first searches (about 105 bytes each).
     fn held(&self) -> usize {
         Self::held_with(self.nodes.len(), self.moves.len())
     }
 
     /// [`Tree::held`] for `positions` positions and `moves` stored moves.
     fn held_with(positions: usize, moves: usize) -> usize {
-        positions + moves.div_ceil(4)
+        positions + moves.div_ceil(MOVES_PER_NODE)
     }
 
     /// The queue entry of node `k`'s next move, if it has one left.
@@ -619,7 +623,7 @@ impl Fess {
         }
     }
 
-    /// The nodes the tree holds as the node budget counts them (positions and a quarter of
+    /// The nodes the tree holds as the node budget counts them (positions and a sixth of
     /// each stored move).
     pub fn held(&self) -> u64 {
         self.tree.held() as u64
