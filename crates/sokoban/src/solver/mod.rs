@@ -545,9 +545,10 @@ pub fn any_solution_with(
 /// first as after the advised search, the solved XSokoban screens in 32 s in all instead of
 /// 103 s, and at 60 s on two threads as many XSokoban screens (80), the median in 0.21 s
 /// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): its window is then the first 6 s
-/// instead of the 30th to 36th, but its tree, kept for its second window, takes part of the
-/// node budget of the searches after it (XSokoban 77, which the advised search solves just
-/// within the whole budget, is lost). Cycling with the advisors' move weights ([`SearchOptions::advice`])
+/// instead of the 30th to 36th. Its tree, kept for its second window, takes part of the node
+/// budget of the searches after it: with its moves counted at their size, XSokoban 77, which
+/// the advised search solves just within its budget, is still solved (26.9 s; see
+/// [`crate::fess`]'s budget). Cycling with the advisors' move weights ([`SearchOptions::advice`])
 /// solves 39 of the 45 XSokoban screens that the portfolio before the move weights solved,
 /// each in 25 s alone, and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides
 /// Microban 153, which weighted A* with macros and cycling used to solve here; 93 and 153,
