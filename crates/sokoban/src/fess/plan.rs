@@ -26,17 +26,30 @@
 //! parking least in the way (fewest goals beside it) is taken. Parking is kept only when
 //! every parked box leaves again; otherwise the plan is the one without it.
 //!
-//! **Packing feature.** The boxes on goals filled in that order, goal area by goal area (goals
-//! joined through neighbouring cells, or through one floor cell between them, form an area;
-//! areas far apart are packed independently): with `r` the lowest rank of an empty goal of an
-//! area, the area's goal boxes of rank at most `r` (all its earlier goals are then full).
-//! A parking cell is a slot of its goal's area with its own rank: done while a box stands on
-//! it or on its goal, so a box moving on from its parking cell to its goal gains one.
+//! **Packing feature.** The boxes on goals filled in the plan's order, counted in two orders
+//! and summed. Goals joined through neighbouring cells, or through one floor cell between
+//! them, form an area; areas far apart are packed independently. The ranks' order is total
+//! within an area: a box on a goal counts once every goal of its area of a lower rank is
+//! full. The partial order keeps of it only what the analysis shows:
+//! - the goals whose boxes left by one entrance (the first cell off the goals their pulls
+//!   reached; entrance cells side by side are one) wait for that entrance's goals of lower
+//!   rank, and not for another entrance's;
+//! - a goal whose box, leaving, was pulled across a goal emptied in an earlier round (or had
+//!   the player stand on one) is one that goal waits for: it must stay empty until then;
+//! - goals no pull frees come first, with the last round's; and a goal waits for what the
+//!   goals it waits for wait for.
+//!
+//! A box packed in the ranks' order counts twice, a box packed only in the partial order
+//! once: a goal area entered from two sides gains from both at once, and the ranks still
+//! lead. With parking both orders are the ranks' total order. A parking cell is a slot of its
+//! goal's area with its own rank: done while a box stands on it or on its goal, so a box
+//! moving on from its parking cell to its goal gains one in each order.
 //!
 //! **Basins and out of plan.** The basin of a goal is the set of cells from which a box can
 //! still be pushed onto it when every other goal holds a box (the final position): those are
-//! the paths packing leaves open. A box that is neither packed nor in the basin of some goal
-//! still to be packed stands in an area about to be sealed off: it is *out of plan*.
+//! the paths packing leaves open. A box that is neither packed (in the partial order) nor in
+//! the basin of some goal still to be packed stands in an area about to be sealed off: it is
+//! *out of plan*.
 
 use crate::board::{Board, CellSet, NONE};
 use crate::dir::Dir;
@@ -62,14 +75,14 @@ fn flood(board: &Board, walls: &CellSet, box_cell: u16, from: u16, seen: &mut [b
 /// The cells a box on `start` reaches by pulls with the boxes of `walls` standing, the player
 /// starting on any free cell for which `player_start` holds, in breadth-first order; stops
 /// early at the first state (the box's cell and the side the player stands on) for which
-/// `stop` holds.
+/// `stop` holds, and then also returns the states of the pulls that led there, first to last.
 fn pull_cells(
     board: &Board,
     walls: &CellSet,
     start: u16,
     player_start: impl Fn(u16) -> bool,
     stop: impl Fn(u16, Dir) -> bool,
-) -> (Vec<u16>, bool) {
+) -> (Vec<u16>, Option<Vec<(u16, Dir)>>) {
     let n = board.cells();
     let free = |c: u16| c != NONE && !walls.contains(c);
     let mut seen_state = vec![false; n * 4];
@@ -77,25 +90,37 @@ fn pull_cells(
     let mut cells = vec![start];
     seen_cell[start as usize] = true;
     let mut area = vec![false; n];
-    let mut queue = Vec::new();
+    // The states in breadth-first order, each with the index of the state it came from.
+    let mut queue: Vec<(u16, Dir, u32)> = Vec::new();
     // The first pulls: the player stands beside the box on a start cell.
     for d in Dir::ALL {
         let p = board.step(start, d);
         if free(p) && player_start(p) && free(board.step(p, d)) {
             seen_state[p as usize * 4 + d as usize] = true;
-            queue.push((p, d));
+            queue.push((p, d, u32::MAX));
         }
     }
     let mut head = 0;
     while head < queue.len() {
-        let (c, d) = queue[head];
+        let (c, d, _) = queue[head];
         head += 1;
         if !seen_cell[c as usize] {
             seen_cell[c as usize] = true;
             cells.push(c);
         }
         if stop(c, d) {
-            return (cells, true);
+            let mut path = Vec::new();
+            let mut i = head - 1;
+            loop {
+                let (c, d, from) = queue[i];
+                path.push((c, d));
+                if from == u32::MAX {
+                    break;
+                }
+                i = from as usize;
+            }
+            path.reverse();
+            return (cells, Some(path));
         }
         // The box on `c`, the player one step beyond it in direction `d`.
         flood(board, walls, c, board.step(c, d), &mut area);
@@ -107,11 +132,11 @@ fn pull_cells(
             let s = p as usize * 4 + e as usize;
             if !seen_state[s] {
                 seen_state[s] = true;
-                queue.push((p, e));
+                queue.push((p, e, head as u32 - 1));
             }
         }
     }
-    (cells, false)
+    (cells, None)
 }
 
 /// The states (a box's cell and the side the player stands on, `cell * 4 + side`) that the
@@ -159,13 +184,14 @@ fn push_states(board: &Board, walls: &CellSet, b: u16) -> Vec<bool> {
 
 /// The states (`cell * 4 + side`) the box on slot `g` reaches by pulls with the other slots of
 /// `standing` full, the player coming from outside: any free cell of an area that holds a
-/// cell neither a goal nor `g`. Stops at the first state for which `stop` holds.
+/// cell neither a goal nor `g`. Stops at the first state for which `stop` holds, and then
+/// also returns the pulls that led there ([`pull_cells`]).
 fn pull_visits(
     board: &Board,
     standing: &CellSet,
     g: u16,
     stop: impl Fn(usize) -> bool,
-) -> (Vec<usize>, bool) {
+) -> (Vec<usize>, Option<Vec<(u16, Dir)>>) {
     let n = board.cells();
     let mut walls = standing.clone();
     walls.remove(g);
@@ -181,7 +207,7 @@ fn pull_visits(
         }
     }
     let visited = std::cell::RefCell::new(Vec::new());
-    let (_, stopped) = pull_cells(
+    let (_, path) = pull_cells(
         board,
         &walls,
         g,
@@ -192,7 +218,7 @@ fn pull_visits(
             stop(s)
         },
     );
-    (visited.into_inner(), stopped)
+    (visited.into_inner(), path)
 }
 
 /// The parking cells tried for each goal when no box can leave (the nearest by pulls).
@@ -251,6 +277,7 @@ fn park(
                         live(s) || can_park((s / 4) as u16, h, &parked)
                     })
                     .1
+                    .is_some()
             });
             if frees_another {
                 best = Some((score, k, c));
@@ -281,6 +308,8 @@ struct Retrograde {
     parked_from: Vec<u16>,
     removed_in: Vec<u16>,
     rounds: u16,
+    /// For each slot that left, the states its pulls met that let it leave (sorted).
+    exits: Vec<Vec<usize>>,
 }
 
 /// The retrograde analysis of `board`, parking boxes when no box can leave if `parking`.
@@ -308,6 +337,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         .filter(|&b| !board.is_goal(b))
         .collect();
     let mut used = vec![false; starts.len()];
+    let mut exits: Vec<Vec<usize>> = vec![Vec::new(); goals];
     loop {
         // Where each start box can still be brought with the slots of `standing` full.
         let states: Vec<Vec<bool>> = starts
@@ -325,6 +355,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         let mut by_any = Vec::new();
         let mut by_sink = Vec::new();
         let mut claims: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut visits: Vec<Vec<usize>> = vec![Vec::new(); removed_in.len()];
         for (k, &removed) in removed_in.iter().enumerate() {
             if removed != u16::MAX {
                 continue;
@@ -340,7 +371,15 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
             } else if visited.iter().any(|&s| sink((s / 4) as u16)) {
                 by_sink.push(k);
             }
+            visits[k] = visited;
         }
+        // The states that let slot `k` leave: `exit(s)` holds for them.
+        let mut keep_exits = |k: usize, exit: &dyn Fn(usize) -> bool| {
+            let mut e: Vec<usize> = visits[k].iter().copied().filter(|&s| exit(s)).collect();
+            e.sort_unstable();
+            e.dedup();
+            exits[k] = e;
+        };
         // Each slot claims the start box wanted by the fewest other slots, the slots
         // with the fewest boxes to choose from first.
         let mut wanted = vec![0u32; starts.len()];
@@ -358,14 +397,21 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
             {
                 used[i] = true;
                 removable.push(*k);
+                keep_exits(*k, &|s| states[i][s]);
             }
         }
         removable.sort_unstable();
         if removable.is_empty() {
             removable = by_any;
+            for &k in &removable {
+                keep_exits(k, &|s| any[s]);
+            }
         }
         if removable.is_empty() {
             removable = by_sink;
+            for &k in &removable {
+                keep_exits(k, &|s| sink((s / 4) as u16));
+            }
         }
         if removable.is_empty() {
             // No box leaves: park one beside the goals if that lets another leave (reach a
@@ -390,6 +436,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
             slot_cell.push(cell);
             parked_from.push(k as u16);
             removed_in.push(u16::MAX);
+            exits.push(Vec::new());
             round += 1;
             continue;
         }
@@ -409,7 +456,159 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         parked_from,
         removed_in,
         rounds: round,
+        exits,
     }
+}
+
+/// How each goal of a plan without parking left in the retrograde analysis: the goals its
+/// pulls crossed (the box's cells and the player's, as they stood when it left, on goals
+/// emptied in earlier rounds), which must still be empty when it is filled, and the entrance
+/// it left by (the first cell off the goals its box was pulled to; `NONE` for a goal no pull
+/// frees). The pulls are the fewest that reach a state that let it leave off the goals, or
+/// any such state if none is off them.
+fn exit_paths(board: &Board, order: &Retrograde) -> (Vec<Vec<usize>>, Vec<u16>) {
+    let goals = board.goal_list.len();
+    let cell = &board.goal_list;
+    let removed_in = &order.removed_in;
+    let goal_at = goal_index(board);
+    let mut crossed = vec![Vec::new(); goals];
+    let mut entrance = vec![NONE; goals];
+    for g in 0..goals {
+        let r = removed_in[g];
+        if r == u16::MAX {
+            continue;
+        }
+        let mut standing = CellSet::new(board.cells());
+        for h in (0..goals).filter(|&h| removed_in[h] >= r) {
+            standing.insert(cell[h]);
+        }
+        let exits = &order.exits[g];
+        let exit = |s: usize| exits.binary_search(&s).is_ok();
+        let (_, mut path) = pull_visits(board, &standing, cell[g], |s| {
+            exit(s) && !board.is_goal((s / 4) as u16)
+        });
+        if path.is_none() {
+            path = pull_visits(board, &standing, cell[g], exit).1;
+        }
+        let Some(path) = path else {
+            crossed[g].extend((0..goals).filter(|&h| removed_in[h] < r));
+            continue;
+        };
+        entrance[g] = path
+            .iter()
+            .map(|&(c, _)| c)
+            .find(|&c| !board.is_goal(c))
+            .unwrap_or(NONE);
+        for (c, d) in path {
+            for x in [c, board.step(c, d)] {
+                let h = goal_at[x as usize];
+                if h != u16::MAX
+                    && removed_in[h as usize] < r
+                    && !crossed[g].contains(&(h as usize))
+                {
+                    crossed[g].push(h as usize);
+                }
+            }
+        }
+    }
+    (crossed, entrance)
+}
+
+/// For each goal, a goal standing for the group of goals that left by the same entrance
+/// (entrance cells side by side are one entrance); a goal no pull frees is a group of its own.
+fn entrance_groups(board: &Board, entrance: &[u16]) -> Vec<usize> {
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    let goals = entrance.len();
+    let mut parent: Vec<usize> = (0..goals).collect();
+    // The first goal seen leaving by each entrance cell.
+    let mut by_cell = vec![usize::MAX; board.cells()];
+    for (g, &e) in entrance.iter().enumerate() {
+        if e == NONE {
+            continue;
+        }
+        for c in std::iter::once(e).chain(board.neighbors[e as usize].iter().copied()) {
+            if c != NONE && by_cell[c as usize] != usize::MAX {
+                let (a, b) = (root(&mut parent, g), root(&mut parent, by_cell[c as usize]));
+                parent[a] = b;
+            }
+        }
+        if by_cell[e as usize] == usize::MAX {
+            by_cell[e as usize] = g;
+        }
+    }
+    (0..goals).map(|g| root(&mut parent, g)).collect()
+}
+
+/// The slots each slot waits for, `words` words per slot. Unless `partial`, or for a plan with
+/// parking, the ranks' total order area by area: every slot of its area of a lower rank.
+/// Otherwise a partial order:
+/// the goals that left by one entrance are filled in the order of their ranks, a goal whose
+/// pulls crossed another's waits for it ([`exit_paths`]), and goals no pull frees come first
+/// in their area with the last round's; closed under "waits for".
+fn slots_before(
+    board: &Board,
+    order: &Retrograde,
+    slot_rank: &[u16],
+    slot_area: &[u16],
+    words: usize,
+    partial: bool,
+) -> Vec<u64> {
+    let slots = slot_rank.len();
+    let goals = board.goal_list.len();
+    let mut before = vec![0u64; slots * words];
+    let set = |before: &mut [u64], k: usize, j: usize| {
+        before[k * words + j / 64] |= 1 << (j % 64);
+    };
+    let has = |before: &[u64], k: usize, j: usize| before[k * words + j / 64] >> (j % 64) & 1 == 1;
+    let ordered = |j: usize, k: usize| slot_area[j] == slot_area[k] && slot_rank[j] < slot_rank[k];
+    if slots > goals || !partial {
+        for k in 0..slots {
+            for j in (0..slots).filter(|&j| ordered(j, k)) {
+                set(&mut before, k, j);
+            }
+        }
+        return before;
+    }
+    let (crossed, entrance) = exit_paths(board, order);
+    let group = entrance_groups(board, &entrance);
+    tracing::trace!(
+        entrances = ?entrance
+            .iter()
+            .map(|&c| (c != NONE).then(|| board.xy(c)))
+            .collect::<Vec<_>>(),
+        "fess plan: entrances"
+    );
+    let freed = |k: usize| order.removed_in[k] != u16::MAX;
+    for k in 0..goals {
+        for &h in &crossed[k] {
+            set(&mut before, h, k);
+        }
+        for j in (0..goals).filter(|&j| ordered(j, k)) {
+            if group[j] == group[k] || !freed(j) {
+                set(&mut before, k, j);
+            }
+        }
+    }
+    // A goal waits for the goals its own wait for: those come earlier in the plan, so their
+    // sets are closed when it is reached in the order of the ranks.
+    let mut by_rank: Vec<usize> = (0..goals).collect();
+    by_rank.sort_by_key(|&k| (slot_rank[k], freed(k), k));
+    for &k in &by_rank {
+        for j in 0..goals {
+            if has(&before, k, j) {
+                for w in 0..words {
+                    before[k * words + w] |= before[j * words + w];
+                }
+            }
+        }
+    }
+    before
 }
 
 /// The packing order and basins of a level (see the module documentation).
@@ -421,14 +620,21 @@ pub struct PackingPlan {
     pub basin: Vec<CellSet>,
     /// The goal area of each goal (see the module documentation), numbered from 0.
     pub area: Vec<u16>,
-    /// The number of goal areas.
-    areas: usize,
     /// The index in [`Board::goal_list`] of the goal on each cell (`u16::MAX` off the goals).
     goal_at: Vec<u16>,
     /// The parking cells, in the order the analysis chose them.
     parking: Vec<Parking>,
     /// The index in `parking` of the first parking on each cell (`u16::MAX` for none).
     parking_at: Vec<u16>,
+    /// The 64-bit words of a set of slots (the goals of [`Board::goal_list`], then the
+    /// parkings).
+    words: usize,
+    /// For each slot, the slots of its area of a lower rank (`words` words per slot): the
+    /// ranks' total order.
+    ranked: Vec<u64>,
+    /// For each slot, the slots to be done before it in the plan's partial order (`words`
+    /// words per slot): a box on the slot is packed once they are.
+    before: Vec<u64>,
 }
 
 /// For each cell of `board`, the index of its goal in [`Board::goal_list`], `u16::MAX` off the
@@ -499,11 +705,13 @@ impl PackingPlan {
             parked_from,
             removed_in,
             rounds: round,
-        } = order;
+            ..
+        } = &order;
+        let round = *round;
         // Slots no pull frees are filled first, with the last round's.
         let last = round.saturating_sub(1);
         let rank_of = |r: u16| if r == u16::MAX { 0 } else { last - r };
-        let rank = removed_in[..goals].iter().map(|&r| rank_of(r)).collect();
+        let rank: Vec<u16> = removed_in[..goals].iter().map(|&r| rank_of(r)).collect();
         let basin = board
             .goal_list
             .iter()
@@ -519,7 +727,6 @@ impl PackingPlan {
             .collect();
         let goal_at = goal_index(board);
         let area = goal_areas(board, &goal_at);
-        let areas = area.iter().max().map_or(0, |&a| a as usize + 1);
         let parking: Vec<Parking> = (goals..slot_cell.len())
             .map(|s| Parking {
                 cell: slot_cell[s],
@@ -532,43 +739,67 @@ impl PackingPlan {
         for (i, p) in parking.iter().enumerate().rev() {
             parking_at[p.cell as usize] = i as u16;
         }
+        let slot_rank: Vec<u16> = rank
+            .iter()
+            .copied()
+            .chain(parking.iter().map(|p| p.rank))
+            .collect();
+        let slot_area: Vec<u16> = area
+            .iter()
+            .copied()
+            .chain(parking.iter().map(|p| area[p.goal as usize]))
+            .collect();
+        let words = slot_rank.len().div_ceil(64).max(1);
+        let ranked = slots_before(board, &order, &slot_rank, &slot_area, words, false);
+        let before = slots_before(board, &order, &slot_rank, &slot_area, words, true);
         PackingPlan {
             rank,
             basin,
             area,
-            areas,
             goal_at,
             parking,
             parking_at,
+            words,
+            ranked,
+            before,
         }
     }
 
     /// Whether goal `k` (an index of [`Board::goal_list`]) holds a box placed in the packing
-    /// order: a box on it, and no goal of its area of a lower rank empty. `next` is
-    /// [`PackingPlan::with_next_ranks`]'s.
-    fn is_packed(&self, board: &Board, boxes: &CellSet, next: &[u16], k: usize) -> bool {
-        boxes.contains(board.goal_list[k]) && self.in_order(next, k)
+    /// order: a box on it, and every slot before it done. `done` is
+    /// [`PackingPlan::with_done`]'s.
+    fn is_packed(&self, board: &Board, boxes: &CellSet, done: &[u64], k: usize) -> bool {
+        boxes.contains(board.goal_list[k]) && self.in_order(done, k)
     }
 
-    /// Whether goal `k` comes no later than its area's next rank: filled, it is packed.
-    fn in_order(&self, next: &[u16], k: usize) -> bool {
-        self.rank[k] <= next[self.area[k] as usize]
+    /// Whether every slot before slot `k` in the partial order is done: filled, slot `k` is
+    /// packed.
+    fn in_order(&self, done: &[u64], k: usize) -> bool {
+        Self::all_done(&self.before, self.words, done, k)
     }
 
-    /// Whether the box on `b` stands on a goal packed in order ([`PackingPlan::is_packed`]
+    /// Whether every slot of `order` (`words` words per slot) before slot `k` is done.
+    fn all_done(order: &[u64], words: usize, done: &[u64], k: usize) -> bool {
+        order[k * words..(k + 1) * words]
+            .iter()
+            .zip(done)
+            .all(|(&b, &d)| b & !d == 0)
+    }
+
+    /// Whether the box on `b` stands on a slot packed in order ([`PackingPlan::is_packed`]
     /// for the box's goal, found by table).
-    fn packed_box(&self, next: &[u16], b: u16) -> bool {
+    fn packed_box(&self, done: &[u64], b: u16) -> bool {
         let k = self.goal_at[b as usize];
         if k != u16::MAX {
-            return self.in_order(next, k as usize);
+            return self.in_order(done, k as usize);
         }
         let i = self.parking_at[b as usize];
-        i != u16::MAX && self.parking_in_order(next, &self.parking[i as usize])
+        i != u16::MAX && self.in_order(done, self.parking_slot(i as usize))
     }
 
-    /// Whether parking `p` comes no later than its goal's area's next rank.
-    fn parking_in_order(&self, next: &[u16], p: &Parking) -> bool {
-        p.rank <= next[self.area[p.goal as usize] as usize]
+    /// The slot number of parking `i`: after the goals'.
+    fn parking_slot(&self, i: usize) -> usize {
+        self.rank.len() + i
     }
 
     /// Whether parking `p` is done: a box on it, or on its goal (the box has moved on).
@@ -576,20 +807,29 @@ impl PackingPlan {
         boxes.contains(p.cell) || boxes.contains(p.goal_cell)
     }
 
-    /// The boxes on goals packed in order (the packed goals, as a goal holds one box), plus
-    /// the parkings done in order: a box moving from its parking cell to its goal gains one.
-    fn count_packed(&self, boxes: &CellSet, next: &[u16]) -> u32 {
+    /// The packing feature: the goal boxes and done parkings in order, counted once in the
+    /// partial order and once in the ranks' total order (see the module documentation).
+    fn count_packed(&self, boxes: &CellSet, done: &[u64]) -> u32 {
+        self.count_in(&self.before, boxes, done) + self.count_in(&self.ranked, boxes, done)
+    }
+
+    /// The boxes on goals whose slots before them in `order` are done (the packed goals, as a
+    /// goal holds one box), plus the parkings done in that order: a box moving from its
+    /// parking cell to its goal gains one.
+    fn count_in(&self, order: &[u64], boxes: &CellSet, done: &[u64]) -> u32 {
+        let w = self.words;
         let on_goals = boxes
             .iter()
             .filter(|&b| {
                 let k = self.goal_at[b as usize];
-                k != u16::MAX && self.in_order(next, k as usize)
+                k != u16::MAX && Self::all_done(order, w, done, k as usize)
             })
             .count();
-        let parked = self
-            .parking
-            .iter()
-            .filter(|p| Self::parking_done(boxes, p) && self.parking_in_order(next, p))
+        let parked = (0..self.parking.len())
+            .filter(|&i| {
+                Self::parking_done(boxes, &self.parking[i])
+                    && Self::all_done(order, w, done, self.parking_slot(i))
+            })
             .count();
         (on_goals + parked) as u32
     }
@@ -600,53 +840,53 @@ impl PackingPlan {
         self.goal_at[c as usize] != u16::MAX || self.parking_at[c as usize] != u16::MAX
     }
 
-    /// Call `f` with the lowest rank of an empty goal of each area (`u16::MAX` for a full
-    /// area), held on the stack for up to 32 areas (the features of every candidate move
-    /// need them, so they are not allocated).
-    fn with_next_ranks<R>(&self, board: &Board, boxes: &CellSet, f: impl FnOnce(&[u16]) -> R) -> R {
-        let areas = self.areas;
-        let fill = |next: &mut [u16]| {
+    /// Call `f` with the set of slots done (a goal with a box, a parking with a box on it or
+    /// its goal), held on the stack for up to 512 slots (the features of every candidate
+    /// move need it, so it is not allocated).
+    fn with_done<R>(&self, board: &Board, boxes: &CellSet, f: impl FnOnce(&[u64]) -> R) -> R {
+        let words = self.words;
+        let fill = |done: &mut [u64]| {
             for (k, &g) in board.goal_list.iter().enumerate() {
-                if !boxes.contains(g) {
-                    let a = self.area[k] as usize;
-                    next[a] = next[a].min(self.rank[k]);
+                if boxes.contains(g) {
+                    done[k / 64] |= 1 << (k % 64);
                 }
             }
-            for p in &self.parking {
-                if !Self::parking_done(boxes, p) {
-                    let a = self.area[p.goal as usize] as usize;
-                    next[a] = next[a].min(p.rank);
+            for (i, p) in self.parking.iter().enumerate() {
+                if Self::parking_done(boxes, p) {
+                    let k = self.parking_slot(i);
+                    done[k / 64] |= 1 << (k % 64);
                 }
             }
         };
-        if areas <= 32 {
-            let mut next = [u16::MAX; 32];
-            fill(&mut next[..areas]);
-            f(&next[..areas])
+        if words <= 8 {
+            let mut done = [0u64; 8];
+            fill(&mut done[..words]);
+            f(&done[..words])
         } else {
-            let mut next = vec![u16::MAX; areas];
-            fill(&mut next);
-            f(&next)
+            let mut done = vec![0u64; words];
+            fill(&mut done);
+            f(&done)
         }
     }
 
-    /// The packing feature: goal boxes placed in the packing order.
+    /// The packing feature: goal boxes (and done parkings) placed in the partial order, plus
+    /// those placed in the ranks' total order.
     pub fn packed(&self, board: &Board, boxes: &CellSet) -> u32 {
-        self.with_next_ranks(board, boxes, |next| self.count_packed(boxes, next))
+        self.with_done(board, boxes, |done| self.count_packed(boxes, done))
     }
 
     /// [`PackingPlan::packed`] and [`PackingPlan::out_of_plan`] of one position, the areas'
-    /// next ranks found once (the features of every candidate move need both).
+    /// done slots found once (the features of every candidate move need both).
     pub fn packed_and_out_of_plan(
         &self,
         board: &Board,
         boxes: &CellSet,
         mask: &mut CellSet,
     ) -> (u32, u32) {
-        self.with_next_ranks(board, boxes, |next| {
-            let packed = self.count_packed(boxes, next);
+        self.with_done(board, boxes, |done| {
+            let packed = self.count_packed(boxes, done);
             let mut out = 0;
-            self.each_out_of_plan_at(board, boxes, next, mask, |_| out += 1);
+            self.each_out_of_plan_at(board, boxes, done, mask, |_| out += 1);
             (packed, out)
         })
     }
@@ -654,16 +894,16 @@ impl PackingPlan {
     /// The cells still in plan: the union of the basins of the goals not packed. Written into
     /// `mask` (cleared first).
     pub fn in_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) {
-        self.with_next_ranks(board, boxes, |next| {
-            self.in_plan_at(board, boxes, next, mask)
+        self.with_done(board, boxes, |done| {
+            self.in_plan_at(board, boxes, done, mask)
         });
     }
 
-    /// [`PackingPlan::in_plan`] with the areas' next ranks already known.
-    fn in_plan_at(&self, board: &Board, boxes: &CellSet, next: &[u16], mask: &mut CellSet) {
+    /// [`PackingPlan::in_plan`] with the done slots already known.
+    fn in_plan_at(&self, board: &Board, boxes: &CellSet, done: &[u64], mask: &mut CellSet) {
         mask.clear();
         for (k, basin) in self.basin.iter().enumerate() {
-            if !self.is_packed(board, boxes, next, k) {
+            if !self.is_packed(board, boxes, done, k) {
                 mask.union_with(basin);
             }
         }
@@ -698,23 +938,23 @@ impl PackingPlan {
         mask: &mut CellSet,
         f: impl FnMut(u16),
     ) {
-        self.with_next_ranks(board, boxes, |next| {
-            self.each_out_of_plan_at(board, boxes, next, mask, f)
+        self.with_done(board, boxes, |done| {
+            self.each_out_of_plan_at(board, boxes, done, mask, f)
         });
     }
 
-    /// [`PackingPlan::each_out_of_plan`] with the areas' next ranks already known.
+    /// [`PackingPlan::each_out_of_plan`] with the done slots already known.
     fn each_out_of_plan_at(
         &self,
         board: &Board,
         boxes: &CellSet,
-        next: &[u16],
+        done: &[u64],
         mask: &mut CellSet,
         mut f: impl FnMut(u16),
     ) {
-        self.in_plan_at(board, boxes, next, mask);
+        self.in_plan_at(board, boxes, done, mask);
         for b in boxes.iter() {
-            if !mask.contains(b) && !self.packed_box(next, b) {
+            if !mask.contains(b) && !self.packed_box(done, b) {
                 f(b);
             }
         }
@@ -734,15 +974,16 @@ mod tests {
         let rank_of = |x| plan.rank[goal(&b, x, 1)];
         assert!(rank_of(1) < rank_of(2) && rank_of(2) < rank_of(3));
         // A box on the entrance goal only: on a goal, not packed.
-        assert_packed_as_filled(&b, &plan, &[(3, 0), (1, 1), (2, 3)]);
+        assert_packed_as_filled(&b, &plan, 1, &[(3, 0), (1, 2), (2, 6)]);
     }
 
-    /// Boxes put on the goals of row 1 at the given columns one after another: the packing
-    /// feature after each is the number given with it.
-    fn assert_packed_as_filled(b: &Board, plan: &PackingPlan, fills: &[(usize, u32)]) {
+    /// Boxes put on the goals of row `y` at the given columns one after another: the packing
+    /// feature after each is the number given with it (a box packed in both orders counts
+    /// twice).
+    fn assert_packed_as_filled(b: &Board, plan: &PackingPlan, y: usize, fills: &[(usize, u32)]) {
         let mut boxes = CellSet::new(b.cells());
         for &(x, packed) in fills {
-            boxes.insert(cell(b, x, 1));
+            boxes.insert(cell(b, x, y));
             assert_eq!(plan.packed(b, &boxes), packed, "after the goal at x = {x}");
         }
     }
@@ -757,7 +998,7 @@ mod tests {
         assert_eq!(area_of(1), area_of(3));
         assert_ne!(area_of(1), area_of(9));
         // The left corridor's entrance goal alone is not packed.
-        assert_packed_as_filled(&b, &plan, &[(9, 1), (3, 1), (1, 2)]);
+        assert_packed_as_filled(&b, &plan, 1, &[(9, 2), (3, 2), (1, 4)]);
     }
 
     #[test]
@@ -767,6 +1008,27 @@ mod tests {
         let b = board("###########\n#   ..    #\n### ## ####\n#@  $$    #\n###########\n");
         let plan = PackingPlan::new(&b);
         assert_eq!(plan.rank, vec![0, 0], "both leave in the first round");
+    }
+
+    #[test]
+    fn goals_filled_by_another_entrance_do_not_wait_for_this_one() {
+        // A row of four goals (x = 5..8) between walls, entered from either end, two boxes on
+        // each side. The outer goals leave first, then the inner ones: the ranks order the
+        // inner pair before the outer pair, but the left pair leaves by the left end and the
+        // right pair by the right end, so the left pair fills without the right one.
+        let b = board(
+            "##############\n#            #\n#    ####    #\n#  $ .... $  #\n#  $ #### $  #\n#     @      #\n##############\n",
+        );
+        let plan = PackingPlan::new(&b);
+        let rank_of = |x| plan.rank[goal(&b, x, 3)];
+        assert_eq!(rank_of(6), rank_of(7));
+        assert_eq!(rank_of(5), rank_of(8));
+        assert!(rank_of(6) < rank_of(5));
+        // The outer left goal alone: it waits for the inner one (a box leaving the inner
+        // goal passes it). Then both left goals count in the partial order, the right pair
+        // still empty, and the inner one in the ranks' order too (each box counts once per
+        // order it is packed in).
+        assert_packed_as_filled(&b, &plan, 3, &[(5, 0), (6, 3), (8, 3), (7, 8)]);
     }
 
     #[test]
@@ -832,7 +1094,8 @@ mod tests {
         // The entrance goal is filled last.
         let entrance = plan.rank[goal(&b, 11, 11)];
         assert!(plan.rank.iter().all(|&r| r <= entrance));
-        // A parked box moving on to its goal gains one, once every slot before it is done.
+        // A parked box moving on to its goal gains one in each order, once every slot before
+        // it is done.
         let p = plan.parking[0];
         let mut boxes = CellSet::new(b.cells());
         for (k, &g) in b.goal_list.iter().enumerate() {
@@ -850,6 +1113,6 @@ mod tests {
         let parked = plan.packed(&b, &boxes);
         boxes.remove(p.cell);
         boxes.insert(p.goal_cell);
-        assert_eq!(plan.packed(&b, &boxes), parked + 1);
+        assert_eq!(plan.packed(&b, &boxes), parked + 2);
     }
 }
