@@ -547,10 +547,10 @@ fn entrance_groups(board: &Board, entrance: &[u16]) -> Vec<usize> {
 
 /// The slots each slot waits for, `words` words per slot. Unless `partial`, or for a plan with
 /// parking, the ranks' total order area by area: every slot of its area of a lower rank.
-/// Otherwise a partial order:
-/// the goals that left by one entrance are filled in the order of their ranks, a goal whose
-/// pulls crossed another's waits for it ([`exit_paths`]), and goals no pull frees come first
-/// in their area with the last round's; closed under "waits for".
+/// Otherwise a partial order: the goals that left by one entrance are filled in the order of
+/// their ranks, a goal whose leaving box crossed another goal is one that goal waits for
+/// ([`exit_paths`]), and goals no pull frees come first in their area with the last round's;
+/// closed under "waits for".
 fn slots_before(
     board: &Board,
     order: &Retrograde,
@@ -598,7 +598,7 @@ fn slots_before(
     // A goal waits for the goals its own wait for: those come earlier in the plan, so their
     // sets are closed when it is reached in the order of the ranks.
     let mut by_rank: Vec<usize> = (0..goals).collect();
-    by_rank.sort_by_key(|&k| (slot_rank[k], freed(k), k));
+    by_rank.sort_by_key(|&k| (slot_rank[k], k));
     for &k in &by_rank {
         for j in 0..goals {
             if has(&before, k, j) {
