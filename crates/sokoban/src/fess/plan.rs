@@ -808,30 +808,26 @@ impl PackingPlan {
     }
 
     /// The packing feature: the goal boxes and done parkings in order, counted once in the
-    /// partial order and once in the ranks' total order (see the module documentation).
+    /// partial order and once in the ranks' total order (see the module documentation). A
+    /// goal holds one box, so the boxes on goals in order are the goals packed; a box moving
+    /// from its parking cell to its goal gains one in each order.
     fn count_packed(&self, boxes: &CellSet, done: &[u64]) -> u32 {
-        self.count_in(&self.before, boxes, done) + self.count_in(&self.ranked, boxes, done)
-    }
-
-    /// The boxes on goals whose slots before them in `order` are done (the packed goals, as a
-    /// goal holds one box), plus the parkings done in that order: a box moving from its
-    /// parking cell to its goal gains one.
-    fn count_in(&self, order: &[u64], boxes: &CellSet, done: &[u64]) -> u32 {
         let w = self.words;
-        let on_goals = boxes
+        let in_both = |k: usize| {
+            u32::from(Self::all_done(&self.before, w, done, k))
+                + u32::from(Self::all_done(&self.ranked, w, done, k))
+        };
+        let on_goals: u32 = boxes
             .iter()
-            .filter(|&b| {
-                let k = self.goal_at[b as usize];
-                k != u16::MAX && Self::all_done(order, w, done, k as usize)
-            })
-            .count();
-        let parked = (0..self.parking.len())
-            .filter(|&i| {
-                Self::parking_done(boxes, &self.parking[i])
-                    && Self::all_done(order, w, done, self.parking_slot(i))
-            })
-            .count();
-        (on_goals + parked) as u32
+            .map(|b| self.goal_at[b as usize])
+            .filter(|&k| k != u16::MAX)
+            .map(|k| in_both(k as usize))
+            .sum();
+        let parked: u32 = (0..self.parking.len())
+            .filter(|&i| Self::parking_done(boxes, &self.parking[i]))
+            .map(|i| in_both(self.parking_slot(i)))
+            .sum();
+        on_goals + parked
     }
 
     /// Whether a box entering or leaving `c` can change the packing features: a goal or a
