@@ -466,11 +466,10 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
 /// it left by (the first cell off the goals its box was pulled to; `NONE` for a goal no pull
 /// frees). The pulls are the fewest that reach a state that let it leave off the goals, or
 /// any such state if none is off them.
-fn exit_paths(board: &Board, order: &Retrograde) -> (Vec<Vec<usize>>, Vec<u16>) {
+fn exit_paths(board: &Board, order: &Retrograde, goal_at: &[u16]) -> (Vec<Vec<usize>>, Vec<u16>) {
     let goals = board.goal_list.len();
     let cell = &board.goal_list;
     let removed_in = &order.removed_in;
-    let goal_at = goal_index(board);
     let mut crossed = vec![Vec::new(); goals];
     let mut entrance = vec![NONE; goals];
     for g in 0..goals {
@@ -545,37 +544,41 @@ fn entrance_groups(board: &Board, entrance: &[u16]) -> Vec<usize> {
     (0..goals).map(|g| root(&mut parent, g)).collect()
 }
 
-/// The slots each slot waits for, `words` words per slot. Unless `partial`, or for a plan with
-/// parking, the ranks' total order area by area: every slot of its area of a lower rank.
-/// Otherwise a partial order: the goals that left by one entrance are filled in the order of
-/// their ranks, a goal whose leaving box crossed another goal is one that goal waits for
-/// ([`exit_paths`]), and goals no pull frees come first in their area with the last round's;
-/// closed under "waits for".
-fn slots_before(
+/// The ranks' total order, area by area: each slot waits for every slot of its area of a
+/// lower rank (`words` words per slot).
+fn ranked_order(slot_rank: &[u16], slot_area: &[u16], words: usize) -> Vec<u64> {
+    let slots = slot_rank.len();
+    let mut before = vec![0u64; slots * words];
+    for k in 0..slots {
+        for j in 0..slots {
+            if slot_area[j] == slot_area[k] && slot_rank[j] < slot_rank[k] {
+                before[k * words + j / 64] |= 1 << (j % 64);
+            }
+        }
+    }
+    before
+}
+
+/// The partial order of a plan without parking, `words` words per goal: the goals that left
+/// by one entrance are filled in the order of their ranks, a goal whose leaving box crossed
+/// another goal is one that goal waits for ([`exit_paths`]), and goals no pull frees come
+/// first in their area with the last round's; closed under "waits for".
+fn partial_order(
     board: &Board,
     order: &Retrograde,
+    goal_at: &[u16],
     slot_rank: &[u16],
     slot_area: &[u16],
     words: usize,
-    partial: bool,
 ) -> Vec<u64> {
-    let slots = slot_rank.len();
     let goals = board.goal_list.len();
-    let mut before = vec![0u64; slots * words];
+    let mut before = vec![0u64; goals * words];
     let set = |before: &mut [u64], k: usize, j: usize| {
         before[k * words + j / 64] |= 1 << (j % 64);
     };
     let has = |before: &[u64], k: usize, j: usize| before[k * words + j / 64] >> (j % 64) & 1 == 1;
     let ordered = |j: usize, k: usize| slot_area[j] == slot_area[k] && slot_rank[j] < slot_rank[k];
-    if slots > goals || !partial {
-        for k in 0..slots {
-            for j in (0..slots).filter(|&j| ordered(j, k)) {
-                set(&mut before, k, j);
-            }
-        }
-        return before;
-    }
-    let (crossed, entrance) = exit_paths(board, order);
+    let (crossed, entrance) = exit_paths(board, order, goal_at);
     let group = entrance_groups(board, &entrance);
     tracing::trace!(
         entrances = ?entrance
@@ -750,8 +753,13 @@ impl PackingPlan {
             .chain(parking.iter().map(|p| area[p.goal as usize]))
             .collect();
         let words = slot_rank.len().div_ceil(64).max(1);
-        let ranked = slots_before(board, &order, &slot_rank, &slot_area, words, false);
-        let before = slots_before(board, &order, &slot_rank, &slot_area, words, true);
+        let ranked = ranked_order(&slot_rank, &slot_area, words);
+        // With parking the partial order is the ranks' order.
+        let before = if parking.is_empty() {
+            partial_order(board, &order, &goal_at, &slot_rank, &slot_area, words)
+        } else {
+            ranked.clone()
+        };
         PackingPlan {
             rank,
             basin,
