@@ -111,6 +111,8 @@ pub struct Analysis {
     /// The cells in plan ([`PackingPlan::in_plan`]) of the position last given to
     /// [`Analysis::set_parent`].
     parent_in_plan: CellSet,
+    /// The goals still to be packed ([`PackingPlan::unpacked_goals`]) of that position.
+    parent_unpacked: u64,
 }
 
 impl Analysis {
@@ -121,6 +123,7 @@ impl Analysis {
             rooms: Rooms::new(board),
             hotspots: Hotspots::new(board),
             parent_in_plan: CellSet::new(board.cells()),
+            parent_unpacked: 0,
         }
     }
 
@@ -147,7 +150,8 @@ impl Analysis {
     /// the macro move `m`, so only the rooms the move touches are flooded again
     /// ([`Rooms::obstructed_links_after_move`]), the areas are the parent's plus those the
     /// move adds ([`MacroMove::areas_added`]), and a move that neither leaves nor enters a
-    /// goal keeps the parent's packing and cells in plan; the features are the same.
+    /// goal keeps the parent's packing and cells in plan (and its out of plan, unless the
+    /// box's goals in the out-of-plan matching change); the features are the same.
     /// `reach` holds the child's player area.
     pub fn child_features(
         &mut self,
@@ -165,15 +169,26 @@ impl Analysis {
             .saturating_add_signed(i32::from(m.areas_added));
         let mut features = self.features_with_counts(board, boxes, reach, (rooms, regions));
         // Which goals hold boxes decides the packing order's progress and so the cells in
-        // plan: a move between two cells that are not goals changes neither, and out of plan
-        // changes by the moved box alone.
+        // plan: a move between two cells that are not goals changes neither. Out of plan
+        // stays the parent's when the moved box keeps its goals in the matching and its side
+        // of the cells in plan (without the matching it changes by the moved box alone);
+        // otherwise it is counted again.
         if self.plan.is_slot(m.from) || self.plan.is_slot(m.to) {
             (features.packed, features.out_of_plan) =
                 self.plan.packed_and_out_of_plan(board, boxes, mask);
         } else {
-            let out = |c: u16| u32::from(!self.parent_in_plan.contains(c));
             features.packed = parent.packed;
-            features.out_of_plan = parent.out_of_plan + out(m.to) - out(m.from);
+            let goals = |c: u16| self.plan.goals_for(c, self.parent_unpacked);
+            features.out_of_plan = if self.parent_unpacked == 0 {
+                let out = |c: u16| u32::from(!self.parent_in_plan.contains(c));
+                parent.out_of_plan + out(m.to) - out(m.from)
+            } else if goals(m.from) == goals(m.to)
+                && self.parent_in_plan.contains(m.from) == self.parent_in_plan.contains(m.to)
+            {
+                parent.out_of_plan
+            } else {
+                self.plan.out_of_plan(board, boxes, mask)
+            };
         }
         features
     }
@@ -182,6 +197,7 @@ impl Analysis {
     pub fn set_parent(&mut self, board: &Board, boxes: &CellSet) {
         self.rooms.set_base(board, boxes);
         self.plan.in_plan(board, boxes, &mut self.parent_in_plan);
+        self.parent_unpacked = self.plan.unpacked_goals(board, boxes);
     }
 
     /// [`Analysis::features`] with the room-connectivity and area counts already known, the

@@ -49,7 +49,12 @@
 //! still be pushed onto it when every other goal holds a box (the final position): those are
 //! the paths packing leaves open. A box that is neither packed (in the partial order) nor in
 //! the basin of some goal still to be packed stands in an area about to be sealed off: it is
-//! *out of plan*.
+//! *out of plan*. So is a box that the goals still to be packed cannot all take along with
+//! the others, each goal one box: the goals' wider basins (the cells from which a box reaches
+//! the goal with the goals of its rank and lower full, as when the retrograde analysis freed
+//! it) are matched to the boxes not packed, and the boxes a largest matching leaves over are
+//! out of plan too (levels of up to 64 goals, plans without parking). A goal filled last
+//! whose only boxes were taken to other goals so shows before the other goals are full.
 
 use crate::board::{Board, CellSet, NONE};
 use crate::dir::Dir;
@@ -614,6 +619,52 @@ fn partial_order(
     before
 }
 
+/// The size of a largest matching of a bipartite graph whose left vertices have the edge
+/// sets `edges` (bit sets over at most 64 right vertices): a greedy matching grown by
+/// augmenting paths (Kuhn's algorithm).
+fn max_matching(edges: &[u64]) -> u32 {
+    let mut owner = [u8::MAX; 64];
+    let mut taken = 0u64;
+    let mut size = 0;
+    let mut unmatched = [0u8; 64];
+    let mut left = 0;
+    for (i, &e) in edges.iter().enumerate() {
+        let free = e & !taken;
+        if free != 0 {
+            let g = free.trailing_zeros();
+            taken |= 1 << g;
+            owner[g as usize] = i as u8;
+            size += 1;
+        } else {
+            unmatched[left] = i as u8;
+            left += 1;
+        }
+    }
+    for &i in &unmatched[..left] {
+        let mut seen = 0u64;
+        if augment(i as usize, edges, &mut owner, &mut seen) {
+            size += 1;
+        }
+    }
+    size
+}
+
+/// An augmenting path from left vertex `i` in [`max_matching`]: `owner` holds each right
+/// vertex's partner (`u8::MAX` when free), `seen` the right vertices visited.
+fn augment(i: usize, edges: &[u64], owner: &mut [u8; 64], seen: &mut u64) -> bool {
+    let mut next = edges[i] & !*seen;
+    while next != 0 {
+        let g = next.trailing_zeros() as usize;
+        *seen |= 1 << g;
+        if owner[g] == u8::MAX || augment(owner[g] as usize, edges, owner, seen) {
+            owner[g] = i as u8;
+            return true;
+        }
+        next &= !*seen;
+    }
+    false
+}
+
 /// The packing order and basins of a level (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct PackingPlan {
@@ -621,6 +672,11 @@ pub struct PackingPlan {
     pub rank: Vec<u16>,
     /// The basin of each goal.
     pub basin: Vec<CellSet>,
+    /// For each cell, the goals whose wider basin holds it (a box there reaches the goal with
+    /// the goals of its rank and lower full), as a bit set: a box's edges in the matching of
+    /// [`PackingPlan::out_of_plan`]. Empty for levels of more than 64 goals and plans with
+    /// parking, which count only the boxes in no basin.
+    basin_goals: Vec<u64>,
     /// The goal area of each goal (see the module documentation), numbered from 0.
     pub area: Vec<u16>,
     /// The index in [`Board::goal_list`] of the goal on each cell (`u16::MAX` off the goals).
@@ -715,7 +771,7 @@ impl PackingPlan {
         let last = round.saturating_sub(1);
         let rank_of = |r: u16| if r == u16::MAX { 0 } else { last - r };
         let rank: Vec<u16> = removed_in[..goals].iter().map(|&r| rank_of(r)).collect();
-        let basin = board
+        let basin: Vec<CellSet> = board
             .goal_list
             .iter()
             .map(|&t| {
@@ -728,6 +784,24 @@ impl PackingPlan {
                 set
             })
             .collect();
+        // The wider basins of the out-of-plan matching (levels of up to 64 goals, plans
+        // without parking).
+        let matched = goals <= 64 && slot_cell.len() == goals;
+        let mut basin_goals = vec![0u64; if matched { n } else { 0 }];
+        if matched {
+            for (k, &t) in board.goal_list.iter().enumerate() {
+                // The goals standing when the analysis freed this one: its rank and lower.
+                let mut walls = CellSet::new(n);
+                for (j, &g) in board.goal_list.iter().enumerate() {
+                    if j != k && rank[j] <= rank[k] {
+                        walls.insert(g);
+                    }
+                }
+                for c in pull_cells(board, &walls, t, |_| true, |_, _| false).0 {
+                    basin_goals[c as usize] |= 1 << k;
+                }
+            }
+        }
         let goal_at = goal_index(board);
         let area = goal_areas(board, &goal_at);
         let parking: Vec<Parking> = (goals..slot_cell.len())
@@ -763,6 +837,7 @@ impl PackingPlan {
         PackingPlan {
             rank,
             basin,
+            basin_goals,
             area,
             goal_at,
             parking,
@@ -889,10 +964,64 @@ impl PackingPlan {
     ) -> (u32, u32) {
         self.with_done(board, boxes, |done| {
             let packed = self.count_packed(boxes, done);
+            (packed, self.out_of_plan_at(board, boxes, done, mask))
+        })
+    }
+
+    /// The goals still to be packed, as a bit set (levels of up to 64 goals; 0 otherwise).
+    pub fn unpacked_goals(&self, board: &Board, boxes: &CellSet) -> u64 {
+        if self.basin_goals.is_empty() {
+            return 0;
+        }
+        self.with_done(board, boxes, |done| self.unpacked_at(board, boxes, done))
+    }
+
+    /// [`PackingPlan::unpacked_goals`] with the done slots already known.
+    fn unpacked_at(&self, board: &Board, boxes: &CellSet, done: &[u64]) -> u64 {
+        (0..self.rank.len())
+            .filter(|&k| !self.is_packed(board, boxes, done, k))
+            .fold(0, |set, k| set | 1 << k)
+    }
+
+    /// The goals still to be packed (`unpacked`, [`PackingPlan::unpacked_goals`]) whose wider
+    /// basin holds cell `c`: a box on `c` has these edges in the out-of-plan matching.
+    pub fn goals_for(&self, c: u16, unpacked: u64) -> u64 {
+        self.basin_goals
+            .get(c as usize)
+            .map_or(0, |&g| g & unpacked)
+    }
+
+    /// [`PackingPlan::out_of_plan`] with the done slots already known.
+    fn out_of_plan_at(
+        &self,
+        board: &Board,
+        boxes: &CellSet,
+        done: &[u64],
+        mask: &mut CellSet,
+    ) -> u32 {
+        if self.basin_goals.is_empty() {
             let mut out = 0;
             self.each_out_of_plan_at(board, boxes, done, mask, |_| out += 1);
-            (packed, out)
-        })
+            return out;
+        }
+        let unpacked = self.unpacked_at(board, boxes, done);
+        self.in_plan_at(board, boxes, done, mask);
+        let mut edges = [0u64; 64];
+        let mut count = 0;
+        let mut out = 0;
+        for b in boxes.iter() {
+            if self.packed_box(done, b) {
+                continue;
+            }
+            let e = self.basin_goals[b as usize] & unpacked;
+            if e == 0 || !mask.contains(b) {
+                out += 1;
+            } else if count < 64 {
+                edges[count] = e;
+                count += 1;
+            }
+        }
+        out + count as u32 - max_matching(&edges[..count])
     }
 
     /// The cells still in plan: the union of the basins of the goals not packed. Written into
@@ -913,16 +1042,19 @@ impl PackingPlan {
         }
     }
 
-    /// The out-of-plan feature: boxes neither packed nor in the basin of a goal still to be
-    /// packed. `mask` is scratch (left holding [`PackingPlan::in_plan`]).
+    /// The out-of-plan feature: the boxes not packed that are in no basin of a goal still to
+    /// be packed, plus the others that a largest matching of them to those goals leaves over,
+    /// a box matching a goal whose wider basin holds it (see the module documentation; one
+    /// of two boxes whose only goal is the same is left over). Levels of more than 64 goals
+    /// and plans with parking count the first kind only. `mask` is scratch.
     pub fn out_of_plan(&self, board: &Board, boxes: &CellSet, mask: &mut CellSet) -> u32 {
-        let mut count = 0;
-        self.each_out_of_plan(board, boxes, mask, |_| count += 1);
-        count
+        self.with_done(board, boxes, |done| {
+            self.out_of_plan_at(board, boxes, done, mask)
+        })
     }
 
-    /// The boxes out of plan (see [`PackingPlan::out_of_plan`]), written into `out`; `mask`
-    /// is left holding [`PackingPlan::in_plan`].
+    /// The boxes in no basin of a goal still to be packed (the boxes [`PackingPlan::out_of_plan`]
+    /// always counts), written into `out`; `mask` is left holding [`PackingPlan::in_plan`].
     pub fn out_of_plan_boxes(
         &self,
         board: &Board,
@@ -1079,6 +1211,70 @@ mod tests {
         boxes.insert(cell(&b, 3, 4));
         assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 1);
     }
+    /// The largest matching found by trying every goal (or none) for each box in turn.
+    fn brute_matching(edges: &[u64], taken: u64) -> u32 {
+        let Some((&e, rest)) = edges.split_first() else {
+            return 0;
+        };
+        let mut best = brute_matching(rest, taken);
+        for g in 0..8 {
+            if e & !taken & (1 << g) != 0 {
+                best = best.max(1 + brute_matching(rest, taken | 1 << g));
+            }
+        }
+        best
+    }
+
+    proptest::proptest! {
+        /// Kuhn's algorithm finds a largest matching: as large as the brute force's.
+        #[test]
+        fn max_matching_is_as_large_as_brute_force(
+            edges in proptest::collection::vec(0u64..256, 0..8),
+        ) {
+            proptest::prop_assert_eq!(max_matching(&edges), brute_matching(&edges, 0));
+        }
+    }
+
+    #[test]
+    fn a_goal_whose_boxes_were_all_taken_elsewhere_leaves_a_box_out_of_plan() {
+        // XSokoban 20: the bottom-left goal of the goal column (x = 14, y = 13) is filled last,
+        // with every other goal full, so only a box in the column above it can still reach it
+        // (the pockets that let a box change columns are goals). Take the five boxes of that
+        // column elsewhere: every box is still in some goal's basin, but two boxes compete
+        // for the goal all the others need, so one is out of plan.
+        let b = xsokoban(20);
+        let plan = PackingPlan::new(&b);
+        let mut mask = CellSet::new(b.cells());
+        let start = b.start_boxes.clone();
+        assert_eq!(plan.out_of_plan(&b, &start, &mut mask), 0);
+        let mut boxes = start.clone();
+        let column: Vec<u16> = [4, 6, 8, 10, 12].map(|y| cell(&b, 14, y)).to_vec();
+        for &c in &column {
+            assert!(boxes.contains(c));
+            boxes.remove(c);
+        }
+        // Five free floor cells of the left part, in plan and not dead.
+        let mut moved = 0;
+        for c in 0..b.cells() as u16 {
+            let (x, _) = b.xy(c);
+            if moved < column.len()
+                && x < 12
+                && !boxes.contains(c)
+                && !b.is_goal(c)
+                && !b.is_dead(c)
+                && mask.contains(c)
+            {
+                boxes.insert(c);
+                moved += 1;
+            }
+        }
+        assert_eq!(moved, column.len());
+        let mut outside = Vec::new();
+        plan.out_of_plan_boxes(&b, &boxes, &mut mask, &mut outside);
+        assert!(outside.is_empty(), "every box is in some basin");
+        assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 1);
+    }
+
     #[test]
     fn a_goal_room_that_needs_parking_gets_a_complete_plan() {
         // XSokoban 87: a room of 4 × 3 goals entered from the left of its middle row only.
