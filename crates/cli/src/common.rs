@@ -28,6 +28,8 @@ pub struct CommonArgs {
     pub quiet: bool,
     /// At exit, print the process's peak resident memory on standard error as a JSON object
     /// `{"peak_rss_bytes": N}` (Linux; what `--max-nodes` bounds, docs/ROBUSTNESS.md#memory).
+    /// `bench sokoban --per-level` also gives each level's record a `peak_rss_bytes` field: the
+    /// peak while that level ran (the kernel's peak is reset after each level).
     #[arg(long, global = true)]
     pub peak_memory: bool,
     /// Write the searches' debug traces (the Sokoban portfolio's phases, SameGame's NRPA colour
@@ -229,8 +231,8 @@ where
     }
 }
 
-/// The process's peak resident set size in bytes (`VmHWM` in `/proc/self/status`; `None` where
-/// the kernel does not say).
+/// The peak resident set size in bytes since the process started or since the last
+/// [`reset_peak_rss`] (`VmHWM` in `/proc/self/status`; `None` where the kernel does not say).
 pub fn peak_rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -242,6 +244,28 @@ pub fn peak_rss_bytes() -> Option<u64> {
         .parse()
         .ok()?;
     Some(kib * 1024)
+}
+
+/// The highest peak [`reset_peak_rss`] has cleared, so that [`process_peak_rss_bytes`] is still
+/// the whole process's.
+static CLEARED_PEAK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Start a new peak for [`peak_rss_bytes`]: from then on it reports the peak since this call
+/// (Linux 4.0 and later, by writing 5 to `/proc/self/clear_refs`; elsewhere the peak stays the
+/// process's). [`process_peak_rss_bytes`] still gives the whole process's peak.
+pub fn reset_peak_rss() {
+    if let Some(peak) = peak_rss_bytes() {
+        CLEARED_PEAK.fetch_max(peak, std::sync::atomic::Ordering::Relaxed);
+    }
+    // Not every kernel allows it; then the peak is not reset.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident set size in bytes since it started, across
+/// [`reset_peak_rss`]'s resets (`None` where the kernel does not say).
+pub fn process_peak_rss_bytes() -> Option<u64> {
+    let now = peak_rss_bytes()?;
+    Some(now.max(CLEARED_PEAK.load(std::sync::atomic::Ordering::Relaxed)))
 }
 
 /// Write a whole file atomically: the bytes go to a temporary file in the same directory, which

@@ -317,7 +317,7 @@ fn main() -> ExitCode {
         eprintln!("error: {e:#}");
     }
     if common.peak_memory {
-        match common::peak_rss_bytes() {
+        match common::process_peak_rss_bytes() {
             Some(bytes) => eprintln!("{{\"peak_rss_bytes\":{bytes}}}"),
             None => eprintln!("{{\"peak_rss_bytes\":null}}"),
         }

@@ -205,3 +205,69 @@ fn bait_searches_stay_within_their_node_budget() {
         assert_within(agent, peak, base_mb, n, per_node);
     }
 }
+
+#[test]
+fn the_sokoban_bench_reports_each_levels_own_peak() {
+    // Resetting the kernel's peak needs Linux 4.0 or later; elsewhere the records carry the
+    // process's peak and there is nothing to compare.
+    if std::fs::write("/proc/self/clear_refs", "5").is_err() {
+        eprintln!("the kernel does not reset the peak here; skipped");
+        return;
+    }
+    // XSokoban 89 (A* stops on a node budget of 400,000, tens of MB) and then a one-box level:
+    // the small level's own peak is far below the large one's, and the process's peak at exit
+    // is still the large one's.
+    let xsokoban = std::fs::read_to_string(data("sokoban/XSokoban_90.xsb")).unwrap();
+    let levels = xsb_levels(&xsokoban);
+    let big = levels[88].clone();
+    let set = common::temp_file(&format!("{big}\n\n; small\n#####\n#@$.#\n#####\n"));
+    let (records, peak) = run(
+        &[
+            "bench",
+            "sokoban",
+            "--set",
+            set.path().to_str().unwrap(),
+            "--algo",
+            "astar",
+            "--per-level",
+            "--threads",
+            "1",
+            "--time-limit",
+            "60",
+        ],
+        400_000,
+    );
+    let level_peaks: Vec<u64> = records
+        .iter()
+        .filter(|r| r.get("level").is_some())
+        .map(|r| r["peak_rss_bytes"].as_u64().expect("a peak in each record"))
+        .collect();
+    assert_eq!(level_peaks.len(), 2, "{records:?}");
+    assert_eq!(records[0]["stop"], "nodes");
+    assert_eq!(records[1]["solved"], true);
+    assert!(
+        level_peaks[1] + 20 * MB < level_peaks[0],
+        "the small level's own peak {} is well below the large one's {}",
+        level_peaks[1],
+        level_peaks[0]
+    );
+    assert!(
+        peak >= level_peaks[0],
+        "the process's peak covers every level's"
+    );
+}
+
+/// The levels of an XSB collection as text, split at their title comments.
+fn xsb_levels(text: &str) -> Vec<String> {
+    let mut levels: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with(';') {
+            levels.push(String::new());
+        }
+        if let Some(last) = levels.last_mut() {
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    levels
+}

@@ -201,7 +201,15 @@ pub fn bench(args: BenchArgs, common: &CommonArgs) -> Result<()> {
             SolveEvent::Level(r) => {
                 print_note(&r);
                 if per_level {
-                    out.json(&r)?;
+                    if common.peak_memory {
+                        // The peak while this level ran, then a new peak for the next one.
+                        let mut record = serde_json::to_value(&r)?;
+                        record["peak_rss_bytes"] = crate::common::peak_rss_bytes().into();
+                        crate::common::reset_peak_rss();
+                        out.json(&record)?;
+                    } else {
+                        out.json(&r)?;
+                    }
                     let line = format!(
                         "{} {} level {}: {} {:.3} s, {} pushes, {} nodes",
                         r.set.as_deref().unwrap_or(""),
