@@ -179,7 +179,7 @@ impl Analysis {
         } else {
             features.packed = parent.packed;
             let goals = |c: u16| self.plan.goals_for(c, self.parent_unpacked);
-            features.out_of_plan = if self.parent_unpacked == 0 {
+            features.out_of_plan = if !self.plan.has_matching() {
                 let out = |c: u16| u32::from(!self.parent_in_plan.contains(c));
                 parent.out_of_plan + out(m.to) - out(m.from)
             } else if goals(m.from) == goals(m.to)

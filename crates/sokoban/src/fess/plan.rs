@@ -968,9 +968,15 @@ impl PackingPlan {
         })
     }
 
+    /// Whether out of plan counts the boxes its matching leaves over (levels of up to 64
+    /// goals, plans without parking; see [`PackingPlan::out_of_plan`]).
+    pub fn has_matching(&self) -> bool {
+        !self.basin_goals.is_empty()
+    }
+
     /// The goals still to be packed, as a bit set (levels of up to 64 goals; 0 otherwise).
     pub fn unpacked_goals(&self, board: &Board, boxes: &CellSet) -> u64 {
-        if self.basin_goals.is_empty() {
+        if !self.has_matching() {
             return 0;
         }
         self.with_done(board, boxes, |done| self.unpacked_at(board, boxes, done))
@@ -999,13 +1005,15 @@ impl PackingPlan {
         done: &[u64],
         mask: &mut CellSet,
     ) -> u32 {
-        if self.basin_goals.is_empty() {
+        if !self.has_matching() {
             let mut out = 0;
             self.each_out_of_plan_at(board, boxes, done, mask, |_| out += 1);
             return out;
         }
+        // The goals still to be packed, found once for the cells in plan and the matching.
         let unpacked = self.unpacked_at(board, boxes, done);
-        self.in_plan_at(board, boxes, done, mask);
+        let goals = (0..self.rank.len()).filter(|&k| unpacked & 1 << k != 0);
+        self.union_of_basins(goals, mask);
         let mut edges = [0u64; 64];
         let mut count = 0;
         let mut out = 0;
@@ -1034,11 +1042,15 @@ impl PackingPlan {
 
     /// [`PackingPlan::in_plan`] with the done slots already known.
     fn in_plan_at(&self, board: &Board, boxes: &CellSet, done: &[u64], mask: &mut CellSet) {
+        let unpacked = (0..self.rank.len()).filter(|&k| !self.is_packed(board, boxes, done, k));
+        self.union_of_basins(unpacked, mask);
+    }
+
+    /// The union of the basins of `goals`, written into `mask` (cleared first).
+    fn union_of_basins(&self, goals: impl Iterator<Item = usize>, mask: &mut CellSet) {
         mask.clear();
-        for (k, basin) in self.basin.iter().enumerate() {
-            if !self.is_packed(board, boxes, done, k) {
-                mask.union_with(basin);
-            }
+        for k in goals {
+            mask.union_with(&self.basin[k]);
         }
     }
 
