@@ -1021,11 +1021,12 @@ impl PackingPlan {
             if self.packed_box(done, b) {
                 continue;
             }
-            let e = self.basin_goals[b as usize] & unpacked;
-            if e == 0 || !mask.contains(b) {
+            // A wider basin holds its goal's basin, so a box in no basin of a goal still to
+            // be packed has no edge either.
+            if !mask.contains(b) {
                 out += 1;
             } else if count < 64 {
-                edges[count] = e;
+                edges[count] = self.basin_goals[b as usize] & unpacked;
                 count += 1;
             }
         }
