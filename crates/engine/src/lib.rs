@@ -32,6 +32,7 @@ pub mod ga;
 pub mod game;
 pub mod games;
 pub mod mcts;
+pub mod memory;
 pub mod nmcs;
 pub mod nrpa;
 pub mod playout;
