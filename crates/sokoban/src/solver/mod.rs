@@ -327,8 +327,13 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// XSokoban 46 (1–2 s), which the cycling searches with macros do not; it runs before the
 /// last search so that it starts at 85 % of the time rather than 95 % (on the budget of the
 /// XSokoban runs, 46 in 51.8 s instead of 57.7 s).
-fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
-    run_phases(board, budget, phases.searches(), 0)
+fn first_thread(
+    board: &Board,
+    budget: &Budget,
+    phases: &Phases,
+    fess: &mut Option<Fess>,
+) -> SearchOutcome {
+    run_phases(board, budget, phases.searches(), 0, fess)
 }
 
 /// Best-first searches one after another until one finds a solution, one without macros
@@ -338,7 +343,8 @@ fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcom
 /// budget. Nodes and expansions are summed; the stop reason is the last search's. The FESS
 /// phases of a list are windows of one FESS search: a later one goes on with the tree the
 /// earlier left ([`Fess::run`]), and the searches in between get the node budget less that
-/// tree.
+/// tree. The tree is left in `fess` when the list ends, for [`any_solution_with`] to go on
+/// with.
 ///
 /// Between phases the freed memory of the search that ended is handed back to the system
 /// ([`puzzle_engine::memory::release_free_memory`]), so that the two lists' searches do not
@@ -347,11 +353,16 @@ fn first_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcom
 /// Each phase ends with a `tracing` debug event (target `puzzle_sokoban::solver`: the list,
 /// the phase, its search and share, its window of the time and its outcome); traces change
 /// nothing in the search.
-fn run_phases(board: &Board, budget: &Budget, phases: &[Phase], list: usize) -> SearchOutcome {
+fn run_phases(
+    board: &Board,
+    budget: &Budget,
+    phases: &[Phase],
+    list: usize,
+    fess: &mut Option<Fess>,
+) -> SearchOutcome {
     let deadline = budget.start();
     let mut total = SearchOutcome::exhausted(0);
     let mut cumulative = 0u32;
-    let mut fess: Option<Fess> = None;
     for (
         k,
         &Phase {
@@ -467,7 +478,7 @@ pub fn any_solution_with(
     portfolio: &PortfolioConfig,
 ) -> SearchOutcome {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex};
     // One core: the two searches take turns, the second list two slices for each of the
     // first's, with iterations in the same proportion.
     let turns = (threads < 2).then(|| turns::Turns::new(&ONE_CORE_WEIGHTS));
@@ -488,6 +499,10 @@ pub fn any_solution_with(
         b
     };
     let budgets = [share(0), share(1)];
+    let clock = budget.start();
+    let decided = |o: &SearchOutcome| o.pushes.is_some() || o.stop == StopReason::Exhausted;
+    // How many lists have ended with neither answer, and the FESS tree left for the last.
+    let handover: Mutex<(usize, Option<Fess>)> = Mutex::new((0, None));
     // Both searches poll `found`; the watcher passes an outside stop (Ctrl-C) on to it.
     let outer = budget.stop.clone();
     let (a, b) = std::thread::scope(|scope| {
@@ -503,11 +518,39 @@ pub fn any_solution_with(
         let run = |which: usize| {
             // Dropped last, after `found` is set, so the other search wakes to see it.
             let _turn = turns.as_ref().map(|t| turns::TurnGuard::join(t, which));
-            let out = if which == 0 {
-                first_thread(board, &budgets[0], &portfolio.first)
+            let mut tree = None;
+            let mut out = if which == 0 {
+                first_thread(board, &budgets[0], &portfolio.first, &mut tree)
             } else {
-                second_thread(board, &budgets[1], &portfolio.second)
+                second_thread(board, &budgets[1], &portfolio.second, &mut tree)
             };
+            if !decided(&out) && out.stop != StopReason::Interrupted {
+                // The list that ends last goes on with FESS's tree (its own, or the one the
+                // other list left), now with the whole node budget, until the time is up.
+                let last_tree = {
+                    let mut h = handover.lock().unwrap_or_else(|e| e.into_inner());
+                    h.0 += 1;
+                    if tree.is_some() {
+                        h.1 = tree.take();
+                    }
+                    if h.0 == 2 {
+                        h.1.take()
+                    } else {
+                        None
+                    }
+                };
+                if let Some(mut search) = last_tree {
+                    let mut rest = budget.clone();
+                    rest.stop = Some(found.clone());
+                    if let Some(t) = budget.max_time {
+                        rest.max_time = Some(t.saturating_sub(clock.elapsed()));
+                    }
+                    rest.max_iterations = budgets[which]
+                        .max_iterations
+                        .map(|n| n.saturating_sub(out.expanded));
+                    out = go_on_with_fess(board, &rest, &mut search, out, which);
+                }
+            }
             // Both end `Exhausted` only on a proof (the portfolio's last phase has no macros).
             if out.pushes.is_some() || out.stop == StopReason::Exhausted {
                 found.store(true, Ordering::Relaxed);
@@ -525,8 +568,11 @@ pub fn any_solution_with(
     // The portfolio's own result, unless only the second thread found (or proved) the answer.
     // Only those and Ctrl-C set `found`, so a search that found nothing after the other
     // found nothing either ended for its own reasons (budget) or was interrupted.
-    let decided = |o: &SearchOutcome| o.pushes.is_some() || o.stop == StopReason::Exhausted;
     let (nodes, expanded) = (a.nodes + b.nodes, a.expanded + b.expanded);
+    if nodes > TRIM_AFTER_NODES {
+        // The last searches' pages too, so that the next level (a bench, a set) starts clean.
+        puzzle_engine::memory::release_free_memory();
+    }
     let mut best = if a.pushes.is_none() && !decided(&a) && decided(&b) {
         b
     } else {
@@ -535,6 +581,50 @@ pub fn any_solution_with(
     best.nodes = nodes;
     best.expanded = expanded;
     best
+}
+
+/// Nodes above which a finished portfolio hands its freed memory back to the system before it
+/// returns ([`puzzle_engine::memory::release_free_memory`]; below it, the cost of the call,
+/// a fraction of a millisecond, would show in the times of levels solved in milliseconds).
+const TRIM_AFTER_NODES: u64 = 1_000_000;
+
+/// FESS going on with `search`'s tree after both lists of the portfolio ended with neither a
+/// solution nor a proof, within `rest` (the whole node budget, the time left): the searches of
+/// the lists often stop on their node budgets well before the time limit (on XSokoban at 60 s
+/// on two threads, nine unsolved screens after 35–54 s), and the tree FESS grew in its windows
+/// is then the furthest any search got. `out` is the list's outcome so far, returned with this
+/// run's expansions, nodes and stop reason added.
+fn go_on_with_fess(
+    board: &Board,
+    rest: &Budget,
+    search: &mut Fess,
+    mut out: SearchOutcome,
+    list: usize,
+) -> SearchOutcome {
+    // The other list's nodes are freed: hand their pages back first.
+    puzzle_engine::memory::release_free_memory();
+    let before = search.held();
+    let started = std::time::Instant::now();
+    let more = search.run(board, rest);
+    tracing::debug!(
+        list,
+        search = "fess",
+        held = before,
+        secs = started.elapsed().as_secs_f64(),
+        stop = ?more.stop,
+        expanded = more.expanded,
+        solved = more.pushes.is_some(),
+        "portfolio: FESS goes on with the whole node budget"
+    );
+    out.nodes += more.nodes.saturating_sub(before);
+    out.expanded += more.expanded;
+    // FESS searches macro moves: running out of them proves nothing, and the lists' own
+    // reason to stop stands.
+    if more.stop != StopReason::Exhausted {
+        out.stop = more.stop;
+    }
+    out.pushes = more.pushes;
+    out
 }
 
 /// The second thread of [`any_solution_threads`]: the feature-space cycling searches, which
@@ -572,8 +662,13 @@ pub fn any_solution_with(
 /// the cap is not reached, gets nothing. The two weighted searches then share the last tenth.
 /// The last one searches without macros (see [`SECOND_THREAD`]); it replaced an A* there,
 /// which solved none of the 39 XSokoban screens the rest of the portfolio left unsolved.
-fn second_thread(board: &Board, budget: &Budget, phases: &Phases) -> SearchOutcome {
-    run_phases(board, budget, phases.searches(), 1)
+fn second_thread(
+    board: &Board,
+    budget: &Budget,
+    phases: &Phases,
+    fess: &mut Option<Fess>,
+) -> SearchOutcome {
+    run_phases(board, budget, phases.searches(), 1, fess)
 }
 
 /// Solve `level` with a classic push search (`Genetic` uses [`crate::genetic`] with its
@@ -666,16 +761,22 @@ mod tests {
             max_expansions: Some(n),
             ..phase(greedy_macros(4), 100)
         };
-        let alone = run_phases(&board, &budget, &[cap(20)], 0);
+        let alone = run_phases(&board, &budget, &[cap(20)], 0, &mut None);
         assert_eq!(alone.stop, StopReason::Iterations);
         assert!(alone.pushes.is_none());
         assert!(alone.expanded <= 20, "{}", alone.expanded);
-        let then = run_phases(&board, &budget, &[cap(20), phase(A_STAR, 0)], 0);
+        let then = run_phases(&board, &budget, &[cap(20), phase(A_STAR, 0)], 0, &mut None);
         assert_eq!(then.stop, StopReason::Solved);
         let pushes = then.pushes.expect("the A* after the cap solves screen 1");
         let lurd = pushes_to_lurd(&board, &pushes).expect("the pushes are legal");
         assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
-        let uncapped = run_phases(&board, &budget, &[phase(greedy_macros(4), 100)], 0);
+        let uncapped = run_phases(
+            &board,
+            &budget,
+            &[phase(greedy_macros(4), 100)],
+            0,
+            &mut None,
+        );
         assert!(uncapped.pushes.is_some() && uncapped.expanded > 20);
     }
 
@@ -700,12 +801,41 @@ mod tests {
             capped(greedy_macros(4), 5),
             phase(FESS, 100),
         ];
-        let out = run_phases(&board, &budget, &phases, 1);
+        let out = run_phases(&board, &budget, &phases, 1, &mut None);
         assert_eq!(out.stop, StopReason::Solved);
         assert_eq!(out.expanded, alone.expanded + 5);
         assert_eq!(out.pushes, alone.pushes);
         let lurd = pushes_to_lurd(&board, &out.pushes.expect("pushes")).expect("legal pushes");
         assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
+    }
+
+    /// When both lists end with neither answer, the list that ends last goes on with the FESS
+    /// tree the other left, with the whole node budget: FESS stopped after 10 expansions and
+    /// the lists' other searches after a few, on one core and on two, the portfolio finds
+    /// FESS's own solution of XSokoban 5, and with the tree dropped it finds none.
+    #[test]
+    fn the_list_that_ends_last_goes_on_with_fess() {
+        let level = &crate::fess::test_levels::xsokoban_level(5);
+        let board = Board::new(level).expect("board");
+        let budget = Budget::iterations(1_000_000).with_max_nodes(200_000);
+        let alone = crate::fess::fess(&board, &budget);
+        assert_eq!(alone.stop, StopReason::Solved);
+        assert!(alone.expanded > 10, "{}", alone.expanded);
+        let config = |second: &str| PortfolioConfig {
+            // A* stopped after 50 expansions: fewer than the 157 pushes of any solution.
+            first: "astar:100:50".parse().expect("a list"),
+            second: second.parse().expect("a list"),
+        };
+        for threads in [1, 2] {
+            let out = any_solution_with(&board, &budget, threads, &config("fess:50:10,w2-c4:50:5"));
+            assert_eq!(out.pushes, alone.pushes, "{threads} thread(s)");
+            let lurd = pushes_to_lurd(&board, &out.pushes.expect("pushes")).expect("legal");
+            assert!(crate::lurd::replay(level, &lurd).expect("a replay").solved);
+            // Without FESS in the lists there is no tree to go on with.
+            let none = any_solution_with(&board, &budget, threads, &config("w2-c4:100:5"));
+            assert!(none.pushes.is_none(), "{threads} thread(s)");
+            assert_eq!(none.stop, StopReason::Iterations);
+        }
     }
 
     /// The portfolio's searches are the ones `parse_search` names.
