@@ -864,7 +864,7 @@ fn expand_child(
             store.g[ju] = g;
             store.parent[ju] = parent;
             store.push[ju] = push;
-            store.set_macro(j, macro_path(push, tail));
+            store.set_macro(j, tail);
             if store.closed[ju] && !reopen {
                 return Child::Pruned;
             }
@@ -919,7 +919,7 @@ fn expand_child(
     let j = store.insert(key, pos.boxes.words(), norm, parent, push, g, h);
     if !tail.is_empty() {
         // A new node is in no macro record yet.
-        store.set_macro(j, macro_path(push, tail));
+        store.set_macro(j, tail);
     }
     let info = match cycle {
         Some(ctx) => ctx.info(board, pos, regions, out_of_order),
@@ -932,17 +932,6 @@ fn expand_child(
         },
     };
     Child::New(j, info)
-}
-
-/// All pushes of a macro move (`push` then `tail`), or nothing for a single push.
-fn macro_path(push: Push, tail: &[Push]) -> Vec<Push> {
-    if tail.is_empty() {
-        return Vec::new();
-    }
-    let mut all = Vec::with_capacity(tail.len() + 1);
-    all.push(push);
-    all.extend_from_slice(tail);
-    all
 }
 
 /// The bound optima of recently expanded nodes, for preparing the bound of a child of one of

@@ -30,8 +30,12 @@ pub struct NodeStore {
     /// that a duplicate is confirmed with one more memory access (its box words), not two.
     table: Vec<(u64, u32, u16)>,
     mask: usize,
-    /// Nodes reached by a macro move: all its pushes (the first is also in `push`).
-    macros: FxHashMap<u32, Vec<Push>>,
+    /// Nodes reached by a macro move: where its pushes after the first (which is in `push`)
+    /// start in `macro_tails`, and how many there are.
+    macros: FxHashMap<u32, (u32, u32)>,
+    /// The pushes after the first of every macro move recorded, one after another (a record
+    /// replaced when a shorter path reaches its node leaves its old pushes unused here).
+    macro_tails: Vec<Push>,
 }
 
 impl NodeStore {
@@ -51,6 +55,7 @@ impl NodeStore {
             table: vec![(0, NO_NODE, 0); cap],
             mask: cap - 1,
             macros: FxHashMap::default(),
+            macro_tails: Vec::new(),
         }
     }
 
@@ -156,13 +161,24 @@ impl NodeStore {
         }
     }
 
-    /// Record that node `i` was reached by the macro `pushes` (several pushes), or by a single
-    /// push when `pushes` is empty.
-    pub fn set_macro(&mut self, i: u32, pushes: Vec<Push>) {
-        if pushes.is_empty() {
+    /// Record that node `i` was reached by the macro move `push` then `tail` (several
+    /// pushes), or by the single push `push` when `tail` is empty (the node's own `push`).
+    pub fn set_macro(&mut self, i: u32, tail: &[Push]) {
+        if tail.is_empty() {
             self.macros.remove(&i);
         } else {
-            self.macros.insert(i, pushes);
+            let start = self.macro_tails.len() as u32;
+            self.macro_tails.extend_from_slice(tail);
+            self.macros.insert(i, (start, tail.len() as u32));
+        }
+    }
+
+    /// The pushes after the first of the macro move that led to node `i` (empty for a single
+    /// push).
+    fn macro_tail(&self, i: u32) -> &[Push] {
+        match self.macros.get(&i) {
+            Some(&(start, len)) => &self.macro_tails[start as usize..(start + len) as usize],
+            None => &[],
         }
     }
 
@@ -173,8 +189,8 @@ impl NodeStore {
 
     /// The last push of the move that led to node `i` (the last push of its macro).
     pub fn last_push(&self, i: u32) -> Push {
-        match self.macros.get(&i) {
-            Some(pushes) => *pushes.last().expect("macros are not empty"),
+        match self.macro_tail(i).last() {
+            Some(&last) => last,
             None => self.push[i as usize],
         }
     }
@@ -183,10 +199,8 @@ impl NodeStore {
     pub fn path_to(&self, mut i: u32) -> Vec<Push> {
         let mut path = Vec::new();
         while self.parent[i as usize] != NO_NODE {
-            match self.macros.get(&i) {
-                Some(pushes) => path.extend(pushes.iter().rev()),
-                None => path.push(self.push[i as usize]),
-            }
+            path.extend(self.macro_tail(i).iter().rev());
+            path.push(self.push[i as usize]);
             i = self.parent[i as usize];
         }
         path.reverse();
