@@ -25,8 +25,9 @@ fn resident_bytes() -> u64 {
 #[test]
 fn freed_blocks_between_live_ones_leave_the_resident_set() {
     const BLOCK: usize = 64 * 1024;
-    const BLOCKS: usize = 2048; // 128 MiB in blocks the allocator serves from its arena
-                                // On a thread of its own, as the portfolio's second list runs (its own arena).
+    // 128 MiB in blocks small enough for the allocator to serve from its arena.
+    const BLOCKS: usize = 2048;
+    // On a thread of its own, as the portfolio's second list runs (its own arena).
     let (freed, before, after) = std::thread::spawn(|| {
         let mut blocks: Vec<Vec<u8>> = (0..BLOCKS)
             .map(|i| vec![(i % 251) as u8 + 1; BLOCK])
