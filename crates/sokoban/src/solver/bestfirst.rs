@@ -65,7 +65,7 @@ const NIL: u32 = u32::MAX;
 /// a heap block of at least four entries a non-empty one: on XSokoban 90 at 4 M nodes the
 /// weighted A* with feature cycling on every expansion peaked at 537 MB with a `Vec` per
 /// bucket (the same search without cycling: 382 MB).
-pub(super) struct Chains {
+struct Chains {
     entries: Vec<(u32, u32)>,
     free: u32,
 }
@@ -109,7 +109,7 @@ impl Chains {
 /// A bucket priority queue on small integer priorities, LIFO within a bucket, whose buckets
 /// are chains of a [`Chains`] arena it shares with other queues (it pops what [`Buckets`]
 /// pops, in the same order).
-pub(super) struct ChainQueue {
+struct ChainQueue {
     heads: Vec<u32>,
     min: usize,
     len: usize,
