@@ -10,6 +10,28 @@ use puzzle_engine::FxHashMap;
 /// "No node".
 pub const NO_NODE: u32 = u32::MAX;
 
+/// A transposition-table slot of [`NodeStore`]: the node, its normalized player and the top
+/// 16 bits of its box hash.
+#[derive(Clone, Copy)]
+struct Slot {
+    node: u32,
+    player: u16,
+    tag: u16,
+}
+
+impl Slot {
+    const EMPTY: Slot = Slot {
+        node: NO_NODE,
+        player: 0,
+        tag: 0,
+    };
+}
+
+/// The bits of a box hash a [`Slot`] keeps (the table's index takes the low bits).
+fn tag(key: u64) -> u16 {
+    (key >> 48) as u16
+}
+
 /// Flat storage of search nodes with duplicate detection.
 pub struct NodeStore {
     words_per: usize,
@@ -26,9 +48,11 @@ pub struct NodeStore {
     pub h: Vec<u32>,
     /// Expanded (closed).
     pub closed: Vec<bool>,
-    /// Open addressing: (box hash, node, normalized player), the player kept beside the key so
-    /// that a duplicate is confirmed with one more memory access (its box words), not two.
-    table: Vec<(u64, u32, u16)>,
+    /// Open addressing: (node, normalized player, the box hash's top 16 bits), 8 bytes a
+    /// slot. A slot whose player and hash bits match is confirmed by the node's full hash and
+    /// box words; the others (all but about one in 65,536 of the wrong positions in a cluster)
+    /// are passed over without reading the node.
+    table: Vec<Slot>,
     mask: usize,
     /// Nodes reached by a macro move: where its pushes after the first (which is in `push`)
     /// start in `macro_tails`, and how many there are.
@@ -52,7 +76,7 @@ impl NodeStore {
             g: Vec::new(),
             h: Vec::new(),
             closed: Vec::new(),
-            table: vec![(0, NO_NODE, 0); cap],
+            table: vec![Slot::EMPTY; cap],
             mask: cap - 1,
             macros: FxHashMap::default(),
             macro_tails: Vec::new(),
@@ -86,7 +110,7 @@ impl NodeStore {
     /// XSokoban 62, docs/benchmarks/sokoban.md).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let slot: *const (u64, u32, u16) = &self.table[(key as usize) & self.mask];
+        let slot: *const Slot = &self.table[(key as usize) & self.mask];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `_mm_prefetch` is an `unsafe fn` only as an SSE intrinsic taking a raw
         // pointer. SSE is in the baseline of every x86_64 target, and a prefetch is a hint:
@@ -103,13 +127,22 @@ impl NodeStore {
     /// position's slot is known before its player's area) and normalized player.
     pub fn find(&self, key: u64, words: &[u64], player: u16) -> Option<u32> {
         let mut slot = (key as usize) & self.mask;
+        let tag = tag(key);
         loop {
-            let (k, i, p) = self.table[slot];
-            if i == NO_NODE {
+            let Slot {
+                node,
+                player: p,
+                tag: t,
+            } = self.table[slot];
+            if node == NO_NODE {
                 return None;
             }
-            if k == key && p == player && same_words(self.words(i), words) {
-                return Some(i);
+            if t == tag
+                && p == player
+                && self.keys[node as usize] == key
+                && same_words(self.words(node), words)
+            {
+                return Some(node);
             }
             slot = (slot + 1) & self.mask;
         }
@@ -146,15 +179,19 @@ impl NodeStore {
 
     fn place(&mut self, key: u64, index: u32, player: u16) {
         let mut slot = (key as usize) & self.mask;
-        while self.table[slot].1 != NO_NODE {
+        while self.table[slot].node != NO_NODE {
             slot = (slot + 1) & self.mask;
         }
-        self.table[slot] = (key, index, player);
+        self.table[slot] = Slot {
+            node: index,
+            player,
+            tag: tag(key),
+        };
     }
 
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
-        self.table = vec![(0, NO_NODE, 0); cap];
+        self.table = vec![Slot::EMPTY; cap];
         self.mask = cap - 1;
         for i in 0..self.len() {
             self.place(self.keys[i], i as u32, self.player[i]);
