@@ -9,7 +9,8 @@
 //! suffix adds A priority points per push no advisor suggested; an `r-` prefix searches
 //! backwards, pulling from the solved position, and a last `-mK` makes the search
 //! bidirectional with K per cent for the helper in the other direction.)
-//! FROM-TO may be `all`. Each line ends with the search thread's CPU seconds, which the
+//! A run `nN` sets the node budget to N (default 8,000,000). FROM-TO may be `all`. Each line
+//! ends with the search thread's CPU seconds, which the
 //! load of a shared machine changes less than wall time (`scripts/sokoban-portfolio.py`
 //! reads these lines to choose the portfolio's shares).
 
@@ -37,7 +38,17 @@ fn main() {
         Some(n) => (3600.0, Some(n.parse().expect("expansions"))),
         None => (args[3].parse().expect("seconds"), None),
     };
-    let wanted: Vec<&str> = args[4..].iter().map(String::as_str).collect();
+    // `nN` among the runs: a node budget of N (default 8,000,000).
+    let node_budget = |a: &str| a.strip_prefix('n').and_then(|n| n.parse::<usize>().ok());
+    let max_nodes = args[4..]
+        .iter()
+        .find_map(|a| node_budget(a))
+        .unwrap_or(8_000_000);
+    let wanted: Vec<&str> = args[4..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| node_budget(a).is_none())
+        .collect();
     let no_macros = SearchOptions::NO_MACROS;
     let named = [
         ("greedy-macros", Order::Greedy, SearchOptions::MACROS),
@@ -65,7 +76,7 @@ fn main() {
         for &(name, order, opts) in &runs {
             let start = Instant::now();
             let cpu_start = thread_cpu_seconds();
-            let mut budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(8_000_000);
+            let mut budget = Budget::time(Duration::from_secs_f64(secs)).with_max_nodes(max_nodes);
             budget.max_iterations = iterations;
             let o = best_first_opts(&board, order, opts, &budget);
             // Every solution is replayed: a push that cannot be made is reported.
