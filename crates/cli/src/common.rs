@@ -252,11 +252,14 @@ static CLEARED_PEAK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64
 
 /// Start a new peak for [`peak_rss_bytes`]: from then on it reports the peak since this call
 /// (Linux 4.0 and later, by writing 5 to `/proc/self/clear_refs`; elsewhere the peak stays the
-/// process's). [`process_peak_rss_bytes`] still gives the whole process's peak.
+/// process's). [`process_peak_rss_bytes`] still gives the whole process's peak. The memory
+/// earlier work freed is handed back to the system first, so that the new peak starts from
+/// what is in use, not from what the allocator kept.
 pub fn reset_peak_rss() {
     if let Some(peak) = peak_rss_bytes() {
         CLEARED_PEAK.fetch_max(peak, std::sync::atomic::Ordering::Relaxed);
     }
+    puzzle_engine::memory::release_free_memory();
     // Not every kernel allows it; then the peak is not reset.
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
