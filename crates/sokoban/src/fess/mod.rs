@@ -732,6 +732,7 @@ impl Fess {
                     parent,
                     from = ?m.map(|m| board.xy(m.from)),
                     to = ?m.map(|m| board.xy(m.to)),
+                    player = ?board.xy(norm),
                     weight,
                     ?features,
                     cell,

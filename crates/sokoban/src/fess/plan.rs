@@ -51,8 +51,8 @@
 //! the basin of some goal still to be packed stands in an area about to be sealed off: it is
 //! *out of plan*. So is a box that the goals still to be packed cannot all take along with
 //! the others, each goal one box: the goals' wider basins (the cells from which a box reaches
-//! the goal with the goals of its rank and lower full, as when the retrograde analysis freed
-//! it) are matched to the boxes not packed, and the boxes a largest matching leaves over are
+//! the goal with the goals of its area of its rank and lower full, as when the retrograde
+//! analysis freed it; other areas are packed independently and stand empty) are matched to the boxes not packed, and the boxes a largest matching leaves over are
 //! out of plan too (levels of up to 64 goals, plans without parking). A goal filled last
 //! whose only boxes were taken to other goals so shows before the other goals are full.
 
@@ -673,7 +673,7 @@ pub struct PackingPlan {
     /// The basin of each goal.
     pub basin: Vec<CellSet>,
     /// For each cell, the goals whose wider basin holds it (a box there reaches the goal with
-    /// the goals of its rank and lower full), as a bit set: a box's edges in the matching of
+    /// the goals of its area of its rank and lower full), as a bit set: a box's edges in the matching of
     /// [`PackingPlan::out_of_plan`]. Empty for levels of more than 64 goals and plans with
     /// parking, which count only the boxes in no basin.
     basin_goals: Vec<u64>,
@@ -786,14 +786,18 @@ impl PackingPlan {
             .collect();
         // The wider basins of the out-of-plan matching (levels of up to 64 goals, plans
         // without parking).
+        let goal_at = goal_index(board);
+        let area = goal_areas(board, &goal_at);
         let matched = goals <= 64 && slot_cell.len() == goals;
         let mut basin_goals = vec![0u64; if matched { n } else { 0 }];
         if matched {
             for (k, &t) in board.goal_list.iter().enumerate() {
-                // The goals standing when the analysis freed this one: its rank and lower.
+                // The goals of its area standing when the analysis freed this one: its rank and
+                // lower. The analysis frees the goals of every area in the same rounds, but the
+                // areas are packed independently, so another area's goals are no walls here.
                 let mut walls = CellSet::new(n);
                 for (j, &g) in board.goal_list.iter().enumerate() {
-                    if j != k && rank[j] <= rank[k] {
+                    if j != k && area[j] == area[k] && rank[j] <= rank[k] {
                         walls.insert(g);
                     }
                 }
@@ -802,8 +806,6 @@ impl PackingPlan {
                 }
             }
         }
-        let goal_at = goal_index(board);
-        let area = goal_areas(board, &goal_at);
         let parking: Vec<Parking> = (goals..slot_cell.len())
             .map(|s| Parking {
                 cell: slot_cell[s],
@@ -1286,6 +1288,49 @@ mod tests {
         plan.out_of_plan_boxes(&b, &boxes, &mut mask, &mut outside);
         assert!(outside.is_empty(), "every box is in some basin");
         assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 1);
+    }
+
+    #[test]
+    fn another_areas_goals_do_not_wall_a_goals_wider_basin() {
+        // XSokoban 90 on the way FESS solves it: the goals of the bottom-right room, the
+        // top-left corner and the lone goal at (12, 7) are packed independently. The lone
+        // goal stands in the one-wide passage between the top and the bottom of the level;
+        // the retrograde analysis freed it in an earlier round than the bottom-right room's
+        // entrance goals, but filling it first is no part of the room's plan, so it must not
+        // cut the room's wider basins off from the boxes above it.
+        let b = xsokoban(90);
+        let plan = PackingPlan::new(&b);
+        let (lone, room) = (goal(&b, 12, 7), goal(&b, 18, 13));
+        assert_ne!(plan.area[lone], plan.area[room]);
+        let picture = [
+            "####################",
+            "#**#@   #          #",
+            "#*      # $  $## $##",
+            "#. # $###  ## ##   #",
+            "#  #   # $    $  $ #",
+            "# ###  # #$ #$  ####",
+            "#  ## # $   #  #   #",
+            "# $$      ##*##    #",
+            "#  # $# $#       ###",
+            "#  #  #  #   ###   #",
+            "#  ######## #      #",
+            "#           #  #.#.#",
+            "##$######## #   ...#",
+            "#    .*  #    ##.#*#",
+            "# .*...*   $  ....*#",
+            "####################",
+        ];
+        let mut boxes = CellSet::new(b.cells());
+        for (y, row) in picture.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if ch == '$' || ch == '*' {
+                    boxes.insert(cell(&b, x, y));
+                }
+            }
+        }
+        assert_eq!(boxes.iter().count(), b.goal_list.len());
+        let mut mask = CellSet::new(b.cells());
+        assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 0);
     }
 
     #[test]
