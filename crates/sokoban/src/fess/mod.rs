@@ -606,6 +606,11 @@ pub fn fess(board: &Board, budget: &Budget) -> SearchOutcome {
     Fess::new(board).run(board, budget)
 }
 
+/// The steps of the search (positions added, moves used up) between two polls of the one-core
+/// turns (`crate::solver::turns`): about the cost of the 128 best-first expansions between two
+/// polls of the other list's searches.
+pub(crate) const STEPS_PER_POLL: u32 = 8;
+
 /// The position to add to the tree next: its boxes and player, its parent, the move from
 /// the parent and the move's accumulated weight.
 type Pending = (Position, u32, Option<MacroMove>, u32);
@@ -619,6 +624,8 @@ pub struct Fess {
     tree: Tree,
     next: Option<Pending>,
     turn: usize,
+    /// Steps of the search since its last poll of the one-core turns.
+    steps: u32,
     /// How the search ended for good (solved, its space exhausted); a later run returns it
     /// again, without expansions.
     ended: Option<SearchOutcome>,
@@ -635,6 +642,7 @@ impl Fess {
             tree: Tree::new(words_per),
             next: Some((start, NO_NODE, None, 0)),
             turn: 0,
+            steps: 0,
             ended: None,
         }
     }
@@ -675,6 +683,7 @@ impl Fess {
             tree,
             next,
             turn,
+            steps,
             ..
         } = self;
         let words_per = tree.words_per;
@@ -791,10 +800,16 @@ impl Fess {
                 outcome.stop = StopReason::Iterations;
                 return outcome;
             }
-            // On one core in the portfolio, FESS takes turns with the other list: a position
-            // costs about as much as the 128 expansions of a best-first search between two of
-            // their polls, so it polls once per position.
-            crate::solver::turns::poll();
+            // On one core in the portfolio, FESS takes turns with the other list, which
+            // polls once per 128 expansions of a best-first search: a step here (a position
+            // added, or a move used up) costs about as much as 11 of those expansions (4 to
+            // 22 on the levels measured; docs/benchmarks/sokoban.md#fess), so it polls once
+            // per [`STEPS_PER_POLL`] steps and gets about its share of the core.
+            *steps += 1;
+            if *steps >= STEPS_PER_POLL {
+                *steps = 0;
+                crate::solver::turns::poll();
+            }
             if deadline.stopped() {
                 outcome.stop = StopReason::Interrupted;
                 return outcome;

@@ -211,14 +211,15 @@ mod tests {
         assert_eq!(slices, [0, 1, 1, 0, 1, 1, 0]);
     }
 
-    /// FESS, whose positions cost about as much as a slice of a best-first search's
-    /// expansions, hands the turn on too: the other worker runs before it ends.
+    /// FESS, which polls once per [`crate::fess::STEPS_PER_POLL`] steps (about the cost of a
+    /// best-first search's expansions between two polls), hands the turn on too: the other
+    /// worker runs before it ends.
     #[test]
     fn a_fess_search_takes_turns() {
         let text = include_str!("../../../../data/sokoban/XSokoban_90.xsb");
         let level = &crate::level::parse_xsb(text).expect("xsokoban")[28];
         let board = crate::board::Board::new(level).expect("board");
-        let total = 5 * u64::from(POLLS_PER_TURN);
+        let total = 5 * u64::from(POLLS_PER_TURN * crate::fess::STEPS_PER_POLL);
         let counter = Arc::new(puzzle_engine::WorkCounter::new());
         let mut budget = puzzle_engine::Budget::iterations(total);
         budget.progress = Some(counter.clone());
