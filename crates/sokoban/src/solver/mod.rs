@@ -266,9 +266,9 @@ const FIRST_THREAD: [Phase; 8] = [
 /// so that a portfolio that ends `Exhausted` has proved the level unsolvable (a macro
 /// search can exhaust its pruned space on a solvable level).
 const SECOND_THREAD: [Phase; 6] = [
-    phase(FESS, 10),
+    phase(FESS, 20),
     phase(advised(greedy_cycling(1)), 50),
-    capped(greedy_cycling(1), 30),
+    capped(greedy_cycling(1), 20),
     phase(FESS, 0),
     phase(advised(weighted_macros(2, 4, 1)), 5),
     phase(advised(weighted(2, 4, 1)), 5),
@@ -632,9 +632,9 @@ fn go_on_with_fess(
 ///
 /// | search | share |
 /// |---|---:|
-/// | FESS ([`crate::fess`]) | 10 % |
+/// | FESS ([`crate::fess`]) | 20 % |
 /// | greedy + macros, cycling on every expansion, FESS move weights (advisors) | 50 % |
-/// | greedy + macros, cycling on every expansion | 30 %, at most 500,000 expansions |
+/// | greedy + macros, cycling on every expansion | 20 %, at most 500,000 expansions |
 /// | FESS again, going on with its tree | 0 %: the time the cap frees |
 /// | weighted A* (w = 2) + macros, cycling, FESS move weights | 5 % |
 /// | weighted A* (w = 2), no macros, cycling, FESS move weights | the rest |
@@ -644,7 +644,9 @@ fn go_on_with_fess(
 /// first as after the advised search, the solved XSokoban screens in 32 s in all instead of
 /// 103 s, and at 60 s on two threads as many XSokoban screens (80), the median in 0.21 s
 /// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): its window is then the first 6 s
-/// instead of the 30th to 36th. Its tree, kept for its second window, takes part of the node
+/// instead of the 30th to 36th. Its share went from 10 % to 20 % (taken from the capped
+/// cycling search) once it got its list's share of one core: on the four sets at 10 s on one
+/// thread, XSokoban 35, 39 and 70 gained and nothing lost (387 levels against 384). Its tree, kept for its second window, takes part of the node
 /// budget of the searches after it: with its moves counted at their size, XSokoban 77, which
 /// the advised search solves just within its budget, is still solved (26.9 s; see
 /// [`crate::fess`]'s budget). Cycling with the advisors' move weights ([`SearchOptions::advice`])

@@ -298,7 +298,7 @@ mod tests {
         }
         assert_eq!(
             Phases::built_in_second().to_string(),
-            "fess:10,gm-c4-f1-a1:50,gm-c4-f1:30:500000,fess:0,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
+            "fess:20,gm-c4-f1-a1:50,gm-c4-f1:20:500000,fess:0,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
         );
         let text = "astar:2, gm-c8-p2:30: 9000,r-g-c0-f8-m20:20,w3-c4:48";
         let phases: Phases = text.parse().unwrap();
