@@ -643,8 +643,8 @@ fn go_on_with_fess(
 /// one thread it solves the same levels of Microban, Microban II, XSokoban and Sasquatch
 /// first as after the advised search, the solved XSokoban screens in 32 s in all instead of
 /// 103 s, and at 60 s on two threads as many XSokoban screens (80), the median in 0.21 s
-/// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): its window is then the first 6 s
-/// instead of the 30th to 36th. Its share went from 10 % to 20 % (taken from the capped
+/// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): at 10 % its window was then the first
+/// 6 s instead of the 30th to 36th. Its share went from 10 % to 20 % (taken from the capped
 /// cycling search) once it got its list's share of one core: on the four sets at 10 s on one
 /// thread, XSokoban 35, 39 and 70 gained and nothing lost (387 levels against 384). Its tree, kept for its second window, takes part of the node
 /// budget of the searches after it: with its moves counted at their size, XSokoban 77, which
