@@ -52,8 +52,9 @@
 //! *out of plan*. So is a box that the goals still to be packed cannot all take along with
 //! the others, each goal one box: the goals' wider basins (the cells from which a box reaches
 //! the goal with the goals of its area of its rank and lower full, as when the retrograde
-//! analysis freed it; other areas are packed independently and stand empty) are matched to the boxes not packed, and the boxes a largest matching leaves over are
-//! out of plan too (levels of up to 64 goals, plans without parking). A goal filled last
+//! analysis freed it; other areas are packed independently and stand empty) are matched to
+//! the boxes not packed, and the boxes a largest matching leaves over are out of plan too
+//! (levels of up to 64 goals, plans without parking). A goal filled last
 //! whose only boxes were taken to other goals so shows before the other goals are full.
 
 use crate::board::{Board, CellSet, NONE};
@@ -673,9 +674,9 @@ pub struct PackingPlan {
     /// The basin of each goal.
     pub basin: Vec<CellSet>,
     /// For each cell, the goals whose wider basin holds it (a box there reaches the goal with
-    /// the goals of its area of its rank and lower full), as a bit set: a box's edges in the matching of
-    /// [`PackingPlan::out_of_plan`]. Empty for levels of more than 64 goals and plans with
-    /// parking, which count only the boxes in no basin.
+    /// the goals of its area of its rank and lower full), as a bit set: a box's edges in the
+    /// matching of [`PackingPlan::out_of_plan`]. Empty for levels of more than 64 goals and
+    /// plans with parking, which count only the boxes in no basin.
     basin_goals: Vec<u64>,
     /// The goal area of each goal (see the module documentation), numbered from 0.
     pub area: Vec<u16>,

@@ -646,10 +646,11 @@ fn go_on_with_fess(
 /// instead of 4.41 s (docs/benchmarks/sokoban.md#fess): at 10 % its window was then the first
 /// 6 s instead of the 30th to 36th. Its share went from 10 % to 20 % (taken from the capped
 /// cycling search) once it got its list's share of one core: on the four sets at 10 s on one
-/// thread, XSokoban 35, 39 and 70 gained and nothing lost (387 levels against 384). Its tree, kept for its second window, takes part of the node
-/// budget of the searches after it: with its moves counted at their size, XSokoban 77, which
-/// the advised search solves just within its budget, is still solved (26.9 s; see
-/// [`crate::fess`]'s budget). Cycling with the advisors' move weights ([`SearchOptions::advice`])
+/// thread, XSokoban 35, 39 and 70 gained and nothing lost (387 levels against 384). Its
+/// tree, kept for its second window, takes part of the node budget of the searches after
+/// it: with its moves counted at their size, XSokoban 77, which the advised search solves
+/// just within its budget, is still solved (26.9 s; see [`crate::fess`]'s budget). Cycling
+/// with the advisors' move weights ([`SearchOptions::advice`])
 /// solves 39 of the 45 XSokoban screens that the portfolio before the move weights solved,
 /// each in 25 s alone, and 6 of the 45 it did not (docs/benchmarks/sokoban.md), besides
 /// Microban 153, which weighted A* with macros and cycling used to solve here; 93 and 153,
