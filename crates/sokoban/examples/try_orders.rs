@@ -10,9 +10,9 @@
 //! backwards, pulling from the solved position, and a last `-mK` makes the search
 //! bidirectional with K per cent for the helper in the other direction.)
 //! A run `nN` sets the node budget to N (default 8,000,000). FROM-TO may be `all`. Each line
-//! ends with the search thread's CPU seconds, which the
-//! load of a shared machine changes less than wall time (`scripts/sokoban-portfolio.py`
-//! reads these lines to choose the portfolio's shares).
+//! ends with the search thread's CPU seconds, which the load of a shared machine changes less
+//! than wall time (`scripts/sokoban-portfolio.py` reads these lines to choose the portfolio's
+//! shares).
 
 use puzzle_engine::Budget;
 use puzzle_sokoban::level::parse_xsb;
