@@ -148,6 +148,15 @@ fn augment(
     goal_of: &mut [usize],
     seen: &mut [bool],
 ) -> bool {
+    // A free goal the box reaches is taken before any path through a held one: the same
+    // matching size, with fewer steps.
+    for j in 0..table.goals.len() {
+        if goal_of[j] == usize::MAX && !seen[j] && table.from[j].contains(boxes[i]) {
+            seen[j] = true;
+            goal_of[j] = i;
+            return true;
+        }
+    }
     for j in 0..table.goals.len() {
         if seen[j] || !table.from[j].contains(boxes[i]) {
             continue;
@@ -162,7 +171,7 @@ fn augment(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::level::Level;
     use crate::matching::LowerBound;
@@ -200,5 +209,97 @@ mod tests {
         // The box on the goal can be pushed left into the corner goal, freeing its own.
         let text = "######\n#.*  #\n# $  #\n## @ #\n######\n";
         assert_eq!(verdict(text), (false, false));
+    }
+
+    /// The largest matching of boxes to goals by breadth-first augmenting paths (a different
+    /// algorithm from the one under test): `reach[i]` lists the goals box `i` may take.
+    pub(crate) fn largest_matching(reach: &[Vec<usize>], goals: usize) -> usize {
+        let mut goal_of = vec![usize::MAX; goals];
+        let mut size = 0;
+        for start in 0..reach.len() {
+            // Breadth first over boxes; `via[j]` is the box that reached goal `j`.
+            let mut via = vec![usize::MAX; goals];
+            let mut queue = std::collections::VecDeque::from([start]);
+            let mut end = None;
+            'search: while let Some(i) = queue.pop_front() {
+                for &j in &reach[i] {
+                    if via[j] != usize::MAX {
+                        continue;
+                    }
+                    via[j] = i;
+                    if goal_of[j] == usize::MAX {
+                        end = Some(j);
+                        break 'search;
+                    }
+                    queue.push_back(goal_of[j]);
+                }
+            }
+            let Some(mut j) = end else { continue };
+            size += 1;
+            loop {
+                let i = via[j];
+                let before = (0..goals).find(|&g| goal_of[g] == i);
+                goal_of[j] = i;
+                match before {
+                    Some(g) if i != start => j = g,
+                    _ => break,
+                }
+            }
+        }
+        size
+    }
+
+    /// Random positions on four XSokoban screens, half the boxes on goals (so that some
+    /// freeze there): a deadlock exactly when the largest matching of the free boxes to the
+    /// goals through the same table leaves a box over.
+    #[test]
+    fn the_verdict_is_that_of_a_largest_matching() {
+        let mut rng = puzzle_engine::Rng::new(11);
+        let (mut dead, mut live, mut with_frozen) = (0, 0, 0);
+        for screen in [1, 5, 29, 50] {
+            let board = crate::fess::test_levels::xsokoban(screen);
+            let n = board.cells();
+            let goals = board.goal_list.len();
+            let floor: Vec<u16> = (0..n as u16).filter(|&c| !board.is_dead(c)).collect();
+            let mut test = FrozenMatching::new();
+            for _ in 0..300 {
+                let mut boxes = CellSet::new(n);
+                while boxes.iter().count() < goals {
+                    let c = if rng.below(2) == 0 {
+                        board.goal_list[rng.below(goals)]
+                    } else {
+                        floor[rng.below(floor.len())]
+                    };
+                    boxes.insert(c);
+                }
+                let verdict = test.is_deadlock(&board, &boxes);
+                let key = test
+                    .frozen
+                    .iter()
+                    .fold(0u64, |k, &g| k ^ board.zobrist_box[g as usize]);
+                let table = &test.tables[&key];
+                let reach: Vec<Vec<usize>> = test
+                    .free_boxes
+                    .iter()
+                    .map(|&b| {
+                        (0..table.goals.len())
+                            .filter(|&j| table.from[j].contains(b))
+                            .collect()
+                    })
+                    .collect();
+                let expected = largest_matching(&reach, table.goals.len()) < reach.len();
+                assert_eq!(verdict, expected, "screen {screen}");
+                with_frozen += usize::from(!test.frozen.is_empty());
+                if expected {
+                    dead += 1;
+                } else {
+                    live += 1;
+                }
+            }
+        }
+        assert!(
+            dead > 50 && live > 50 && with_frozen > 50,
+            "{dead} dead, {live} live, {with_frozen} with frozen boxes"
+        );
     }
 }

@@ -297,44 +297,6 @@ mod tests {
         }
     }
 
-    /// The largest matching of boxes to goals by breadth-first augmenting paths (a different
-    /// algorithm from the one under test): `reach[i]` lists the goals box `i` may take.
-    fn matching_size(reach: &[Vec<usize>], goals: usize) -> usize {
-        let mut goal_of = vec![usize::MAX; goals];
-        let mut size = 0;
-        for start in 0..reach.len() {
-            // Breadth first over boxes; `via[j]` is the box that reached goal `j`.
-            let mut via = vec![usize::MAX; goals];
-            let mut queue = std::collections::VecDeque::from([start]);
-            let mut end = None;
-            'search: while let Some(i) = queue.pop_front() {
-                for &j in &reach[i] {
-                    if via[j] != usize::MAX {
-                        continue;
-                    }
-                    via[j] = i;
-                    if goal_of[j] == usize::MAX {
-                        end = Some(j);
-                        break 'search;
-                    }
-                    queue.push_back(goal_of[j]);
-                }
-            }
-            let Some(mut j) = end else { continue };
-            size += 1;
-            loop {
-                let i = via[j];
-                let before = (0..goals).find(|&g| goal_of[g] == i);
-                goal_of[j] = i;
-                match before {
-                    Some(g) if i != start => j = g,
-                    _ => break,
-                }
-            }
-        }
-        size
-    }
-
     /// Random positions (boxes as many as goals, off dead squares, the player anywhere
     /// free) on four XSokoban screens: a deadlock exactly when the largest matching of the
     /// same goal sets leaves a box over.
@@ -373,7 +335,7 @@ mod tests {
                             .collect(),
                     })
                     .collect();
-                let expected = matching_size(&reach, goals) < goals;
+                let expected = crate::bipartite::tests::largest_matching(&reach, goals) < goals;
                 assert_eq!(
                     test.is_deadlock(&board, &boxes, player),
                     expected,
