@@ -152,7 +152,6 @@ fn augment(
     // matching size, with fewer steps.
     for j in 0..table.goals.len() {
         if goal_of[j] == usize::MAX && !seen[j] && table.from[j].contains(boxes[i]) {
-            seen[j] = true;
             goal_of[j] = i;
             return true;
         }

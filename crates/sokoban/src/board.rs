@@ -85,18 +85,23 @@ impl CellSet {
     }
     /// The cells in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros();
-                w &= w - 1;
-                Some((i * 64) as u16 + b as u16)
-            })
-        })
+        cells_of(&self.words)
     }
+}
+
+/// The cells of a cell set given as its raw words ([`CellSet::words`]), in increasing order.
+pub(crate) fn cells_of(words: &[u64]) -> impl Iterator<Item = u16> + '_ {
+    words.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let b = w.trailing_zeros();
+            w &= w - 1;
+            Some((i * 64) as u16 + b as u16)
+        })
+    })
 }
 
 /// The compiled static board of a level.

@@ -18,7 +18,7 @@
 //! a database of small deadlock patterns learned during the search, as Shoham & Schaeffer's
 //! FESS write-up keeps, here learned from the corral searches' proofs.
 
-use crate::board::{same_words, Board, CellSet, NONE, ROW_BITS};
+use crate::board::{cells_of, same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
 use crate::deadlock::FreezeCheck;
 use crate::dir::Dir;
@@ -79,18 +79,9 @@ impl Patterns {
     /// The box cell of `boxes` (words of a cell set) that has held a box least often, the
     /// lowest of those tied; `None` for no box.
     fn rarest(&self, boxes: &[u64]) -> Option<usize> {
-        let mut rare: Option<(u32, usize)> = None;
-        for (i, &word) in boxes.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let c = i * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if rare.is_none_or(|(h, _)| self.held[c] < h) {
-                    rare = Some((self.held[c], c));
-                }
-            }
-        }
-        rare.map(|(_, c)| c)
+        cells_of(boxes)
+            .min_by_key(|&c| self.held[c as usize])
+            .map(usize::from)
     }
 
     /// Keep the pattern `boxes` (not empty) with the player's area `reach` computed on the

@@ -206,7 +206,6 @@ impl SideMatching {
             let open = self.goals[at + w] & self.free[w];
             if open != 0 {
                 let j = w * 64 + open.trailing_zeros() as usize;
-                self.seen[j] = true;
                 self.goal_of[j] = i;
                 self.free[w] &= !(1 << (j % 64));
                 return true;
