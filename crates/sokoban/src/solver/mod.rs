@@ -234,7 +234,8 @@ const fn capped(search: (Order, SearchOptions), share: u32) -> Phase {
 }
 
 /// The share of one core each list gets when they take turns ([`turns`]): the second list,
-/// with the cycling searches, runs two slices for each of the first's. At half the core its
+/// with the cycling searches, runs two slices for each of the first's (slices of time under
+/// a time budget, of expansions under an iteration budget; [`turns::TurnLength`]). At half the core its
 /// two searches did not both fit in 10 s (Microban 93 needs about 4.2 s of cycling greedy
 /// and 153 about 4.5 s of the advised search there); at two thirds both do (93 in 4.6 s, 153
 /// in 3.0 s, on one thread at 10 s per level; docs/benchmarks/sokoban.md). The first list's
@@ -251,13 +252,12 @@ const ONE_CORE_WEIGHTS: [u32; 2] = [1, 2];
 const GREEDY_CAP: u64 = 500_000;
 
 /// The phases of `first_thread`.
-const FIRST_THREAD: [Phase; 8] = [
+const FIRST_THREAD: [Phase; 7] = [
     phase(A_STAR, 2),
     capped(greedy_macros(4), 18),
-    capped(greedy_macros(8), 15),
-    phase(REVERSE_CYCLING, 20),
-    capped(greedy_macros(16), 5),
-    phase(advised(greedy_macros(4)), 25),
+    capped(greedy_macros(8), 5),
+    phase(REVERSE_CYCLING, 40),
+    phase(advised(greedy_macros(4)), 20),
     phase(weighted(2, 4, 1), 5),
     phase(weighted(2, 4, 0), 10),
 ];
@@ -305,23 +305,26 @@ pub fn any_solution(board: &Board, budget: &Budget) -> SearchOutcome {
 /// |---|---:|
 /// | A*, no macros | 2 % |
 /// | greedy + macros, connectivity weight 4 | 18 %, at most 500,000 expansions |
-/// | greedy + macros, connectivity weight 8 | 15 %, at most 500,000 expansions |
-/// | greedy backwards (pulls from the solved position, [`reverse_best_first`]), cycling on one expansion in 8 | 20 % |
-/// | greedy + macros, connectivity weight 16 | 5 %, at most 500,000 expansions |
-/// | greedy + macros, connectivity weight 4, FESS move weights (advisors) | 25 % |
+/// | greedy + macros, connectivity weight 8 | 5 %, at most 500,000 expansions |
+/// | greedy backwards (pulls from the solved position, [`reverse_best_first`]), cycling on one expansion in 8 | 40 % |
+/// | greedy + macros, connectivity weight 4, FESS move weights (advisors) | 20 % |
 /// | weighted A* (w = 2), no macros, cycling on every expansion | 5 % |
 /// | weighted A* (w = 2), no macros, connectivity weight 4 | the rest |
 ///
 /// The first A* solves small levels with short solutions at once where greedy search drowns
-/// (Microban 146: 14 pushes, 0.09 s). The three greedy searches without the advisors solve
+/// (Microban 146: 14 pushes, 0.09 s). The two greedy searches without the advisors solve
 /// levels within a few hundred thousand expansions or not at all, so they stop at
 /// [`GREEDY_CAP`]; on long budgets the backward search then starts after 7–12 s instead of
 /// at 35 % of the time (at 60 s on two threads it solved XSokoban 35, 74 and 87 on a host
 /// where they were lost without the cap; docs/benchmarks/sokoban.md). The backward search
 /// with cycling alone solves XSokoban 11, 12, 13, 14, 19, 25, 29, 35, 74 and 87 (3 k to
-/// 1.7 M expansions), which no forward search here solved in 60 s; it took the window from 35 % to 55 % of the time
-/// from greedy searches with connectivity weights 0, 2 and 16, which solved no XSokoban
-/// screen in that window in a full run of the set (docs/benchmarks/sokoban.md). Greedy
+/// 1.7 M expansions), which no forward search here solved in 60 s, and on one core at 10 s
+/// it solves Sasquatch levels in a few thousand expansions that the forward searches do not
+/// solve at all. Its window, from 25 % to 65 % of the time, was taken from greedy searches
+/// with connectivity weights 0, 2 and 16 and from the advised greedy search: in the four
+/// sets at 10 s on one thread they solved nothing in that window (the weight-8 search
+/// solved one level, Sasquatch 23, in 5,369 expansions), while the doubled window gains
+/// Sasquatch 33 (301,323 expansions) and loses nothing (docs/benchmarks/sokoban.md). Greedy
 /// search with the advisors' move weights but without cycling solves XSokoban 32 (1.4 M
 /// expansions), which no other search here solves. The weighted A* with cycling solves
 /// XSokoban 46 (1–2 s), which the cycling searches with macros do not; it runs before the
@@ -452,8 +455,9 @@ fn run_phases(
 ///
 /// With two or more `threads` the lists run on two threads (more are used as two), each with
 /// the whole time and iteration budget. On one thread they take turns on one core
-/// (`solver/turns.rs`: slices of about 1,000 expansions), the second list two slices for each
-/// of the first's (`ONE_CORE_WEIGHTS`) and the iterations split in the same proportion, so
+/// (`solver/turns.rs`: slices of 3 ms under a time budget, of about 1,000 expansions under
+/// an iteration budget), the second list two slices for each of the first's
+/// (`ONE_CORE_WEIGHTS`) and the iterations split in the same proportion, so
 /// the same searches serve every core count. Taking turns did as well as a separate
 /// one-thread sequence of the same searches that it replaced (at 10 s per level on one
 /// thread over Microban, Microban II, XSokoban and Sasquatch, one level more;
@@ -480,8 +484,16 @@ pub fn any_solution_with(
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, Mutex};
     // One core: the two searches take turns, the second list two slices for each of the
-    // first's, with iterations in the same proportion.
-    let turns = (threads < 2).then(|| turns::Turns::new(&ONE_CORE_WEIGHTS));
+    // first's, with iterations in the same proportion. Under an iteration budget a slice is
+    // a number of expansions (the same run every time); under a time budget alone it is a
+    // slice of time, since the searches' expansions differ ten-fold in cost and slices of
+    // expansions gave the list running the dearer search most of the core.
+    let length = if budget.max_iterations.is_some() {
+        turns::TurnLength::Polls
+    } else {
+        turns::TurnLength::Time
+    };
+    let turns = (threads < 2).then(|| turns::Turns::new(&ONE_CORE_WEIGHTS, length));
     let found = Arc::new(AtomicBool::new(false));
     let finished = AtomicBool::new(false);
     // Half the nodes each; on one core the iterations split like the turns, on two the whole

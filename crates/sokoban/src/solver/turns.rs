@@ -2,8 +2,12 @@
 //! (`docs/METHODS.md#sokoban-portfolio`). Each search runs on a thread of its own, but only
 //! the one holding the turn runs; it hands the turn on after a fixed number of budget polls
 //! (a slice of expansions) and waits for it to come back. A search that ends hands the turn
-//! on for good. The order of turns depends on expansion counts alone, never on the clock, so
-//! a run with an iteration budget is the same run every time.
+//! on for good. With an iteration budget a turn is a number of polls, so the order of turns
+//! depends on expansion counts alone, never on the clock, and such a run is the same run every
+//! time. With a time budget only (a run that already depends on the clock, since each search
+//! has a window of the time) a turn is a slice of time instead ([`TurnLength::Time`]): the
+//! searches differ up to ten-fold in the cost of an expansion, so turns of equal polls gave
+//! the list running the dearer search most of the core.
 //!
 //! A search learns that it takes turns from the thread it runs on ([`TurnGuard::join`]):
 //! the searches poll their budget through [`super::budget_exceeded`], which calls
@@ -11,10 +15,26 @@
 
 use std::cell::RefCell;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// Budget polls (each one per 128 expansions) in one turn: about 1,000 expansions, a few
 /// milliseconds, so handing the turn on costs well under 1 % of the time.
 pub(crate) const POLLS_PER_TURN: u32 = 8;
+
+/// A slice of time per unit of weight, for [`TurnLength::Time`]: a few budget polls of any
+/// search (a best-first search polls about every 0.5 ms, FESS about every 1 ms), and long
+/// enough that handing the turn on (tens of microseconds) costs about 1 % of the time.
+pub(crate) const TIME_PER_TURN: Duration = Duration::from_millis(3);
+
+/// What a worker's turn is measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TurnLength {
+    /// [`POLLS_PER_TURN`] budget polls per unit of weight (the same run every time).
+    Polls,
+    /// [`TIME_PER_TURN`] of the clock per unit of weight, checked at each budget poll (each
+    /// worker gets its share of the core whatever its searches' expansions cost).
+    Time,
+}
 
 /// The turns of `workers` searches sharing one core.
 #[derive(Debug)]
@@ -23,6 +43,8 @@ pub(crate) struct Turns {
     changed: Condvar,
     /// Each worker's turn, in budget polls.
     slices: Vec<u32>,
+    /// Each worker's turn as a time, for [`TurnLength::Time`].
+    times: Option<Vec<Duration>>,
 }
 
 #[derive(Debug)]
@@ -35,17 +57,17 @@ struct State {
 
 impl Turns {
     /// Turns for one worker per entry of `weights`; worker 0 runs first. Worker `k`'s turn
-    /// lasts `weights[k]` × [`POLLS_PER_TURN`] polls, so while all run, each gets that
-    /// share of the core.
-    pub(crate) fn new(weights: &[u32]) -> Arc<Turns> {
-        let slices: Vec<u32> = if weights.is_empty() {
-            &[1][..]
+    /// lasts `weights[k]` × [`POLLS_PER_TURN`] polls, or `weights[k]` × [`TIME_PER_TURN`]
+    /// with [`TurnLength::Time`], so while all run, each gets that share of the core.
+    pub(crate) fn new(weights: &[u32], length: TurnLength) -> Arc<Turns> {
+        let weights: Vec<u32> = if weights.is_empty() {
+            vec![1]
         } else {
-            weights
-        }
-        .iter()
-        .map(|&w| w.max(1) * POLLS_PER_TURN)
-        .collect();
+            weights.iter().map(|&w| w.max(1)).collect()
+        };
+        let slices: Vec<u32> = weights.iter().map(|&w| w * POLLS_PER_TURN).collect();
+        let times = (length == TurnLength::Time)
+            .then(|| weights.iter().map(|&w| TIME_PER_TURN * w).collect());
         Arc::new(Turns {
             state: Mutex::new(State {
                 holder: 0,
@@ -53,6 +75,7 @@ impl Turns {
             }),
             changed: Condvar::new(),
             slices,
+            times,
         })
     }
 
@@ -102,11 +125,12 @@ impl Turns {
     }
 }
 
-/// This thread's worker: its turns and the polls left in its turn.
+/// This thread's worker: its turns, the polls left in its turn and when its turn began.
 struct Slot {
     turns: Arc<Turns>,
     worker: usize,
     polls_left: u32,
+    since: Instant,
 }
 
 thread_local! {
@@ -128,9 +152,15 @@ impl TurnGuard {
                 turns: turns.clone(),
                 worker,
                 polls_left: turns.slices[worker],
+                since: Instant::now(),
             })
         });
         turns.wait_for(worker, turns.lock());
+        SLOT.with(|slot| {
+            if let Some(s) = slot.borrow_mut().as_mut() {
+                s.since = Instant::now();
+            }
+        });
         TurnGuard {
             turns: turns.clone(),
             worker,
@@ -154,10 +184,17 @@ pub(crate) fn poll() {
         let Some(s) = slot.as_mut() else {
             return;
         };
-        s.polls_left -= 1;
-        if s.polls_left == 0 {
+        let used_up = match &s.turns.times {
+            Some(times) => s.since.elapsed() >= times[s.worker],
+            None => {
+                s.polls_left -= 1;
+                s.polls_left == 0
+            }
+        };
+        if used_up {
             s.polls_left = s.turns.slices[s.worker];
             s.turns.hand_on(s.worker);
+            s.since = Instant::now();
         }
     });
 }
@@ -171,7 +208,7 @@ mod tests {
     /// return which worker ran each slice of [`POLLS_PER_TURN`] polls (checking that a slice
     /// is one worker's: never do two run at once).
     fn slices_run(weights: &[u32], polls: &[u32]) -> Vec<usize> {
-        let turns = Turns::new(weights);
+        let turns = Turns::new(weights, TurnLength::Polls);
         let log = StdMutex::new(Vec::new());
         std::thread::scope(|scope| {
             for (worker, &n) in polls.iter().enumerate() {
@@ -223,7 +260,7 @@ mod tests {
         let counter = Arc::new(puzzle_engine::WorkCounter::new());
         let mut budget = puzzle_engine::Budget::iterations(total);
         budget.progress = Some(counter.clone());
-        let turns = Turns::new(&[1, 1]);
+        let turns = Turns::new(&[1, 1], TurnLength::Polls);
         let seen = std::thread::scope(|scope| {
             let fess = scope.spawn(|| {
                 let _guard = TurnGuard::join(&turns, 0);
@@ -240,6 +277,41 @@ mod tests {
             seen > 0 && seen < total,
             "the other worker ran after {seen} of {total} positions"
         );
+    }
+
+    /// With turns of time, a worker whose polls each take longer than its turn hands the
+    /// turn on at every poll (with turns of polls it would run [`POLLS_PER_TURN`] of them),
+    /// so a search of dear expansions cannot keep the core.
+    #[test]
+    fn turns_of_time_end_when_the_time_is_used() {
+        let turns = Turns::new(&[1, 1], TurnLength::Time);
+        let log = StdMutex::new(Vec::new());
+        let slow_polls = 4;
+        std::thread::scope(|scope| {
+            let (turns, log) = (&turns, &log);
+            scope.spawn(move || {
+                let _guard = TurnGuard::join(turns, 0);
+                for _ in 0..slow_polls {
+                    std::thread::sleep(TIME_PER_TURN + Duration::from_millis(1));
+                    log.lock().unwrap().push(0);
+                    poll();
+                }
+            });
+            scope.spawn(move || {
+                let _guard = TurnGuard::join(turns, 1);
+                loop {
+                    log.lock().unwrap().push(1);
+                    std::thread::sleep(TIME_PER_TURN + Duration::from_millis(1));
+                    poll();
+                    if log.lock().unwrap().iter().filter(|&&w| w == 0).count() == slow_polls {
+                        break;
+                    }
+                }
+            });
+        });
+        // Both workers are slow: every poll hands on, so they alternate poll by poll (the
+        // second stops once the first has made its last poll).
+        assert_eq!(log.into_inner().unwrap(), [0, 1, 0, 1, 0, 1, 0]);
     }
 
     /// A thread that takes no turns is not slowed or blocked by polls.
