@@ -20,7 +20,7 @@ use super::{budget_exceeded, SearchOutcome};
 use crate::board::{Board, CellSet, FAR, NONE};
 use crate::dir::Dir;
 use crate::matching::LowerBound;
-use crate::position::{count_regions, Position, Push, Reach};
+use crate::position::{count_regions, count_regions_beside_player, Position, Push, Reach};
 use puzzle_engine::{Budget, StopReason};
 
 /// The board with the roles of goals and start cells exchanged for the matching bound: its
@@ -164,14 +164,17 @@ pub(super) fn reverse_search(
     // Feature-space cycling backwards (`opts.feature_cycle`, as forward, METHODS §8.9): the
     // cells are boxes on start cells and free-floor areas.
     let mut cells = (opts.feature_cycle > 0).then(FeatureCells::new);
-    let cell_of = |boxes: &CellSet, scratch: &mut Reach| {
+    let cell_with = |boxes: &CellSet, regions: u32| {
         let on_start: u32 = boxes
             .words()
             .iter()
             .zip(board.start_boxes.words())
             .map(|(a, b)| (a & b).count_ones())
             .sum();
-        on_start | count_regions(board, boxes, scratch).min(255) << 8
+        on_start | regions.min(255) << 8
+    };
+    let cell_of = |boxes: &CellSet, scratch: &mut Reach| {
+        cell_with(boxes, count_regions(board, boxes, scratch))
     };
     let mut box_cells: Vec<u16> = Vec::with_capacity(board.box_count());
     let mut saved_bounds = SavedBounds::new(board.box_count());
@@ -247,7 +250,12 @@ pub(super) fn reverse_search(
                 pos.boxes.insert(b);
                 let key =
                     pos.box_hash ^ board.zobrist_box[c as usize] ^ board.zobrist_box[b as usize];
+                // The child's slot is known before its player's area: fetched during the flood.
+                store.prefetch(key);
                 let norm = scratch.compute(board, &pos.boxes, back);
+                // The child's free-floor areas, for the connectivity term and its feature
+                // cell: counted beside the player's area just flooded.
+                let mut cell = 0;
                 let child = match store.find(key, pos.boxes.words(), norm) {
                     Some(_) => None,
                     None if store.len() >= limit => {
@@ -255,7 +263,22 @@ pub(super) fn reverse_search(
                         return outcome;
                     }
                     None => {
-                        let h = h_of(h, &pos.boxes, &mut scratch);
+                        let weighs_areas = connectivity > 0 && h > 0;
+                        let counted = weighs_areas || cells.is_some();
+                        let regions = if counted {
+                            count_regions_beside_player(board, &pos.boxes, &mut scratch)
+                        } else {
+                            1
+                        };
+                        debug_assert!(
+                            !counted || regions == count_regions(board, &pos.boxes, &mut scratch)
+                        );
+                        cell = cell_with(&pos.boxes, regions);
+                        let h = if weighs_areas {
+                            h + connectivity * (regions - 1)
+                        } else {
+                            h
+                        };
                         // The forward push that this pull undoes: the box on `b` pushed
                         // in direction `e` back onto `c`.
                         let push = Push { from: b, dir: e };
@@ -283,11 +306,7 @@ pub(super) fn reverse_search(
                 let p = priority(g + 1, store.h[j as usize]);
                 open.push(p, j);
                 if let Some(cells) = &mut cells {
-                    pos.boxes.remove(c);
-                    pos.boxes.insert(b);
-                    cells.push(cell_of(&pos.boxes, &mut scratch), p, j);
-                    pos.boxes.remove(b);
-                    pos.boxes.insert(c);
+                    cells.push(cell, p, j);
                 }
             }
         }
