@@ -110,9 +110,12 @@ pub(super) fn reverse_search(
         Order::Greedy | Order::Weighted(_) => opts.connectivity,
         Order::AStar | Order::Bfs => 0,
     };
-    let h_of = |h: u32, boxes: &CellSet, scratch: &mut Reach| {
-        if connectivity > 0 && h > 0 {
-            h + connectivity * (count_regions(board, boxes, scratch) - 1)
+    // The connectivity term, on positions off the target: `connectivity` points per
+    // free-floor area beyond the first.
+    let weighs_areas = |h: u32| connectivity > 0 && h > 0;
+    let with_areas = |h: u32, regions: u32| {
+        if weighs_areas(h) {
+            h + connectivity * (regions - 1)
         } else {
             h
         }
@@ -133,7 +136,7 @@ pub(super) fn reverse_search(
     let Some(h0) = bound.compute(&targets, &solved.boxes) else {
         return outcome;
     };
-    let h0 = h_of(h0, &solved.boxes, &mut scratch);
+    let h0 = with_areas(h0, count_regions(board, &solved.boxes, &mut scratch));
     let dummy = Push {
         from: 0,
         dir: Dir::Up,
@@ -263,8 +266,7 @@ pub(super) fn reverse_search(
                         return outcome;
                     }
                     None => {
-                        let weighs_areas = connectivity > 0 && h > 0;
-                        let counted = weighs_areas || cells.is_some();
+                        let counted = weighs_areas(h) || cells.is_some();
                         let regions = if counted {
                             count_regions_beside_player(board, &pos.boxes, &mut scratch)
                         } else {
@@ -274,11 +276,7 @@ pub(super) fn reverse_search(
                             !counted || regions == count_regions(board, &pos.boxes, &mut scratch)
                         );
                         cell = cell_with(&pos.boxes, regions);
-                        let h = if weighs_areas {
-                            h + connectivity * (regions - 1)
-                        } else {
-                            h
-                        };
+                        let h = with_areas(h, regions);
                         // The forward push that this pull undoes: the box on `b` pushed
                         // in direction `e` back onto `c`.
                         let push = Push { from: b, dir: e };

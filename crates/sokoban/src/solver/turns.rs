@@ -1,7 +1,7 @@
 //! Searches that share one core by taking turns: the two-thread portfolio run on one core
 //! (`docs/METHODS.md#sokoban-portfolio`). Each search runs on a thread of its own, but only
-//! the one holding the turn runs; it hands the turn on after a fixed number of budget polls
-//! (a slice of expansions) and waits for it to come back. A search that ends hands the turn
+//! the one holding the turn runs; it hands the turn on after its slice (a number of budget
+//! polls, or a time; [`TurnLength`]) and waits for it to come back. A search that ends hands the turn
 //! on for good. With an iteration budget a turn is a number of polls, so the order of turns
 //! depends on expansion counts alone, never on the clock, and such a run is the same run every
 //! time. With a time budget only (a run that already depends on the clock, since each search
@@ -41,10 +41,9 @@ pub(crate) enum TurnLength {
 pub(crate) struct Turns {
     state: Mutex<State>,
     changed: Condvar,
-    /// Each worker's turn, in budget polls.
-    slices: Vec<u32>,
-    /// Each worker's turn as a time, for [`TurnLength::Time`].
-    times: Option<Vec<Duration>>,
+    /// Each worker's weight: its turn is that many units of `length`.
+    weights: Vec<u32>,
+    length: TurnLength,
 }
 
 #[derive(Debug)]
@@ -60,23 +59,29 @@ impl Turns {
     /// lasts `weights[k]` × [`POLLS_PER_TURN`] polls, or `weights[k]` × [`TIME_PER_TURN`]
     /// with [`TurnLength::Time`], so while all run, each gets that share of the core.
     pub(crate) fn new(weights: &[u32], length: TurnLength) -> Arc<Turns> {
-        let weights: Vec<u32> = if weights.is_empty() {
+        let weights = if weights.is_empty() {
             vec![1]
         } else {
             weights.iter().map(|&w| w.max(1)).collect()
         };
-        let slices: Vec<u32> = weights.iter().map(|&w| w * POLLS_PER_TURN).collect();
-        let times = (length == TurnLength::Time)
-            .then(|| weights.iter().map(|&w| TIME_PER_TURN * w).collect());
         Arc::new(Turns {
             state: Mutex::new(State {
                 holder: 0,
-                running: vec![true; slices.len()],
+                running: vec![true; weights.len()],
             }),
             changed: Condvar::new(),
-            slices,
-            times,
+            weights,
+            length,
         })
+    }
+
+    /// Whether `worker`'s turn is over, `polls` polls and `elapsed` after it began.
+    fn used_up(&self, worker: usize, polls: u32, elapsed: impl FnOnce() -> Duration) -> bool {
+        let weight = self.weights[worker];
+        match self.length {
+            TurnLength::Polls => polls >= weight * POLLS_PER_TURN,
+            TurnLength::Time => elapsed() >= TIME_PER_TURN * weight,
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -125,11 +130,11 @@ impl Turns {
     }
 }
 
-/// This thread's worker: its turns, the polls left in its turn and when its turn began.
+/// This thread's worker: its turns, the polls made in its turn and when its turn began.
 struct Slot {
     turns: Arc<Turns>,
     worker: usize,
-    polls_left: u32,
+    polls: u32,
     since: Instant,
 }
 
@@ -147,19 +152,14 @@ pub(crate) struct TurnGuard {
 impl TurnGuard {
     /// Make this thread worker `worker` of `turns` and wait for its first turn.
     pub(crate) fn join(turns: &Arc<Turns>, worker: usize) -> TurnGuard {
+        turns.wait_for(worker, turns.lock());
         SLOT.with(|slot| {
             *slot.borrow_mut() = Some(Slot {
                 turns: turns.clone(),
                 worker,
-                polls_left: turns.slices[worker],
+                polls: 0,
                 since: Instant::now(),
             })
-        });
-        turns.wait_for(worker, turns.lock());
-        SLOT.with(|slot| {
-            if let Some(s) = slot.borrow_mut().as_mut() {
-                s.since = Instant::now();
-            }
         });
         TurnGuard {
             turns: turns.clone(),
@@ -184,16 +184,10 @@ pub(crate) fn poll() {
         let Some(s) = slot.as_mut() else {
             return;
         };
-        let used_up = match &s.turns.times {
-            Some(times) => s.since.elapsed() >= times[s.worker],
-            None => {
-                s.polls_left -= 1;
-                s.polls_left == 0
-            }
-        };
-        if used_up {
-            s.polls_left = s.turns.slices[s.worker];
+        s.polls += 1;
+        if s.turns.used_up(s.worker, s.polls, || s.since.elapsed()) {
             s.turns.hand_on(s.worker);
+            s.polls = 0;
             s.since = Instant::now();
         }
     });
