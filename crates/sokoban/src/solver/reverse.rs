@@ -136,7 +136,9 @@ pub(super) fn reverse_search(
     let Some(h0) = bound.compute(&targets, &solved.boxes) else {
         return outcome;
     };
-    let h0 = with_areas(h0, count_regions(board, &solved.boxes, &mut scratch));
+    // Every root has the solved position's boxes, so its areas and feature cell.
+    let solved_regions = count_regions(board, &solved.boxes, &mut scratch);
+    let h0 = with_areas(h0, solved_regions);
     let dummy = Push {
         from: 0,
         dir: Dir::Up,
@@ -176,16 +178,13 @@ pub(super) fn reverse_search(
             .sum();
         on_start | regions.min(255) << 8
     };
-    let cell_of = |boxes: &CellSet, scratch: &mut Reach| {
-        cell_with(boxes, count_regions(board, boxes, scratch))
-    };
     let mut box_cells: Vec<u16> = Vec::with_capacity(board.box_count());
     let mut saved_bounds = SavedBounds::new(board.box_count());
     // The node whose position `bound` was last prepared for.
     let mut prepared = NO_NODE;
     if let Some(cells) = &mut cells {
+        let cell = cell_with(&solved.boxes, solved_regions);
         for root in 0..store.len() as u32 {
-            let cell = cell_of(&solved.boxes, &mut scratch);
             cells.push(cell, priority(0, store.h[root as usize]), root);
         }
     }
