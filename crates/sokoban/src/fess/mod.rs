@@ -1127,6 +1127,18 @@ mod tests {
     }
 
     #[test]
+    fn a_level_the_goals_divide_is_solved_and_replays() {
+        // XSokoban 72, planned from the player's side (plan.rs): 500 positions; planned with
+        // the player coming from any side, 20,000 do not solve it.
+        let level = crate::fess::test_levels::xsokoban_level(72);
+        let b = Board::new(&level).expect("board");
+        let out = fess(&b, &Budget::iterations(2_000));
+        assert_eq!(out.stop, StopReason::Solved);
+        let lurd = pushes_to_lurd(&b, &out.pushes.expect("pushes")).expect("the pushes join up");
+        assert!(replay(&level, &lurd).expect("replays").solved);
+    }
+
+    #[test]
     fn small_microban_levels_are_solved_and_replay() {
         let text = include_str!("../../../../data/sokoban/Microban_155.xsb");
         let levels = parse_xsb(text).expect("microban");

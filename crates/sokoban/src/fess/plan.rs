@@ -18,6 +18,15 @@
 //! but not through an entrance boxes cannot be brought to with the player behind them
 //! (goals no pull frees at all share the first rank).
 //!
+//! **The player's side.** Where the goals divide the rest of the floor into areas holding
+//! boxes (XSokoban 72: a block of goals across the corridor between the player's corner and
+//! the room of the boxes), the player cannot come from every area in every round: it ends
+//! the level in one of them, and going backwards it pulls only from the area it stands in,
+//! which grows as goals are emptied. When the analysis with the player coming from any area
+//! does not give a complete plan (every goal freed, every start box off its goal claimed),
+//! it is run again for each area the player may end in (the start boxes then brought from
+//! that area), and the first complete plan is kept.
+//!
 //! **Parking.** When no box can leave, a goal's box may be pulled to a parking cell (a floor
 //! cell beside a goal, among the first few it reaches), where it stands while the analysis
 //! goes on, if another box can then leave or be parked in turn; the parked box leaves later
@@ -147,14 +156,15 @@ fn pull_cells(
 
 /// The states (a box's cell and the side the player stands on, `cell * 4 + side`) that the
 /// start box on `b` reaches by pushes, alone on the board with the boxes of `walls`
-/// standing, the player starting on the level's start cell.
-fn push_states(board: &Board, walls: &CellSet, b: u16) -> Vec<bool> {
+/// standing, the player starting on `player` (the level's start cell, or the cell standing for
+/// the player's side of a divided level; see [`Retrograde::side`]).
+fn push_states(board: &Board, walls: &CellSet, b: u16, player: u16) -> Vec<bool> {
     let n = board.cells();
     let free = |c: u16| c != NONE && !walls.contains(c);
     let mut seen = vec![false; n * 4];
     let mut area = vec![false; n];
     let mut queue = Vec::new();
-    flood(board, walls, b, board.start_player, &mut area);
+    flood(board, walls, b, player, &mut area);
     for d in Dir::ALL {
         let p = board.step(b, d);
         if p != NONE && area[p as usize] {
@@ -190,12 +200,14 @@ fn push_states(board: &Board, walls: &CellSet, b: u16) -> Vec<bool> {
 
 /// The states (`cell * 4 + side`) the box on slot `g` reaches by pulls with the other slots of
 /// `standing` full, the player coming from outside: any free cell of an area that holds a
-/// cell neither a goal nor `g`. Stops at the first state for which `stop` holds, and then
+/// cell neither a goal nor `g`, or, given a `side` (a divided level, [`Retrograde::side`]),
+/// only the area of that cell. Stops at the first state for which `stop` holds, and then
 /// also returns the pulls that led there ([`pull_cells`]).
 fn pull_visits(
     board: &Board,
     standing: &CellSet,
     g: u16,
+    side: Option<u16>,
     stop: impl Fn(usize) -> bool,
 ) -> (Vec<usize>, Option<Vec<(u16, Dir)>>) {
     let n = board.cells();
@@ -203,13 +215,17 @@ fn pull_visits(
     walls.remove(g);
     let mut area = vec![false; n];
     let mut outside = vec![false; n];
-    for c in 0..n as u16 {
-        if outside[c as usize] || walls.contains(c) || c == g || board.is_goal(c) {
-            continue;
-        }
-        flood(board, &walls, g, c, &mut area);
-        for (o, &a) in outside.iter_mut().zip(&area) {
-            *o |= a;
+    if let Some(side) = side {
+        flood(board, &walls, g, side, &mut outside);
+    } else {
+        for c in 0..n as u16 {
+            if outside[c as usize] || walls.contains(c) || c == g || board.is_goal(c) {
+                continue;
+            }
+            flood(board, &walls, g, c, &mut area);
+            for (o, &a) in outside.iter_mut().zip(&area) {
+                *o |= a;
+            }
         }
     }
     let visited = std::cell::RefCell::new(Vec::new());
@@ -240,6 +256,7 @@ fn park(
     standing: &CellSet,
     slot_cell: &[u16],
     removed_in: &[u16],
+    side: Option<u16>,
     live: impl Fn(usize) -> bool,
 ) -> Option<(usize, u16)> {
     let goals_beside = |c: u16| {
@@ -258,7 +275,7 @@ fn park(
         if removed_in[k] != u16::MAX || !board.is_goal(g) {
             continue;
         }
-        let (visits, _) = pull_visits(board, standing, g, |_| false);
+        let (visits, _) = pull_visits(board, standing, g, side, |_| false);
         let mut tried = Vec::new();
         for c in visits.iter().map(|&s| (s / 4) as u16) {
             if tried.len() == PARK_TRIES {
@@ -279,7 +296,7 @@ fn park(
             let frees_another = slot_cell.iter().enumerate().any(|(j, &h)| {
                 j != k
                     && removed_in[j] == u16::MAX
-                    && pull_visits(board, &parked, h, |s| {
+                    && pull_visits(board, &parked, h, side, |s| {
                         live(s) || can_park((s / 4) as u16, h, &parked)
                     })
                     .1
@@ -316,10 +333,19 @@ struct Retrograde {
     rounds: u16,
     /// For each slot that left, the states its pulls met that let it leave (sorted).
     exits: Vec<Vec<usize>>,
+    /// The player's side on a level whose goals divide the rest of the floor into areas
+    /// holding boxes (a goal room entered from two sides, as on XSokoban 66): a cell of the
+    /// area the player ends the level in. The player pulls only from its area, which grows
+    /// as goals are emptied, so going forwards it crosses the goal room before the room
+    /// fills, and the start boxes are brought from that area. `None`: the player comes from
+    /// any area outside the goals, and from the start cell to the start boxes.
+    side: Option<u16>,
+    /// How many slots left claiming a start box (see the module documentation).
+    claimed: usize,
 }
 
 /// The retrograde analysis of `board`, parking boxes when no box can leave if `parking`.
-fn retrograde(board: &Board, parking: bool) -> Retrograde {
+fn retrograde(board: &Board, parking: bool, side: Option<u16>) -> Retrograde {
     let n = board.cells();
     let goals = board.goal_list.len();
     // The slots whose boxes the analysis pulls out: the goals, then the parking cells it
@@ -344,11 +370,12 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         .collect();
     let mut used = vec![false; starts.len()];
     let mut exits: Vec<Vec<usize>> = vec![Vec::new(); goals];
+    let mut claimed = 0;
     loop {
         // Where each start box can still be brought with the slots of `standing` full.
         let states: Vec<Vec<bool>> = starts
             .iter()
-            .map(|&b| push_states(board, &standing, b))
+            .map(|&b| push_states(board, &standing, b, side.unwrap_or(board.start_player)))
             .collect();
         let mut any = vec![false; n * 4];
         for st in &states {
@@ -366,7 +393,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
             if removed != u16::MAX {
                 continue;
             }
-            let (visited, _) = pull_visits(board, &standing, slot_cell[k], |_| false);
+            let (visited, _) = pull_visits(board, &standing, slot_cell[k], side, |_| false);
             let met: Vec<usize> = (0..starts.len())
                 .filter(|&i| !used[i] && visited.iter().any(|&s| states[i][s]))
                 .collect();
@@ -402,18 +429,22 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
                 .min_by_key(|&&i| (wanted[i], i))
             {
                 used[i] = true;
+                claimed += 1;
                 removable.push(*k);
                 keep_exits(*k, &|s| states[i][s]);
             }
         }
         removable.sort_unstable();
+        let mut kind = "claiming start boxes";
         if removable.is_empty() {
+            kind = "meeting claimed boxes";
             removable = by_any;
             for &k in &removable {
                 keep_exits(k, &|s| any[s]);
             }
         }
         if removable.is_empty() {
+            kind = "to the sink";
             removable = by_sink;
             for &k in &removable {
                 keep_exits(k, &|s| sink((s / 4) as u16));
@@ -423,7 +454,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
             // No box leaves: park one beside the goals if that lets another leave (reach a
             // state a start box can be brought to).
             let parked = if parking {
-                park(board, &standing, &slot_cell, &removed_in, |s| any[s])
+                park(board, &standing, &slot_cell, &removed_in, side, |s| any[s])
             } else {
                 None
             };
@@ -449,6 +480,7 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         tracing::trace!(
             round,
             removed = ?removable.iter().map(|&k| board.xy(slot_cell[k])).collect::<Vec<_>>(),
+            kind,
             "fess plan: goals freed"
         );
         for &k in &removable {
@@ -463,7 +495,86 @@ fn retrograde(board: &Board, parking: bool) -> Retrograde {
         removed_in,
         rounds: round,
         exits,
+        side,
+        claimed,
     }
+}
+
+/// The retrograde analysis with parking, or without when a parked box would stay.
+fn retrograde_parked_if_it_leaves(board: &Board, side: Option<u16>) -> Retrograde {
+    let order = retrograde(board, true, side);
+    if order.removed_in[board.goal_list.len()..].contains(&u16::MAX) {
+        retrograde(board, false, side)
+    } else {
+        order
+    }
+}
+
+/// The areas of the floor outside the goals (the goals as walls) that hold a start box off
+/// its goal or the player: a cell of each. Two or more: the goals divide the level, and the
+/// player's side matters ([`Retrograde::side`]).
+fn sides(board: &Board) -> Vec<u16> {
+    let n = board.cells();
+    let mut seen = vec![false; n];
+    let mut area = vec![false; n];
+    let mut sides = Vec::new();
+    for c in 0..n as u16 {
+        if seen[c as usize] || board.is_goal(c) {
+            continue;
+        }
+        flood(board, &board.goals, NONE, c, &mut area);
+        let holds = |x: u16| area[x as usize];
+        if board
+            .start_boxes
+            .iter()
+            .any(|b| !board.is_goal(b) && holds(b))
+            || holds(board.start_player)
+        {
+            sides.push(c);
+        }
+        for (s, &a) in seen.iter_mut().zip(&area) {
+            *s |= a;
+        }
+    }
+    sides
+}
+
+/// The packing order. On a level the goals divide ([`sides`]), the analysis with the player
+/// coming from any side can free goals by entrances the player cannot reach from one side
+/// of the finished level; when it does not give a complete plan (every goal freed, every
+/// start box off its goal claimed), the analysis for each side the player may end on is
+/// tried, and the first complete one is kept.
+fn best_retrograde(board: &Board) -> Retrograde {
+    let goals = board.goal_list.len();
+    let starts = board
+        .start_boxes
+        .iter()
+        .filter(|&b| !board.is_goal(b))
+        .count();
+    let complete = |o: &Retrograde| {
+        o.claimed == starts && o.removed_in[..goals].iter().all(|&r| r != u16::MAX)
+    };
+    let any_side = retrograde_parked_if_it_leaves(board, None);
+    if complete(&any_side) {
+        return any_side;
+    }
+    let sides = sides(board);
+    if sides.len() < 2 {
+        return any_side;
+    }
+    for side in sides {
+        let order = retrograde_parked_if_it_leaves(board, Some(side));
+        tracing::trace!(
+            side = ?board.xy(side),
+            claimed = order.claimed,
+            complete = complete(&order),
+            "fess plan: the player's side tried"
+        );
+        if complete(&order) {
+            return order;
+        }
+    }
+    any_side
 }
 
 /// How each goal of a plan without parking left in the retrograde analysis: the goals its
@@ -489,11 +600,11 @@ fn exit_paths(board: &Board, order: &Retrograde, goal_at: &[u16]) -> (Vec<Vec<us
         }
         let exits = &order.exits[g];
         let exit = |s: usize| exits.binary_search(&s).is_ok();
-        let (_, mut path) = pull_visits(board, &standing, cell[g], |s| {
+        let (_, mut path) = pull_visits(board, &standing, cell[g], order.side, |s| {
             exit(s) && !board.is_goal((s / 4) as u16)
         });
         if path.is_none() {
-            path = pull_visits(board, &standing, cell[g], exit).1;
+            path = pull_visits(board, &standing, cell[g], order.side, exit).1;
         }
         let Some(path) = path else {
             crossed[g].extend((0..goals).filter(|&h| removed_in[h] < r));
@@ -756,10 +867,7 @@ impl PackingPlan {
         let goals = board.goal_list.len();
         // Parking is kept when every parked box leaves again; otherwise the plan is the one
         // without it.
-        let mut order = retrograde(board, true);
-        if order.removed_in[goals..].contains(&u16::MAX) {
-            order = retrograde(board, false);
-        }
+        let order = best_retrograde(board);
         let Retrograde {
             slot_cell,
             parked_from,
@@ -1332,6 +1440,37 @@ mod tests {
         assert_eq!(boxes.iter().count(), b.goal_list.len());
         let mut mask = CellSet::new(b.cells());
         assert_eq!(plan.out_of_plan(&b, &boxes, &mut mask), 0);
+    }
+
+    #[test]
+    fn a_level_the_goals_divide_is_planned_from_the_players_side() {
+        // XSokoban 72: the block of 4 × 2 goals at the top closes the corridor between the
+        // player's corner (left) and the room of the boxes (right). From the left only four
+        // boxes can be brought to the block; planned from the room, every box is claimed and
+        // the block fills from the room's side, its upper row first.
+        let b = xsokoban(72);
+        assert_eq!(sides(&b).len(), 2);
+        let any_side = retrograde_parked_if_it_leaves(&b, None);
+        assert!(any_side.claimed < 16);
+        let order = best_retrograde(&b);
+        assert_eq!(order.claimed, 16);
+        assert!(order.side.is_some());
+        let plan = PackingPlan::new(&b);
+        for x in 7..=10 {
+            for x2 in 7..=10 {
+                assert!(plan.rank[goal(&b, x, 1)] < plan.rank[goal(&b, x2, 2)]);
+            }
+        }
+        // The upper row fills from its far end, by the corridor's right side.
+        assert!(plan.rank[goal(&b, 10, 1)] < plan.rank[goal(&b, 7, 1)]);
+    }
+
+    #[test]
+    fn a_level_the_goals_do_not_divide_keeps_the_plan_from_any_side() {
+        // XSokoban 1: the goal room is entered from the one area holding the boxes.
+        let b = xsokoban(1);
+        assert!(sides(&b).len() < 2);
+        assert!(best_retrograde(&b).side.is_none());
     }
 
     #[test]
