@@ -455,7 +455,7 @@ fn run_phases(
 ///
 /// With two or more `threads` the lists run on two threads (more are used as two), each with
 /// the whole time and iteration budget. On one thread they take turns on one core
-/// (`solver/turns.rs`: slices of 3 ms under a time budget, of about 1,000 expansions under
+/// (`solver/turns.rs`: slices of 12 ms under a time budget, of about 1,000 expansions under
 /// an iteration budget), the second list two slices for each of the first's
 /// (`ONE_CORE_WEIGHTS`) and the iterations split in the same proportion, so
 /// the same searches serve every core count. Taking turns did as well as a separate
