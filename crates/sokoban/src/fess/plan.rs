@@ -555,6 +555,12 @@ fn best_retrograde(board: &Board) -> Retrograde {
         o.claimed == starts && o.removed_in[..goals].iter().all(|&r| r != u16::MAX)
     };
     let any_side = retrograde_parked_if_it_leaves(board, None);
+    tracing::trace!(
+        claimed = any_side.claimed,
+        starts,
+        complete = complete(&any_side),
+        "fess plan: the player from any side"
+    );
     if complete(&any_side) {
         return any_side;
     }
