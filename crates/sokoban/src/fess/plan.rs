@@ -334,11 +334,11 @@ struct Retrograde {
     /// For each slot that left, the states its pulls met that let it leave (sorted).
     exits: Vec<Vec<usize>>,
     /// The player's side on a level whose goals divide the rest of the floor into areas
-    /// holding boxes (a goal room entered from two sides, as on XSokoban 66): a cell of the
-    /// area the player ends the level in. The player pulls only from its area, which grows
-    /// as goals are emptied, so going forwards it crosses the goal room before the room
-    /// fills, and the start boxes are brought from that area. `None`: the player comes from
-    /// any area outside the goals, and from the start cell to the start boxes.
+    /// holding boxes (XSokoban 72: a block of goals across the corridor between the player's
+    /// corner and the room of the boxes): a cell of the area the player ends the level in.
+    /// The player pulls only from its area, which grows as goals are emptied, and the start
+    /// boxes are brought from that area. `None`: the player comes from any area outside the
+    /// goals, and from the start cell to the start boxes.
     side: Option<u16>,
     /// How many slots left claiming a start box (see the module documentation).
     claimed: usize,
@@ -871,8 +871,8 @@ impl PackingPlan {
     pub fn new(board: &Board) -> PackingPlan {
         let n = board.cells();
         let goals = board.goal_list.len();
-        // Parking is kept when every parked box leaves again; otherwise the plan is the one
-        // without it.
+        // The retrograde analysis, from the player's side where the goals divide the floor,
+        // with parking when every parked box leaves again.
         let order = best_retrograde(board);
         let Retrograde {
             slot_cell,

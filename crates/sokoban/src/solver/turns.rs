@@ -24,7 +24,7 @@ pub(crate) const POLLS_PER_TURN: u32 = 8;
 /// A slice of time per unit of weight, for [`TurnLength::Time`]: a few dozen budget polls of
 /// any search (a best-first search polls about every 0.5 ms, FESS about every 1 ms). Handing
 /// the turn on takes tens of microseconds, but the search taking it then finds its tables
-/// gone from the caches: with slices of 3 ms two searches sharing a core made about 3.5 %
+/// gone from the caches: with slices of 3 ms two searches sharing a core made about 3.6 %
 /// fewer expansions in all than with slices of 12 ms (docs/benchmarks/sokoban.md, "One
 /// core: the length of a turn").
 /// The shortest window of a list at 10 s (A*'s 2 %, 0.2 s) still spans several turns.
