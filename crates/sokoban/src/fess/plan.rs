@@ -539,11 +539,16 @@ fn sides(board: &Board) -> Vec<u16> {
     sides
 }
 
+/// The most sides [`best_retrograde`] tries: each costs one or two retrograde analyses, and
+/// the four benchmark sets have at most nine (Sasquatch 31), so a level of many pockets
+/// holding boxes does not spend seconds on its plan.
+const MAX_SIDES_TRIED: usize = 16;
+
 /// The packing order. On a level the goals divide ([`sides`]), the analysis with the player
 /// coming from any side can free goals by entrances the player cannot reach from one side
 /// of the finished level; when it does not give a complete plan (every goal freed, every
 /// start box off its goal claimed), the analysis for each side the player may end on is
-/// tried, and the first complete one is kept.
+/// tried (the first [`MAX_SIDES_TRIED`]), and the first complete one is kept.
 fn best_retrograde(board: &Board) -> Retrograde {
     let goals = board.goal_list.len();
     let starts = board
@@ -568,7 +573,7 @@ fn best_retrograde(board: &Board) -> Retrograde {
     if sides.len() < 2 {
         return any_side;
     }
-    for side in sides {
+    for side in sides.into_iter().take(MAX_SIDES_TRIED) {
         let order = retrograde_parked_if_it_leaves(board, Some(side));
         tracing::trace!(
             side = ?board.xy(side),
