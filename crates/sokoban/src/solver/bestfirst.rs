@@ -847,7 +847,13 @@ fn expand_child(
         child_normalized_player(board, &pos.boxes, parent_reach, parent_min, push).unwrap_or_else(
             || {
                 flooded = true;
-                reach.compute(board, &pos.boxes, pos.player)
+                reach.compute_after_move(
+                    board,
+                    &pos.boxes,
+                    parent_reach,
+                    (push.from, to),
+                    pos.player,
+                )
             },
         )
     } else {

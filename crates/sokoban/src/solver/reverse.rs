@@ -245,26 +245,32 @@ pub(super) fn reverse_search(
                 if back == NONE || pos.boxes.contains(back) || targets.dead[b as usize] {
                     continue;
                 }
-                let Some(h) = bound.after_push(&targets, c, b) else {
-                    continue;
-                };
                 pos.boxes.remove(c);
                 pos.boxes.insert(b);
                 let key =
                     pos.box_hash ^ board.zobrist_box[c as usize] ^ board.zobrist_box[b as usize];
                 // The child's slot is known before its player's area: fetched during the flood.
                 store.prefetch(key);
-                let norm = scratch.compute(board, &pos.boxes, back);
+                // The child's player area, flooded on the parent's free cells with the two
+                // cells of the pull changed.
+                let norm = scratch.compute_after_move(board, &pos.boxes, &reach, (c, b), back);
+                debug_assert_eq!(norm, scratch.compute(board, &pos.boxes, back));
                 // The child's free-floor areas, for the connectivity term and its feature
                 // cell: counted beside the player's area just flooded.
                 let mut cell = 0;
-                let child = match store.find(key, pos.boxes.words(), norm) {
+                // The bound (a one-row repair) only for a position not stored yet: a
+                // duplicate is skipped either way, and so is a deadlock the bound finds.
+                let bounded = match store.find(key, pos.boxes.words(), norm) {
                     Some(_) => None,
-                    None if store.len() >= limit => {
+                    None => bound.after_push(&targets, c, b),
+                };
+                let child = match bounded {
+                    None => None,
+                    Some(_) if store.len() >= limit => {
                         outcome.stop = StopReason::Nodes;
                         return outcome;
                     }
-                    None => {
+                    Some(h) => {
                         let counted = weighs_areas(h) || cells.is_some();
                         let regions = if counted {
                             count_regions_beside_player(board, &pos.boxes, &mut scratch)
