@@ -513,22 +513,20 @@ pub(super) fn forward_search(
             }
         }
         // The bound's optimum is kept from the last expansion when this node is its child
-        // by one push (greedy search dives): repaired in one row, not solved again.
-        let parent = store.parent[i];
-        // Otherwise, when the parent's optimum is still in the cache of recent ones, from
-        // that; the bound is the same either way.
-        let by_one_push = parent != NO_NODE && !store.is_macro(node);
-        let moved = || {
-            let push = store.push[i];
-            (push.from, board.step(push.from, push.dir))
-        };
-        if by_one_push && parent == prepared {
-            bound.prepare_after_push(board, &pos.boxes, moved());
-        } else if let Some(saved) = saved_bounds.get(parent).filter(|_| by_one_push) {
-            bound.prepare_from(board, &pos.boxes, saved, moved());
-        } else {
-            bound.prepare(board, &pos.boxes);
-        }
+        // by one push (greedy search dives): repaired in one row, not solved again; else
+        // from the parent's or a near ancestor's optimum if still cached.
+        saved_bounds.prepare(
+            &mut bound,
+            board,
+            &pos.boxes,
+            (node, prepared),
+            store,
+            |j| {
+                let push = store.push[j as usize];
+                (store.parent[j as usize] != NO_NODE && !store.is_macro(j))
+                    .then(|| (push.from, board.step(push.from, push.dir)))
+            },
+        );
         saved_bounds.put(node, &bound);
         prepared = node;
         generate_pushes(board, &pos, &reach, true, &mut pushes);
@@ -940,6 +938,9 @@ fn expand_child(
     Child::New(j, info)
 }
 
+/// The most one-push moves [`SavedBounds::prepare`] repairs an ancestor's optimum along.
+const ANCESTOR_REPAIRS: usize = 8;
+
 /// The bound optima of recently expanded nodes, for preparing the bound of a child of one of
 /// them by a one-row repair ([`LowerBound::prepare_from`]): best-first search expands most
 /// nodes soon after their parents (with 4,096 entries, 91–99 % of the expansions of three
@@ -966,6 +967,66 @@ impl SavedBounds {
         (*tag == node && node != NO_NODE).then_some(saved)
     }
 
+    /// Prepare `bound` for `node` (its boxes `boxes`): repaired in one row from its parent's
+    /// optimum when that is the one `bound` holds (`prepared`, the node last prepared) or is
+    /// still cached, else row by row along the one-push moves from its nearest ancestor
+    /// whose optimum is (at most [`ANCESTOR_REPAIRS`] up), else solved afresh. `moved(i)`
+    /// is the move of the box (from, to) from `i`'s parent to `i`, `None` for a root or a
+    /// child by more than one push. Each repair is O(n²) against O(n³) afresh; the bound is
+    /// the same either way.
+    pub(super) fn prepare(
+        &self,
+        bound: &mut LowerBound,
+        board: &Board,
+        boxes: &CellSet,
+        (node, prepared): (u32, u32),
+        store: &NodeStore,
+        moved: impl Fn(u32) -> Option<(u16, u16)>,
+    ) -> Option<u32> {
+        // The moves from the ancestor to `node`, last first.
+        let mut chain: [(u16, u16); ANCESTOR_REPAIRS] = [(0, 0); ANCESTOR_REPAIRS];
+        let mut len = 0;
+        let mut cur = node;
+        let base = loop {
+            let Some(m) = moved(cur).filter(|_| len < ANCESTOR_REPAIRS) else {
+                return bound.prepare(board, boxes);
+            };
+            chain[len] = m;
+            len += 1;
+            let p = store.parent[cur as usize];
+            if p == prepared {
+                break None;
+            }
+            if let Some(saved) = self.get(p) {
+                break Some(saved);
+            }
+            cur = p;
+        };
+        if len == 1 {
+            return match base {
+                None => bound.prepare_after_push(board, boxes, chain[0]),
+                Some(saved) => bound.prepare_from(board, boxes, saved, chain[0]),
+            };
+        }
+        // The boxes after the ancestor's move: `node`'s with the later moves undone; then
+        // each move made again.
+        let mut after = boxes.clone();
+        for &(from, to) in &chain[..len - 1] {
+            after.remove(to);
+            after.insert(from);
+        }
+        let mut h = match base {
+            None => bound.prepare_after_push(board, &after, chain[len - 1]),
+            Some(saved) => bound.prepare_from(board, &after, saved, chain[len - 1]),
+        };
+        for &(from, to) in chain[..len - 1].iter().rev() {
+            after.remove(from);
+            after.insert(to);
+            h = bound.prepare_after_push(board, &after, (from, to));
+        }
+        h
+    }
+
     /// Save the optimum `bound` holds prepared, as `node`'s.
     pub(super) fn put(&mut self, node: u32, bound: &LowerBound) {
         let k = node as usize % self.slots.len();
@@ -978,6 +1039,89 @@ impl SavedBounds {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The bound prepared along a chain of pushes from the nearest ancestor whose optimum is
+    /// cached (or is the one prepared) equals the bound solved afresh, at every depth of the
+    /// chain and past [`ANCESTOR_REPAIRS`] (solved afresh there).
+    #[test]
+    fn a_bound_repaired_from_an_ancestor_is_the_bound_solved_afresh() {
+        let board = crate::fess::test_levels::board(
+            "#########\n#.   . .#\n#       #\n# $ $ $ #\n#   @   #\n# $   $ #\n#.     .#\n#########\n",
+        );
+        let mut store = new_store(&board);
+        let mut pos = Position::start(&board);
+        let mut reach = Reach::new(board.cells());
+        let mut pushes = Vec::new();
+        let mut node = store.insert(
+            0,
+            pos.boxes.words(),
+            0,
+            NO_NODE,
+            Push {
+                from: 0,
+                dir: Dir::Up,
+            },
+            0,
+            0,
+        );
+        let mut bound = LowerBound::new();
+        bound.prepare(&board, &pos.boxes);
+        let mut saved = SavedBounds::new(board.box_count());
+        saved.put(node, &bound);
+        let root = node;
+        let moved = |store: &NodeStore, j: u32| {
+            let push = store.push[j as usize];
+            (store.parent[j as usize] != NO_NODE)
+                .then(|| (push.from, board.step(push.from, push.dir)))
+        };
+        // A chain of pushes, each the first one possible that is not undone at once.
+        for depth in 1..=ANCESTOR_REPAIRS + 2 {
+            reach.compute(&board, &pos.boxes, pos.player);
+            generate_pushes(&board, &pos, &reach, true, &mut pushes);
+            let last = store.push[node as usize];
+            // Each push the first that leaves a push to make, those not undoing the last
+            // one first.
+            let mut candidates = pushes.clone();
+            candidates.sort_by_key(|p| node != root && board.step(p.from, p.dir) == last.from);
+            let mut next = Vec::new();
+            let push = candidates
+                .into_iter()
+                .find(|&p| {
+                    let old = pos.apply_push(&board, p);
+                    reach.compute(&board, &pos.boxes, pos.player);
+                    generate_pushes(&board, &pos, &reach, true, &mut next);
+                    pos.undo_push(&board, p, old);
+                    !next.is_empty()
+                })
+                .unwrap_or_else(|| panic!("a push at depth {depth}"));
+            pos.apply_push(&board, push);
+            node = store.insert(0, pos.boxes.words(), 0, node, push, depth as u32, 0);
+            let fresh = LowerBound::new().compute(&board, &pos.boxes);
+            // From the root's cached optimum, with another position prepared in between.
+            let mut other = LowerBound::new();
+            let got = saved.prepare(
+                &mut other,
+                &board,
+                &pos.boxes,
+                (node, NO_NODE),
+                &store,
+                |j| moved(&store, j),
+            );
+            assert_eq!(got, fresh, "depth {depth}");
+            // From the root's optimum held prepared.
+            let mut held = LowerBound::new();
+            held.prepare(&board, &Position::start(&board).boxes);
+            let got = SavedBounds::new(board.box_count()).prepare(
+                &mut held,
+                &board,
+                &pos.boxes,
+                (node, root),
+                &store,
+                |j| moved(&store, j),
+            );
+            assert_eq!(got, fresh, "depth {depth}, prepared");
+        }
+    }
 
     proptest! {
         /// The chained bucket queues pop what [`Buckets`] (a `Vec` per priority) pops, in the

@@ -210,22 +210,20 @@ pub(super) fn reverse_search(
         let g = store.g[i];
         let mut pos = Position::from_words(board, store.words(node), store.player(node));
         reach.compute(board, &pos.boxes, pos.player);
-        // The bound's optimum repaired in one row from the parent's when the parent was the
-        // last node expanded (greedy search dives) or is still cached, as forward.
-        let parent = store.parent[i];
-        let moved = || {
-            let push = store.push[i];
-            (board.step(push.from, push.dir), push.from)
-        };
-        let h = if parent == NO_NODE {
-            bound.prepare(&targets, &pos.boxes)
-        } else if parent == prepared {
-            bound.prepare_after_push(&targets, &pos.boxes, moved())
-        } else if let Some(saved) = saved_bounds.get(parent) {
-            bound.prepare_from(&targets, &pos.boxes, saved, moved())
-        } else {
-            bound.prepare(&targets, &pos.boxes)
-        };
+        // The bound's optimum repaired from the parent's when the parent was the last node
+        // expanded (greedy search dives) or from a near ancestor's still cached, as forward.
+        let h = saved_bounds.prepare(
+            &mut bound,
+            &targets,
+            &pos.boxes,
+            (node, prepared),
+            store,
+            |j| {
+                let push = store.push[j as usize];
+                (store.parent[j as usize] != NO_NODE)
+                    .then(|| (board.step(push.from, push.dir), push.from))
+            },
+        );
         saved_bounds.put(node, &bound);
         prepared = node;
         if h.is_none() {
