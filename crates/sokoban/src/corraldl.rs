@@ -399,55 +399,27 @@ impl CorralDeadlock {
                 self.sub = sub;
                 continue;
             }
-            // Add the boxes that block the border boxes (4-adjacent chains), up to a cap.
-            self.list.clear();
-            self.list.extend(sub.iter());
-            grow_cluster(&mut self.list, &mut sub, &pos.boxes, MAX_BOXES, |b| {
-                &board.neighbors[b as usize][..]
-            });
             self.in_corral.clear();
             for &c in &self.regions.cells {
                 self.in_corral.insert(c);
             }
-            let hash = sub
-                .iter()
-                .fold(0u64, |h, c| h ^ board.zobrist_box[c as usize]);
-            let corral_key = hash ^ board.zobrist_player[start as usize].rotate_left(41);
-            // The player's area on the relaxed board is the one holding the player's
-            // normalized cell on the real board (`reach.min`): that cell and the boxes fix
-            // the relaxed cell, so the answer filed under it is the relaxed cell's, found
-            // without flooding the relaxed board.
-            let real_key = corral_key ^ board.zobrist_player[reach.min as usize].rotate_left(29);
-            let dead = match self.by_real_cell.get(&real_key) {
-                Some(&d) => d,
-                None => {
-                    let norm = self.reach.compute(board, &sub, pos.player);
-                    let key = corral_key ^ board.zobrist_player[norm as usize].rotate_left(17);
-                    let d = match self.cache.get(&key) {
-                        Some(&d) => d,
-                        None => {
-                            let d = self.search(board, &sub, pos.player, false);
-                            if d {
-                                // The search used `reach` as scratch: the start's area again.
-                                self.reach.compute(board, &sub, pos.player);
-                                self.patterns.learn(board, &sub, &self.reach);
-                            }
-                            if self.cache.len() > CACHE_LIMIT {
-                                // Answers filed by real cell refer to these.
-                                self.cache.clear();
-                                self.by_real_cell.clear();
-                            }
-                            self.cache.insert(key, d);
-                            d
-                        }
-                    };
-                    if self.by_real_cell.len() > CACHE_LIMIT {
-                        self.by_real_cell.clear();
-                    }
-                    self.by_real_cell.insert(real_key, d);
-                    d
+            // The border boxes alone first, then with the boxes that block them (4-adjacent
+            // chains, up to a cap): fewer boxes relax the position further but make a far
+            // smaller search, which proves a corral closed by border boxes that cannot move
+            // (XSokoban 9: three boxes around a two-cell pocket) where the larger set's
+            // search runs out of its budget.
+            let mut dead = self.relaxed_deadlock(board, &sub, pos, reach, start);
+            if !dead {
+                self.list.clear();
+                self.list.extend(sub.iter());
+                let border = self.list.len();
+                grow_cluster(&mut self.list, &mut sub, &pos.boxes, MAX_BOXES, |b| {
+                    &board.neighbors[b as usize][..]
+                });
+                if self.list.len() > border {
+                    dead = self.relaxed_deadlock(board, &sub, pos, reach, start);
                 }
-            };
+            }
             self.sub = sub;
             if dead {
                 self.proved += 1;
@@ -455,6 +427,58 @@ impl CorralDeadlock {
             }
         }
         false
+    }
+
+    /// Whether the position relaxed to the boxes `sub` (the corral's border boxes and maybe
+    /// those blocking them; every other box removed) is proved dead for the corral in
+    /// `in_corral` found from `start` (see the module documentation), cached.
+    fn relaxed_deadlock(
+        &mut self,
+        board: &Board,
+        sub: &CellSet,
+        pos: &Position,
+        reach: &Reach,
+        start: u16,
+    ) -> bool {
+        let hash = sub
+            .iter()
+            .fold(0u64, |h, c| h ^ board.zobrist_box[c as usize]);
+        let corral_key = hash ^ board.zobrist_player[start as usize].rotate_left(41);
+        // The player's area on the relaxed board is the one holding the player's
+        // normalized cell on the real board (`reach.min`): that cell and the boxes fix
+        // the relaxed cell, so the answer filed under it is the relaxed cell's, found
+        // without flooding the relaxed board.
+        let real_key = corral_key ^ board.zobrist_player[reach.min as usize].rotate_left(29);
+        match self.by_real_cell.get(&real_key) {
+            Some(&d) => d,
+            None => {
+                let norm = self.reach.compute(board, sub, pos.player);
+                let key = corral_key ^ board.zobrist_player[norm as usize].rotate_left(17);
+                let d = match self.cache.get(&key) {
+                    Some(&d) => d,
+                    None => {
+                        let d = self.search(board, sub, pos.player, false);
+                        if d {
+                            // The search used `reach` as scratch: the start's area again.
+                            self.reach.compute(board, sub, pos.player);
+                            self.patterns.learn(board, sub, &self.reach);
+                        }
+                        if self.cache.len() > CACHE_LIMIT {
+                            // Answers filed by real cell refer to these.
+                            self.cache.clear();
+                            self.by_real_cell.clear();
+                        }
+                        self.cache.insert(key, d);
+                        d
+                    }
+                };
+                if self.by_real_cell.len() > CACHE_LIMIT {
+                    self.by_real_cell.clear();
+                }
+                self.by_real_cell.insert(real_key, d);
+                d
+            }
+        }
     }
 
     /// If `start` is a free cell the player does not reach and no corral flooded in this
@@ -744,6 +768,38 @@ mod tests {
         above.player = board.cell_of[board.width + 1];
         let mut fresh = CorralDeadlock::new(&board, 10_000);
         assert!(!fresh.is_cluster_deadlock(&board, &above, right));
+    }
+
+    /// A position of FESS's first dive on XSokoban 9: the two-cell pocket on the left is
+    /// closed by three boxes, each of which moves only with the player inside the pocket or
+    /// into a dead corner. With the boxes that block them (nine in all) the corral search runs
+    /// out of its 300 positions; with the three border boxes alone it proves the deadlock.
+    const POCKET_OF_THREE: &str = "          #######\n          #  ...#\n      #####  ...#\n      #      . .#\n      #  ##  ...#\n      ## ##  ...#\n     ### ########\n     # $$$ ##\n ##### $@ $ #####\n##   #$ $   #   #\n#  $    $     $ #\n###### $$ $$#####\n     #      #\n     ########\n";
+
+    #[test]
+    fn a_pocket_closed_by_border_boxes_that_cannot_move_is_a_deadlock() {
+        let level = Level::parse_one(POCKET_OF_THREE).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let moved = board.cell_of[8 * board.width + 7];
+        let mut reach = Reach::new(board.cells());
+        reach.compute(&board, &pos.boxes, pos.player);
+        let mut dl = CorralDeadlock::new(&board, 300);
+        assert!(dl.is_deadlock(&board, &pos, &reach, moved));
+        // The pushes of a solution from the start never pass through such a position.
+        let start = crate::fess::test_levels::xsokoban(9);
+        let out = crate::fess::fess(&start, &puzzle_engine::Budget::iterations(20_000));
+        let mut pos = Position::start(&start);
+        let mut dl = CorralDeadlock::new(&start, 300);
+        for p in out.pushes.expect("solved") {
+            pos.apply_push(&start, p);
+            reach.compute(&start, &pos.boxes, pos.player);
+            let to = start.step(p.from, p.dir);
+            assert!(
+                !dl.is_deadlock(&start, &pos, &reach, to),
+                "a position of the solution"
+            );
+        }
     }
 
     #[test]
