@@ -38,6 +38,9 @@ const MAX_BOXES: usize = 12;
 /// The most boxes a cluster search takes ([`CorralDeadlock::is_cluster_deadlock`]).
 pub const CLUSTER_BOXES: usize = 6;
 
+/// The boxes of the first, smaller cluster search ([`CorralDeadlock::is_cluster_deadlock`]).
+const FIRST_CLUSTER_BOXES: usize = 3;
+
 /// The most learned patterns [`Patterns`] keeps; later proofs are not kept.
 const PATTERN_LIMIT: usize = 1 << 16;
 
@@ -550,22 +553,46 @@ impl CorralDeadlock {
             self.sub = sub;
             return false;
         }
-        let norm = self.reach.compute(board, &sub, pos.player);
+        // The nearest few boxes first: a far smaller search, which proves what the whole
+        // cluster's search may run out of its budget on.
+        let mut dead = false;
+        if list.len() > FIRST_CLUSTER_BOXES {
+            let mut few = CellSet::new(board.cells());
+            for &b in &list[..FIRST_CLUSTER_BOXES] {
+                few.insert(b);
+            }
+            if list[..FIRST_CLUSTER_BOXES]
+                .iter()
+                .any(|&b| !board.is_goal(b))
+            {
+                dead = self.cluster_search(board, &few, pos.player);
+            }
+        }
+        if !dead {
+            dead = self.cluster_search(board, &sub, pos.player);
+        }
+        self.sub = sub;
+        dead
+    }
+
+    /// [`CorralDeadlock::is_cluster_deadlock`]'s search on the boxes `sub` alone, cached.
+    fn cluster_search(&mut self, board: &Board, sub: &CellSet, player: u16) -> bool {
+        let norm = self.reach.compute(board, sub, player);
         let key = sub
             .iter()
             .fold(board.zobrist_player[norm as usize], |h, c| {
                 h ^ board.zobrist_box[c as usize]
             });
-        let dead = match self.cluster_cache.get(&key) {
+        match self.cluster_cache.get(&key) {
             Some(&d) => d,
             None => {
                 // No corral: only a position with every box on a goal ends the search.
                 self.in_corral.clear();
                 self.by_rows = false;
-                let d = self.search(board, &sub, pos.player, true);
+                let d = self.search(board, sub, player, true);
                 if d {
-                    self.reach.compute(board, &sub, pos.player);
-                    self.patterns.learn(board, &sub, &self.reach);
+                    self.reach.compute(board, sub, player);
+                    self.patterns.learn(board, sub, &self.reach);
                     self.clusters_proved += 1;
                 }
                 if self.cluster_cache.len() > CACHE_LIMIT {
@@ -574,9 +601,7 @@ impl CorralDeadlock {
                 self.cluster_cache.insert(key, d);
                 d
             }
-        };
-        self.sub = sub;
-        dead
+        }
     }
 
     /// Exhaustive bounded search on the boxes `sub` alone: `true` if no position with every
@@ -800,6 +825,42 @@ mod tests {
                 "a position of the solution"
             );
         }
+    }
+
+    /// A position of FESS's search on XSokoban 31: the box pushed last, on (14, 5), stands on
+    /// the two boxes below it in a row whose only way down is a shaft of dead cells. The three
+    /// boxes alone cannot all reach goals (a breadth-first search of the 16,647 positions of
+    /// the three on that board agrees); with the fourth box touching them the search runs out
+    /// of its 1,000 positions first.
+    const THREE_ABOVE_A_SHAFT: &str = "##################\n###  #############\n###  ##@ #   #####\n##  $#       #####\n##$  $  # $$$#  ##\n##  $## #     $  #\n#  #  #$#$  $$$  #\n# $    $  $## ####\n# $ $ #$#  #  ####\n##  ###  ###$ ####\n##  #....     ####\n#####......#######\n####....##########\n####...###########\n####...###########\n##################\n";
+
+    #[test]
+    fn a_cluster_proved_by_its_nearest_boxes_is_a_deadlock() {
+        let level = Level::parse_one(THREE_ABOVE_A_SHAFT).unwrap();
+        let board = Board::new(&level).unwrap();
+        let pos = Position::start(&board);
+        let moved = board.cell_of[5 * board.width + 14];
+        let mut dl = CorralDeadlock::new(&board, 300).with_cluster_limit(&board, 1_000);
+        assert!(dl.is_cluster_deadlock(&board, &pos, moved));
+        // The nearest three alone prove it; the whole cluster of four proves nothing.
+        let mut three = CellSet::new(board.cells());
+        for (x, y) in [(14, 5), (14, 6), (13, 6)] {
+            three.insert(board.cell_of[y * board.width + x]);
+        }
+        let mut fresh = CorralDeadlock::new(&board, 300).with_cluster_limit(&board, 1_000);
+        assert!(fresh.cluster_search(&board, &three, pos.player));
+        // The whole cluster, as the test takes it: the fourth box touching them as well.
+        let mut cluster = CellSet::new(board.cells());
+        cluster.insert(moved);
+        let mut list = vec![moved];
+        grow_cluster(&mut list, &mut cluster, &pos.boxes, CLUSTER_BOXES, |b| {
+            &board.ring[b as usize][..]
+        });
+        for &m in list.iter().skip(CLUSTER_BOXES) {
+            cluster.remove(m);
+        }
+        assert_eq!(cluster.len(), 4);
+        assert!(!fresh.cluster_search(&board, &cluster, pos.player));
     }
 
     #[test]
