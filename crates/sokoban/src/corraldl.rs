@@ -7,8 +7,9 @@
 //! `B` on a goal. So if an exhaustive push search on the relaxed board (dead squares and freeze
 //! deadlocks pruned, both valid there) finds no position where either every box of `B` is on a
 //! goal or the player reaches the corral again, the position is a deadlock. The search is
-//! bounded; running out of budget proves nothing. Results are cached by `B` and the player's
-//! normalized cell on the relaxed board.
+//! bounded; running out of budget proves nothing, so it runs first with `B` alone, then with
+//! the boxes that block `B` added (fewer boxes relax more but search far less). Results are
+//! cached by the boxes and the player's normalized cell on the relaxed board.
 //!
 //! **Learned patterns.** A proof is about the relaxed position alone: the boxes `B` with the
 //! player anywhere in its area on the relaxed board. Any later position that holds every box
@@ -743,12 +744,18 @@ mod tests {
     use super::*;
     use crate::level::Level;
 
-    fn check(text: &str) -> (bool, bool) {
+    /// The level in `text`, its board, its start position and the player's area there.
+    fn at_start(text: &str) -> (Level, Board, Position, Reach) {
         let level = Level::parse_one(text).unwrap();
         let board = Board::new(&level).unwrap();
         let pos = Position::start(&board);
         let mut reach = Reach::new(board.cells());
         reach.compute(&board, &pos.boxes, pos.player);
+        (level, board, pos, reach)
+    }
+
+    fn check(text: &str) -> (bool, bool) {
+        let (_, board, pos, reach) = at_start(text);
         let corral = CorralDeadlock::new(&board, 10_000).is_deadlock(&board, &pos, &reach, NONE);
         let mut freeze = FreezeCheck::new();
         let frozen = pos
@@ -767,12 +774,8 @@ mod tests {
 
     #[test]
     fn a_cluster_that_cannot_reach_the_goals_is_a_deadlock() {
-        let level = Level::parse_one(TWO_BOX_TRAP).unwrap();
-        let board = Board::new(&level).unwrap();
-        let pos = Position::start(&board);
+        let (level, board, pos, reach) = at_start(TWO_BOX_TRAP);
         let right = board.cell_of[4 * board.width + 4];
-        let mut reach = Reach::new(board.cells());
-        reach.compute(&board, &pos.boxes, pos.player);
         let mut dl = CorralDeadlock::new(&board, 10_000);
         assert!(!dl.is_deadlock(&board, &pos, &reach, right));
         assert!(dl.is_cluster_deadlock(&board, &pos, right));
@@ -797,18 +800,14 @@ mod tests {
 
     /// A position of FESS's first dive on XSokoban 9: the two-cell pocket on the left is
     /// closed by three boxes, each of which moves only with the player inside the pocket or
-    /// into a dead corner. With the boxes that block them (nine in all) the corral search runs
+    /// into a dead corner. With the two boxes that block them (five in all) the corral search runs
     /// out of its 300 positions; with the three border boxes alone it proves the deadlock.
     const POCKET_OF_THREE: &str = "          #######\n          #  ...#\n      #####  ...#\n      #      . .#\n      #  ##  ...#\n      ## ##  ...#\n     ### ########\n     # $$$ ##\n ##### $@ $ #####\n##   #$ $   #   #\n#  $    $     $ #\n###### $$ $$#####\n     #      #\n     ########\n";
 
     #[test]
     fn a_pocket_closed_by_border_boxes_that_cannot_move_is_a_deadlock() {
-        let level = Level::parse_one(POCKET_OF_THREE).unwrap();
-        let board = Board::new(&level).unwrap();
-        let pos = Position::start(&board);
+        let (_, board, pos, mut reach) = at_start(POCKET_OF_THREE);
         let moved = board.cell_of[8 * board.width + 7];
-        let mut reach = Reach::new(board.cells());
-        reach.compute(&board, &pos.boxes, pos.player);
         let mut dl = CorralDeadlock::new(&board, 300);
         assert!(dl.is_deadlock(&board, &pos, &reach, moved));
         // The pushes of a solution from the start never pass through such a position.
@@ -836,9 +835,7 @@ mod tests {
 
     #[test]
     fn a_cluster_proved_by_its_nearest_boxes_is_a_deadlock() {
-        let level = Level::parse_one(THREE_ABOVE_A_SHAFT).unwrap();
-        let board = Board::new(&level).unwrap();
-        let pos = Position::start(&board);
+        let (_, board, pos, _) = at_start(THREE_ABOVE_A_SHAFT);
         let moved = board.cell_of[5 * board.width + 14];
         let mut dl = CorralDeadlock::new(&board, 300).with_cluster_limit(&board, 1_000);
         assert!(dl.is_cluster_deadlock(&board, &pos, moved));

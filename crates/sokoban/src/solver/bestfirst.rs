@@ -970,10 +970,10 @@ impl SavedBounds {
     /// Prepare `bound` for `node` (its boxes `boxes`): repaired in one row from its parent's
     /// optimum when that is the one `bound` holds (`prepared`, the node last prepared) or is
     /// still cached, else row by row along the one-push moves from its nearest ancestor
-    /// whose optimum is (at most [`ANCESTOR_REPAIRS`] up), else solved afresh. `moved(i)`
-    /// is the move of the box (from, to) from `i`'s parent to `i`, `None` for a root or a
-    /// child by more than one push. Each repair is O(n²) against O(n³) afresh; the bound is
-    /// the same either way.
+    /// whose optimum is held or cached (at most [`ANCESTOR_REPAIRS`] up), else solved afresh.
+    /// `moved(i)` is the move of the box (from, to) from `i`'s parent to `i`, `None` for a
+    /// root or a child by more than one push. Each repair is O(n²) against O(n³) afresh; the
+    /// bound is the same either way.
     pub(super) fn prepare(
         &self,
         bound: &mut LowerBound,
