@@ -152,6 +152,8 @@ pub struct CorralDeadlock {
     /// Scratch: the boxes of the corral being tested, and the same as a list.
     sub: CellSet,
     list: Vec<u16>,
+    /// Scratch: the nearest boxes of a cluster, searched first.
+    few: CellSet,
     cache: FxHashMap<u64, bool>,
     /// The same answers filed by the player's normalized cell on the real board (which fixes
     /// the relaxed one), so that a repeated corral is answered without a flood.
@@ -282,6 +284,7 @@ impl CorralDeadlock {
             regions: Regions::default(),
             in_corral: CellSet::new(board.cells()),
             sub: CellSet::new(board.cells()),
+            few: CellSet::new(board.cells()),
             list: Vec::new(),
             cache: FxHashMap::default(),
             by_real_cell: FxHashMap::default(),
@@ -557,17 +560,18 @@ impl CorralDeadlock {
         // The nearest few boxes first: a far smaller search, which proves what the whole
         // cluster's search may run out of its budget on.
         let mut dead = false;
-        if list.len() > FIRST_CLUSTER_BOXES {
-            let mut few = CellSet::new(board.cells());
+        if list.len() > FIRST_CLUSTER_BOXES
+            && list[..FIRST_CLUSTER_BOXES]
+                .iter()
+                .any(|&b| !board.is_goal(b))
+        {
+            let mut few = std::mem::take(&mut self.few);
+            few.clear();
             for &b in &list[..FIRST_CLUSTER_BOXES] {
                 few.insert(b);
             }
-            if list[..FIRST_CLUSTER_BOXES]
-                .iter()
-                .any(|&b| !board.is_goal(b))
-            {
-                dead = self.cluster_search(board, &few, pos.player);
-            }
+            dead = self.cluster_search(board, &few, pos.player);
+            self.few = few;
         }
         if !dead {
             dead = self.cluster_search(board, &sub, pos.player);

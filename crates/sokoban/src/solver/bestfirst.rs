@@ -948,6 +948,8 @@ const ANCESTOR_REPAIRS: usize = 8;
 /// most about 8 MB.
 pub(super) struct SavedBounds {
     slots: Vec<(u32, SavedBound)>,
+    /// Scratch for [`SavedBounds::prepare`]: the boxes along a chain of repairs.
+    boxes: CellSet,
 }
 
 impl SavedBounds {
@@ -958,12 +960,13 @@ impl SavedBounds {
         let slots = ((8 << 20) / bytes).clamp(1, 4096);
         SavedBounds {
             slots: vec![(NO_NODE, SavedBound::default()); slots],
+            boxes: CellSet::default(),
         }
     }
 
-    /// The saved optimum of `node`, if still cached.
-    pub(super) fn get(&self, node: u32) -> Option<&SavedBound> {
-        let (tag, saved) = &self.slots[node as usize % self.slots.len()];
+    /// The saved optimum of `node` in `slots`, if still cached.
+    fn cached(slots: &[(u32, SavedBound)], node: u32) -> Option<&SavedBound> {
+        let (tag, saved) = &slots[node as usize % slots.len()];
         (*tag == node && node != NO_NODE).then_some(saved)
     }
 
@@ -975,7 +978,7 @@ impl SavedBounds {
     /// root or a child by more than one push. Each repair is O(n²) against O(n³) afresh; the
     /// bound is the same either way.
     pub(super) fn prepare(
-        &self,
+        &mut self,
         bound: &mut LowerBound,
         board: &Board,
         boxes: &CellSet,
@@ -997,7 +1000,7 @@ impl SavedBounds {
             if p == prepared {
                 break None;
             }
-            if let Some(saved) = self.get(p) {
+            if let Some(saved) = Self::cached(&self.slots, p) {
                 break Some(saved);
             }
             cur = p;
@@ -1010,19 +1013,20 @@ impl SavedBounds {
         }
         // The boxes after the ancestor's move: `node`'s with the later moves undone; then
         // each move made again.
-        let mut after = boxes.clone();
+        let after = &mut self.boxes;
+        after.clone_from(boxes);
         for &(from, to) in &chain[..len - 1] {
             after.remove(to);
             after.insert(from);
         }
         let mut h = match base {
-            None => bound.prepare_after_push(board, &after, chain[len - 1]),
-            Some(saved) => bound.prepare_from(board, &after, saved, chain[len - 1]),
+            None => bound.prepare_after_push(board, after, chain[len - 1]),
+            Some(saved) => bound.prepare_from(board, after, saved, chain[len - 1]),
         };
         for &(from, to) in chain[..len - 1].iter().rev() {
             after.remove(from);
             after.insert(to);
-            h = bound.prepare_after_push(board, &after, (from, to));
+            h = bound.prepare_after_push(board, after, (from, to));
         }
         h
     }
