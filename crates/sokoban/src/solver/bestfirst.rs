@@ -1101,28 +1101,18 @@ mod tests {
             pos.apply_push(&board, push);
             node = store.insert(0, pos.boxes.words(), 0, node, push, depth as u32, 0);
             let fresh = LowerBound::new().compute(&board, &pos.boxes);
+            let prepare = |cache: &mut SavedBounds, bound: &mut LowerBound, prepared: u32| {
+                cache.prepare(bound, &board, &pos.boxes, (node, prepared), &store, |j| {
+                    moved(&store, j)
+                })
+            };
             // From the root's cached optimum, with another position prepared in between.
-            let mut other = LowerBound::new();
-            let got = saved.prepare(
-                &mut other,
-                &board,
-                &pos.boxes,
-                (node, NO_NODE),
-                &store,
-                |j| moved(&store, j),
-            );
+            let got = prepare(&mut saved, &mut LowerBound::new(), NO_NODE);
             assert_eq!(got, fresh, "depth {depth}");
             // From the root's optimum held prepared.
             let mut held = LowerBound::new();
             held.prepare(&board, &Position::start(&board).boxes);
-            let got = SavedBounds::new(board.box_count()).prepare(
-                &mut held,
-                &board,
-                &pos.boxes,
-                (node, root),
-                &store,
-                |j| moved(&store, j),
-            );
+            let got = prepare(&mut SavedBounds::new(board.box_count()), &mut held, root);
             assert_eq!(got, fresh, "depth {depth}, prepared");
         }
     }
