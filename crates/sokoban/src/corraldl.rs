@@ -18,6 +18,10 @@
 //! pattern (the boxes and the area) and every position tested is matched against them first:
 //! a database of small deadlock patterns learned during the search, as Shoham & Schaeffer's
 //! FESS write-up keeps, here learned from the corral searches' proofs.
+//!
+//! The same relaxation serves two searches with no corral, for FESS: around the box pushed
+//! last ([`CorralDeadlock::is_cluster_deadlock`]), and over a room whose boxes are taken off
+//! the board as they leave it ([`CorralDeadlock::is_room_deadlock`]).
 
 use crate::board::{cells_of, same_words, Board, CellSet, NONE, ROW_BITS};
 use crate::corral::Regions;
@@ -183,6 +187,22 @@ pub struct CorralDeadlock {
     cluster_cache: FxHashMap<u64, bool>,
     /// Number of clusters proved deadlocked (for statistics).
     pub clusters_proved: u64,
+    /// The area of the room search under way ([`CorralDeadlock::is_room_deadlock`]): a box
+    /// pushed off it leaves the search. Empty outside a room search.
+    room_area: CellSet,
+    /// Whether a room search is under way.
+    in_room_search: bool,
+    /// Steps from each cell of the area of the room search last begun (`room_near_area`)
+    /// to the nearest goal in it or cell off it (the room searches try the pushes that bring
+    /// a box nearest first).
+    room_near: Vec<u16>,
+    room_near_area: u16,
+    /// The most positions a room search stores.
+    room_limit: usize,
+    /// Answers of the room searches by area, boxes and the player's normalized cell.
+    room_cache: FxHashMap<u64, bool>,
+    /// Number of rooms proved deadlocked (for statistics).
+    pub rooms_proved: u64,
 }
 
 /// The positions of one corral search, in flat arrays reused from search to search: box
@@ -311,6 +331,13 @@ impl CorralDeadlock {
                 .collect(),
             cluster_cache: FxHashMap::default(),
             clusters_proved: 0,
+            room_area: CellSet::new(board.cells()),
+            in_room_search: false,
+            room_near: vec![0; board.cells()],
+            room_near_area: NONE,
+            room_limit: 0,
+            room_cache: FxHashMap::default(),
+            rooms_proved: 0,
         }
     }
 
@@ -519,8 +546,92 @@ impl CorralDeadlock {
     /// The same with the cluster searches storing at most `limit` positions each.
     pub fn with_cluster_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
         self.cluster_limit = limit;
-        self.states = SearchStates::new(board.cells(), self.limit.max(limit));
+        self.states = SearchStates::new(board.cells(), self.limit.max(limit).max(self.room_limit));
         self
+    }
+
+    /// The same scratch whose room searches ([`CorralDeadlock::is_room_deadlock`]) store at
+    /// most `limit` positions.
+    pub fn with_room_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
+        self.room_limit = limit;
+        self.states =
+            SearchStates::new(board.cells(), self.limit.max(self.cluster_limit).max(limit));
+        self
+    }
+
+    /// Can the boxes standing in `area` (a room with the dead-end corridors that open only
+    /// into it, at most `max_boxes` of them, one off its goal at least) not all either reach
+    /// a goal in it or leave it? Relax as for a corral: remove every other box, and take a box
+    /// off the board once it is pushed off `area`. A solution's pushes of those boxes still
+    /// work there (fewer obstacles), and in it each box ends on a goal of the area or has left
+    /// the area; so if an exhaustive bounded push search (the pushes that bring a box nearest
+    /// a goal or the way out first) reaches no position whose remaining boxes all stand on
+    /// goals, the position is a deadlock. A room with a single way out whose boxes must leave
+    /// it in some order (the player below each in turn) is the case this finds and the
+    /// cluster search misses: the room's boxes are too many to bring to the goals within its
+    /// budget, and on the room's cells alone the search is small. A proof is kept as a learned
+    /// pattern (the relaxation only removes boxes, so any position holding the same boxes with
+    /// the player in the same area is dead too).
+    pub fn is_room_deadlock(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        area: &CellSet,
+        area_id: u16,
+        max_boxes: usize,
+    ) -> bool {
+        if self.room_limit == 0 {
+            return false;
+        }
+        let mut sub = std::mem::take(&mut self.sub);
+        sub.clear();
+        let mut count = 0;
+        let mut off_goal = false;
+        for b in pos.boxes.iter() {
+            if area.contains(b) {
+                sub.insert(b);
+                count += 1;
+                off_goal |= !board.is_goal(b);
+            }
+        }
+        // A room holding every box relaxes nothing: its search would be the whole level's.
+        if count == 0 || count > max_boxes || !off_goal || count == pos.boxes.len() {
+            self.sub = sub;
+            return false;
+        }
+        let norm = self.reach.compute(board, &sub, pos.player);
+        let key = sub.iter().fold(
+            board.zobrist_player[norm as usize]
+                ^ u64::from(area_id).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            |h, c| h ^ board.zobrist_box[c as usize],
+        );
+        let dead = match self.room_cache.get(&key) {
+            Some(&d) => d,
+            None => {
+                self.in_corral.clear();
+                self.by_rows = false;
+                if self.room_near_area != area_id {
+                    self.room_near_area = area_id;
+                    fill_room_near(board, area, &mut self.room_near, &mut self.list);
+                }
+                self.room_area.set_words(area.words());
+                self.in_room_search = true;
+                let d = self.search(board, &sub, pos.player, true);
+                self.in_room_search = false;
+                if d {
+                    self.reach.compute(board, &sub, pos.player);
+                    self.patterns.learn(board, &sub, &self.reach);
+                    self.rooms_proved += 1;
+                }
+                if self.room_cache.len() > CACHE_LIMIT {
+                    self.room_cache.clear();
+                }
+                self.room_cache.insert(key, d);
+                d
+            }
+        };
+        self.sub = sub;
+        dead
     }
 
     /// Is the box on `moved` (the box pushed last in `pos`) part of a provably deadlocked
@@ -613,7 +724,9 @@ impl CorralDeadlock {
     /// box on a goal or the player in the corral (`self.in_corral`) is reachable. With
     /// `nearest_first`, each position's pushes are tried those ending nearest a goal first.
     fn search(&mut self, board: &Board, sub: &CellSet, player: u16, nearest_first: bool) -> bool {
-        let limit = if nearest_first {
+        let limit = if self.in_room_search {
+            self.room_limit
+        } else if nearest_first {
             self.cluster_limit
         } else {
             self.limit
@@ -652,7 +765,11 @@ impl CorralDeadlock {
             }
             if nearest_first {
                 // The stack takes the last push first.
-                let near = &self.near_goal;
+                let near = if self.in_room_search {
+                    &self.room_near
+                } else {
+                    &self.near_goal
+                };
                 states
                     .pushes
                     .sort_unstable_by_key(|p| Reverse(near[board.step(p.from, p.dir) as usize]));
@@ -663,10 +780,22 @@ impl CorralDeadlock {
                 let mut child = std::mem::replace(&mut states.child, CellSet::new(0));
                 child.set_words(states.boxes.words());
                 child.remove(p.from);
-                child.insert(to);
+                // In a room search a box pushed off the room leaves the board.
+                let left = self.in_room_search && !self.room_area.contains(to);
+                if !left {
+                    child.insert(to);
+                }
                 let outcome = (|| {
                     if child.iter().all(|c| board.is_goal(c)) {
                         return Some(false);
+                    }
+                    if left {
+                        let norm = self.child_reach.compute(board, &child, p.from);
+                        if states.len() >= limit {
+                            return Some(false);
+                        }
+                        states.insert(&child, p.from, norm);
+                        return None;
                     }
                     if self.freeze.is_deadlock(board, &child, to) {
                         return None;
@@ -708,6 +837,31 @@ impl CorralDeadlock {
             }
         }
         true
+    }
+}
+
+/// Fill `near` with the steps from each cell of `area` to the nearest goal in it or cell off
+/// it, over the floor (0 off the area); `queue` is scratch.
+fn fill_room_near(board: &Board, area: &CellSet, near: &mut [u16], queue: &mut Vec<u16>) {
+    queue.clear();
+    for c in 0..near.len() as u16 {
+        if !area.contains(c) || board.is_goal(c) {
+            near[c as usize] = 0;
+            queue.push(c);
+        } else {
+            near[c as usize] = u16::MAX;
+        }
+    }
+    let mut k = 0;
+    while k < queue.len() {
+        let c = queue[k];
+        k += 1;
+        for &m in &board.neighbors[c as usize] {
+            if m != NONE && near[m as usize] == u16::MAX {
+                near[m as usize] = near[c as usize] + 1;
+                queue.push(m);
+            }
+        }
     }
 }
 

@@ -383,6 +383,10 @@ struct Expander {
     corral_dl: CorralDeadlock,
     bipartite: FrozenMatching,
     side_match: SideMatching,
+    /// The room area of each cell and the areas ([`Rooms::areas`]), for the room deadlock
+    /// search.
+    room_area_of: Vec<u16>,
+    room_areas: Vec<CellSet>,
     pushes: Vec<Push>,
     moves: Vec<MacroMove>,
     cands: Vec<Candidate>,
@@ -399,6 +403,28 @@ const CORRAL_SEARCH_LIMIT: usize = 300;
 /// The positions a cluster search may store ([`CorralDeadlock::is_cluster_deadlock`]).
 const CLUSTER_SEARCH_LIMIT: usize = 1000;
 
+/// The positions a room search may store ([`CorralDeadlock::is_room_deadlock`]).
+const ROOM_SEARCH_LIMIT: usize = 2000;
+
+/// The most boxes a room search takes.
+const ROOM_BOXES: usize = 8;
+
+/// Whether the boxes of the room area (of `areas`: each cell's area and the areas) the box on
+/// `moved` stands in are deadlocked ([`CorralDeadlock::is_room_deadlock`]).
+fn room_deadlock(
+    corral_dl: &mut CorralDeadlock,
+    (area_of, areas): (&[u16], &[CellSet]),
+    board: &Board,
+    pos: &Position,
+    moved: u16,
+) -> bool {
+    if moved == NONE {
+        return false;
+    }
+    let area = area_of[moved as usize];
+    area != NONE && corral_dl.is_room_deadlock(board, pos, &areas[area as usize], area, ROOM_BOXES)
+}
+
 /// The candidates of one position: its legal, non-deadlocked macro moves with their features,
 /// or a solving move.
 enum Children {
@@ -409,8 +435,10 @@ enum Children {
 impl Expander {
     fn new(board: &Board) -> Expander {
         let n = board.cells();
+        let analysis = Analysis::new(board);
+        let (room_area_of, room_areas) = analysis.rooms.areas(board);
         Expander {
-            analysis: Analysis::new(board),
+            analysis,
             gen: MacroGen::new(board),
             reach: Reach::new(n),
             child_reach: Reach::new(n),
@@ -418,9 +446,12 @@ impl Expander {
             freeze: FreezeCheck::new(),
             corrals: CorralPruner::new(),
             corral_dl: CorralDeadlock::new(board, CORRAL_SEARCH_LIMIT)
-                .with_cluster_limit(board, CLUSTER_SEARCH_LIMIT),
+                .with_cluster_limit(board, CLUSTER_SEARCH_LIMIT)
+                .with_room_limit(board, ROOM_SEARCH_LIMIT),
             bipartite: FrozenMatching::new(),
             side_match: SideMatching::new(board),
+            room_area_of,
+            room_areas,
             pushes: Vec::new(),
             moves: Vec::new(),
             cands: Vec::new(),
@@ -428,6 +459,18 @@ impl Expander {
             blocked: Vec::new(),
             sorted: Vec::new(),
         }
+    }
+
+    /// Whether the boxes of the room area the box on `moved` (pushed last) stands in are
+    /// deadlocked ([`CorralDeadlock::is_room_deadlock`]).
+    fn is_room_deadlock(&mut self, board: &Board, pos: &Position, moved: u16) -> bool {
+        room_deadlock(
+            &mut self.corral_dl,
+            (&self.room_area_of, &self.room_areas),
+            board,
+            pos,
+            moved,
+        )
     }
 
     /// Fill `self.cands` with the moves of `pos` (whose features are `features`), mark the
@@ -446,6 +489,7 @@ impl Expander {
             || self.bipartite.is_deadlock(board, &pos.boxes)
             || self.side_match.is_deadlock(board, &pos.boxes, pos.player)
             || self.corral_dl.is_cluster_deadlock(board, pos, moved)
+            || self.is_room_deadlock(board, pos, moved)
         {
             return Children::Moves;
         }
@@ -552,6 +596,13 @@ impl Expander {
                     || self
                         .side_match
                         .is_deadlock(board, &child.boxes, child.player)
+                    || room_deadlock(
+                        &mut self.corral_dl,
+                        (&self.room_area_of, &self.room_areas),
+                        board,
+                        &child,
+                        m.to,
+                    )
                 {
                     self.cands.remove(i);
                     live.remove(i);
@@ -872,6 +923,78 @@ mod tests {
     use crate::level::parse_xsb;
     use crate::lurd::replay;
     use crate::position::pushes_to_lurd;
+
+    /// XSokoban 17 after one push: the box beside the player pushed right, under the box
+    /// above it, in the room whose only way out for a box is the one-wide gap at the top (a
+    /// box goes up it only with the player below, in the same column). The room's five boxes
+    /// can no longer all leave it; the whole position takes the greedy solver 45,092
+    /// expansions to prove dead. The room search proves it, and not the start position nor
+    /// the position after pushing the box above the player instead (the first push of a
+    /// solution).
+    #[test]
+    fn a_room_whose_boxes_cannot_all_leave_is_a_deadlock() {
+        let b = xsokoban(17);
+        let cell = crate::fess::test_levels::cell;
+        let mut ex = Expander::new(&b);
+        let start = Position::start(&b);
+        let area = ex.room_area_of[cell(&b, 4, 9) as usize];
+        assert_ne!(area, NONE, "the boxes' room is a room");
+        assert!(
+            ex.room_areas[area as usize].contains(cell(&b, 4, 12)),
+            "its dead ends too"
+        );
+        assert!(
+            !ex.room_areas[area as usize].contains(cell(&b, 4, 7)),
+            "not its way out"
+        );
+        let after = |from: (usize, usize), to: (usize, usize), player: (usize, usize)| {
+            let mut pos = start.clone();
+            pos.boxes.remove(cell(&b, from.0, from.1));
+            pos.boxes.insert(cell(&b, to.0, to.1));
+            pos.player = cell(&b, player.0, player.1);
+            pos
+        };
+        assert!(!ex.is_room_deadlock(&b, &start, cell(&b, 3, 10)));
+        let good = after((3, 8), (4, 8), (3, 8));
+        assert!(!ex.is_room_deadlock(&b, &good, cell(&b, 4, 8)));
+        let dead = after((3, 10), (4, 10), (3, 10));
+        assert!(ex.is_room_deadlock(&b, &dead, cell(&b, 4, 10)));
+        // Learned: the corral test now matches the pattern in the same position.
+        ex.reach.compute(&b, &dead.boxes, dead.player);
+        assert!(ex.corral_dl.is_deadlock(&b, &dead, &ex.reach, NONE));
+    }
+
+    /// No position of a solution found by the portfolio (whose first searches, which solve
+    /// these screens, have no room test) is a room deadlock, on screens whose rooms the test
+    /// searches.
+    #[test]
+    fn no_position_of_a_solution_is_a_room_deadlock() {
+        let mut searched = 0;
+        for screen in [1, 2, 3, 5, 6, 7, 10, 17, 41, 70] {
+            let b = xsokoban(screen);
+            let out =
+                crate::solver::any_solution(&b, &puzzle_engine::Budget::iterations(2_000_000));
+            let Some(pushes) = out.pushes else {
+                panic!("screen {screen} not solved");
+            };
+            let mut ex = Expander::new(&b);
+            let mut pos = Position::start(&b);
+            for p in pushes {
+                pos.apply_push(&b, p);
+                let to = b.step(p.from, p.dir);
+                searched += usize::from(ex.room_area_of[to as usize] != NONE);
+                assert!(
+                    !ex.is_room_deadlock(&b, &pos, to),
+                    "screen {screen}: a position of the solution"
+                );
+            }
+            assert!(pos.is_solved(&b));
+        }
+        assert!(
+            searched > 100,
+            "the rooms were searched ({searched} positions)"
+        );
+    }
 
     /// The sizes behind [`Tree::held`]'s accounting: a stored move takes 16 bytes, a node 44
     /// and a queue entry 24.

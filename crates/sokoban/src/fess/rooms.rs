@@ -350,6 +350,61 @@ impl Rooms {
         }
     }
 
+    /// Each room's *area*: its cells and the corridor cells that open into it alone (the
+    /// connected corridor cells touching no other room: dead ends, or a loop out of the room
+    /// and back), so that a box leaving the area has reached a corridor that leads on to
+    /// another room. Returns the area of each cell ([`NONE`] for a corridor leading on) and
+    /// the areas as cell sets. Used by the room deadlock search
+    /// ([`crate::corraldl::CorralDeadlock::is_room_deadlock`]).
+    pub fn areas(&self, board: &Board) -> (Vec<u16>, Vec<CellSet>) {
+        let n = board.cells();
+        let mut area_of = self.room_of.clone();
+        let mut part = vec![NONE; n];
+        let mut stack = Vec::new();
+        let mut members = Vec::new();
+        for start in 0..n {
+            if self.room_of[start] != NONE || part[start] != NONE {
+                continue;
+            }
+            // One connected run of corridor cells, and the rooms it touches.
+            part[start] = start as u16;
+            stack.push(start as u16);
+            members.clear();
+            let mut touches = NONE;
+            let mut several = false;
+            while let Some(x) = stack.pop() {
+                members.push(x);
+                for &y in &board.neighbors[x as usize] {
+                    if y == NONE {
+                        continue;
+                    }
+                    match self.room_of[y as usize] {
+                        NONE => {
+                            if part[y as usize] == NONE {
+                                part[y as usize] = start as u16;
+                                stack.push(y);
+                            }
+                        }
+                        r if touches == NONE || touches == r => touches = r,
+                        _ => several = true,
+                    }
+                }
+            }
+            if touches != NONE && !several {
+                for &x in &members {
+                    area_of[x as usize] = touches;
+                }
+            }
+        }
+        let mut areas = vec![CellSet::new(n); self.count];
+        for (c, &a) in area_of.iter().enumerate() {
+            if a != NONE {
+                areas[a as usize].insert(c as u16);
+            }
+        }
+        (area_of, areas)
+    }
+
     /// The room-connectivity feature of the position `boxes`: links obstructed by boxes.
     pub fn obstructed_links(&mut self, board: &Board, boxes: &CellSet) -> u32 {
         if self.count < 2 {
