@@ -617,12 +617,11 @@ impl CorralDeadlock {
                 self.room_area.set_words(area.words());
                 self.in_room_search = true;
                 let d = self.search(board, &sub, pos.player, true);
-                self.in_room_search = false;
                 if d {
-                    self.reach.compute(board, &sub, pos.player);
-                    self.patterns.learn(board, &sub, &self.reach);
+                    self.learn_smallest(board, &sub, pos.player);
                     self.rooms_proved += 1;
                 }
+                self.in_room_search = false;
                 if self.room_cache.len() > CACHE_LIMIT {
                     self.room_cache.clear();
                 }
@@ -689,6 +688,21 @@ impl CorralDeadlock {
         }
         self.sub = sub;
         dead
+    }
+
+    /// Keep as a pattern the boxes `sub` just proved deadlocked (with the player on `player`)
+    /// less every box without which the rest are still proved (each dropped in turn, the
+    /// same search again): a smaller pattern matches more positions.
+    fn learn_smallest(&mut self, board: &Board, sub: &CellSet, player: u16) {
+        let mut core = sub.clone();
+        for b in sub.iter() {
+            core.remove(b);
+            if core.iter().all(|c| board.is_goal(c)) || !self.search(board, &core, player, true) {
+                core.insert(b);
+            }
+        }
+        self.reach.compute(board, &core, player);
+        self.patterns.learn(board, &core, &self.reach);
     }
 
     /// [`CorralDeadlock::is_cluster_deadlock`]'s search on the boxes `sub` alone, cached.

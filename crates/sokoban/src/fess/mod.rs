@@ -964,6 +964,39 @@ mod tests {
         assert!(ex.corral_dl.is_deadlock(&b, &dead, &ex.reach, NONE));
     }
 
+    /// A room proof is learned as the smallest set of its boxes still proved: with a sixth
+    /// box in XSokoban 17's room beside the five that can no longer all leave, the pattern
+    /// leaves a box out, and so matches a position without it (a pattern of all six would
+    /// match none). The position has a box more than the level, which the room search,
+    /// counting only the room's boxes, allows.
+    #[test]
+    fn a_room_proof_is_learned_without_the_boxes_it_does_not_need() {
+        let b = xsokoban(17);
+        let cell = crate::fess::test_levels::cell;
+        let (area_of, areas) = Rooms::new(&b).areas(&b);
+        let mut dead = Position::start(&b);
+        dead.boxes.remove(cell(&b, 3, 10));
+        dead.boxes.insert(cell(&b, 4, 10));
+        dead.player = cell(&b, 3, 10);
+        let mut reach = Reach::new(b.cells());
+        for extra in [(5, 10), (8, 10)] {
+            let mut dl = CorralDeadlock::new(&b, 300).with_room_limit(&b, 50_000);
+            let mut six = dead.clone();
+            six.boxes.insert(cell(&b, extra.0, extra.1));
+            let area = area_of[cell(&b, extra.0, extra.1) as usize];
+            let room = &areas[area as usize];
+            assert!(dl.is_room_deadlock(&b, &six, room, area, 8));
+            let mut fewer = 0;
+            for gone in six.boxes.iter().filter(|&c| room.contains(c)) {
+                let mut five = six.clone();
+                five.boxes.remove(gone);
+                reach.compute(&b, &five.boxes, five.player);
+                fewer += usize::from(dl.is_deadlock(&b, &five, &reach, NONE));
+            }
+            assert!(fewer >= 1, "no smaller position matched: {extra:?}");
+        }
+    }
+
     /// No position of a solution found by the portfolio (whose first searches, which solve
     /// these screens, have no room test) is a room deadlock, on screens whose rooms the test
     /// searches.
