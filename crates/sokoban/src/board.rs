@@ -404,6 +404,26 @@ impl Board {
         self.goal_list.len()
     }
 
+    /// Breadth-first steps over the floor from the cells in `queue`, whose `dist` is set
+    /// (every other cell's is `unset`): each cell reached gets one more than the cell it was
+    /// reached from. `queue` ends holding every cell reached, in the order reached.
+    pub fn spread_steps<T>(&self, queue: &mut Vec<u16>, dist: &mut [T], unset: T)
+    where
+        T: Copy + PartialEq + std::ops::Add<Output = T> + From<u8>,
+    {
+        let mut head = 0;
+        while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            for &m in &self.neighbors[c as usize] {
+                if m != NONE && dist[m as usize] == unset {
+                    dist[m as usize] = dist[c as usize] + T::from(1);
+                    queue.push(m);
+                }
+            }
+        }
+    }
+
     /// The neighbour of `c` in direction `d`, or [`NONE`].
     #[inline]
     pub fn step(&self, c: u16, d: Dir) -> u16 {

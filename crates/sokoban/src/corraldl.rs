@@ -866,17 +866,7 @@ fn fill_room_near(board: &Board, area: &CellSet, near: &mut [u16], queue: &mut V
             near[c as usize] = u16::MAX;
         }
     }
-    let mut k = 0;
-    while k < queue.len() {
-        let c = queue[k];
-        k += 1;
-        for &m in &board.neighbors[c as usize] {
-            if m != NONE && near[m as usize] == u16::MAX {
-                near[m as usize] = near[c as usize] + 1;
-                queue.push(m);
-            }
-        }
-    }
+    board.spread_steps(queue, near, u16::MAX);
 }
 
 /// Grow `list` (the boxes of `sub`, as a list) breadth first through the boxes of `boxes` next

@@ -13,7 +13,7 @@
 //! search ([`Features::order`]).
 
 use super::Features;
-use crate::board::{Board, CellSet, NONE};
+use crate::board::{Board, CellSet};
 use crate::fess::macros::MacroMove;
 
 /// What the advisors know of one macro move of the position.
@@ -137,17 +137,7 @@ fn nearest_to_plan(ctx: &Context) -> Option<u16> {
     for &c in &queue {
         dist[c as usize] = 0;
     }
-    let mut head = 0;
-    while head < queue.len() {
-        let c = queue[head];
-        head += 1;
-        for &m in &board.neighbors[c as usize] {
-            if m != NONE && dist[m as usize] == u32::MAX {
-                dist[m as usize] = dist[c as usize] + 1;
-                queue.push(m);
-            }
-        }
-    }
+    board.spread_steps(&mut queue, &mut dist, u32::MAX);
     ctx.out_of_plan
         .iter()
         .copied()
