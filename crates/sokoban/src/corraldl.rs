@@ -546,7 +546,7 @@ impl CorralDeadlock {
     /// The same with the cluster searches storing at most `limit` positions each.
     pub fn with_cluster_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
         self.cluster_limit = limit;
-        self.states = SearchStates::new(board.cells(), self.limit.max(limit).max(self.room_limit));
+        self.size_states(board);
         self
     }
 
@@ -554,9 +554,14 @@ impl CorralDeadlock {
     /// most `limit` positions.
     pub fn with_room_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
         self.room_limit = limit;
-        self.states =
-            SearchStates::new(board.cells(), self.limit.max(self.cluster_limit).max(limit));
+        self.size_states(board);
         self
+    }
+
+    /// Scratch for the largest of the corral, cluster and room searches.
+    fn size_states(&mut self, board: &Board) {
+        let most = self.limit.max(self.cluster_limit).max(self.room_limit);
+        self.states = SearchStates::new(board.cells(), most);
     }
 
     /// Can the boxes standing in `area` (a room with the dead-end corridors that open only

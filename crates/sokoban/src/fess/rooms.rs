@@ -359,15 +359,15 @@ impl Rooms {
     pub fn areas(&self, board: &Board) -> (Vec<u16>, Vec<CellSet>) {
         let n = board.cells();
         let mut area_of = self.room_of.clone();
-        let mut part = vec![NONE; n];
+        let mut seen = vec![false; n];
         let mut stack = Vec::new();
         let mut members = Vec::new();
         for start in 0..n {
-            if self.room_of[start] != NONE || part[start] != NONE {
+            if self.room_of[start] != NONE || seen[start] {
                 continue;
             }
             // One connected run of corridor cells, and the rooms it touches.
-            part[start] = start as u16;
+            seen[start] = true;
             stack.push(start as u16);
             members.clear();
             let mut touches = NONE;
@@ -380,8 +380,8 @@ impl Rooms {
                     }
                     match self.room_of[y as usize] {
                         NONE => {
-                            if part[y as usize] == NONE {
-                                part[y as usize] = start as u16;
+                            if !seen[y as usize] {
+                                seen[y as usize] = true;
                                 stack.push(y);
                             }
                         }
