@@ -191,7 +191,8 @@ pub struct Portfolio {
     /// of the budget in per cent, e.g. `astar:10,gm-c4:50,w2-c4:40`; `search:share:N` also stops
     /// that search after N expansions (its time passes on). Searches: `astar`;
     /// `fess` (the feature space search over macro moves; listed again, it goes on with the
-    /// tree of its earlier window); `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
+    /// tree of its earlier window); `fess-d` (FESS whose advisors name distinct moves, a tree of
+    /// its own each time); `gm-cX` / `g-cX` greedy with / without macros and connectivity weight X; `wmN-cX` /
     /// `wN-cX` weighted A* (w = N) with / without macros; then optionally `-pY` packing weight,
     /// `-fK` feature cycling on one expansion in K, `-aA` advisor weight, `-mK` bidirectional
     /// with K % for the helper; `r-` before a name searches backwards. The last search must go

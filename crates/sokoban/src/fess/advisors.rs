@@ -10,7 +10,9 @@
 //! boxes pushed away, or else a box next to it pushed away from it, connectivity not worse).
 //! The *explorer* opens a way to a free cell from which a push is possible that was not
 //! before. Among its candidates an advisor takes the best by the tie-break order of the
-//! search ([`Features::order`]).
+//! search ([`Features::order`]). With [`Sharing::Distinct`] an advisor whose best move an
+//! advisor before it already suggested names its next best instead, so that several advisors
+//! agreeing on one move still leave the search several moves of weight 0.
 
 use super::Features;
 use crate::board::{Board, CellSet};
@@ -59,6 +61,23 @@ fn best(cands: &[Candidate], keep: impl Fn(&Candidate) -> bool) -> Option<usize>
         .map(|(i, _)| i)
 }
 
+/// The best of the candidates `keep` selects that are not `advised` yet: an advisor whose
+/// best move another advisor already suggested names its next best instead, so that the
+/// advisors together name as many different moves as they can.
+fn best_new(
+    cands: &[Candidate],
+    advised: &[bool],
+    keep: &dyn Fn(&Candidate) -> bool,
+) -> Option<usize> {
+    cands
+        .iter()
+        .zip(advised)
+        .enumerate()
+        .filter(|&(_, (c, &a))| !a && keep(c))
+        .min_by_key(|(_, (c, _))| c.features.order())
+        .map(|(i, _)| i)
+}
+
 /// The box nearest to `target` among the boxes that have a candidate `keep` selects (not
 /// `target` itself, at most `radius` away), and its best such candidate.
 fn nearest_box_move(
@@ -83,20 +102,43 @@ fn nearest_box_move(
 /// push it away: the cells around the blocking box, diagonals included.
 const NEAR: usize = 2;
 
+/// How the advisors share out their suggestions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sharing {
+    /// Each advisor names its own best move, whether or not another names it too (the
+    /// paper's advisors, §III-E).
+    #[default]
+    Own,
+    /// The four feature advisors and the explorer ask in turn, and one whose best move an
+    /// advisor before it already named names its next best: as many moves of weight 0 as
+    /// they can give.
+    Distinct,
+}
+
 /// The advisors' suggestions: `advised[i]` is set when some advisor suggests candidate `i`.
-pub fn advise(ctx: &Context, cands: &[Candidate], advised: &mut Vec<bool>) {
+pub fn advise(ctx: &Context, cands: &[Candidate], advised: &mut Vec<bool>, sharing: Sharing) {
     advised.clear();
     advised.resize(cands.len(), false);
     let f = ctx.features;
     let not_worse = |c: &Candidate| c.features.regions <= f.regions;
-    let mut picks: [Option<usize>; 7] = [None; 7];
-    // Packing, connectivity, room connectivity, hotspots: one feature each.
-    picks[0] = best(cands, |c| c.features.packed > f.packed);
-    picks[1] = best(cands, |c| c.features.regions < f.regions);
-    picks[2] = best(cands, |c| c.features.rooms < f.rooms);
-    picks[3] = best(cands, |c| c.features.hotspots < f.hotspots);
-    // Explorer.
-    picks[4] = best(cands, |c| c.explores);
+    // Packing, connectivity, room connectivity, hotspots (one feature each) and the
+    // explorer, in turn.
+    let feature_advisors: [&dyn Fn(&Candidate) -> bool; 5] = [
+        &|c| c.features.packed > f.packed,
+        &|c| c.features.regions < f.regions,
+        &|c| c.features.rooms < f.rooms,
+        &|c| c.features.hotspots < f.hotspots,
+        &|c| c.explores,
+    ];
+    for keep in feature_advisors {
+        let pick = match sharing {
+            Sharing::Own => best(cands, keep),
+            Sharing::Distinct => best_new(cands, advised, keep),
+        };
+        if let Some(i) = pick {
+            advised[i] = true;
+        }
+    }
     // Opener: the hotspot blocking the most boxes.
     let hottest = ctx
         .blocked
@@ -104,8 +146,9 @@ pub fn advise(ctx: &Context, cands: &[Candidate], advised: &mut Vec<bool>) {
         .filter(|&&(_, k)| k > 0)
         .max_by_key(|&&(b, k)| (k, std::cmp::Reverse(b)))
         .map(|&(b, _)| b);
+    let mut picks: [Option<usize>; 2] = [None; 2];
     if let Some(h) = hottest {
-        picks[5] = best(cands, |c| c.m.from == h && not_worse(c)).or_else(|| {
+        picks[0] = best(cands, |c| c.m.from == h && not_worse(c)).or_else(|| {
             nearest_box_move(ctx, cands, h, NEAR, |c| {
                 not_worse(c)
                     && grid_distance(ctx.board, c.m.to, h) > grid_distance(ctx.board, c.m.from, h)
@@ -114,7 +157,7 @@ pub fn advise(ctx: &Context, cands: &[Candidate], advised: &mut Vec<bool>) {
     }
     // Out of plan: the out-of-plan box nearest to the plan's cells.
     if let Some(o) = nearest_to_plan(ctx) {
-        picks[6] = best(cands, |c| c.m.from == o && ctx.in_plan.contains(c.m.to)).or_else(|| {
+        picks[1] = best(cands, |c| c.m.from == o && ctx.in_plan.contains(c.m.to)).or_else(|| {
             nearest_box_move(ctx, cands, o, NEAR, |c| {
                 not_worse(c) && ctx.in_plan.contains(c.m.to)
             })
@@ -195,9 +238,37 @@ mod tests {
             in_plan: &in_plan,
         };
         let mut advised = Vec::new();
-        advise(&ctx, &cands, &mut advised);
+        advise(&ctx, &cands, &mut advised, Sharing::Own);
         // Packing takes the better of the two packing moves (fewer areas after it).
         assert_eq!(advised, vec![false, true, true, true, false]);
+    }
+
+    #[test]
+    fn with_distinct_sharing_an_advisor_whose_best_move_is_named_names_its_next() {
+        let b = board("#########\n#@ $ $ ..#\n#########\n");
+        let base = feats(0, 2, 1, 0, 1);
+        let cands = [
+            cand(5, 7, feats(1, 1, 1, 0, 1), false), // packs and joins two areas
+            cand(5, 8, feats(1, 2, 1, 0, 1), false), // packs
+            cand(3, 4, feats(0, 1, 1, 0, 1), false), // joins two areas
+            cand(3, 2, feats(0, 2, 1, 0, 1), false), // changes nothing
+        ];
+        let in_plan = CellSet::new(b.cells());
+        let ctx = Context {
+            board: &b,
+            features: base,
+            blocked: &[],
+            out_of_plan: &[],
+            in_plan: &in_plan,
+        };
+        let mut own = Vec::new();
+        advise(&ctx, &cands, &mut own, Sharing::Own);
+        // Packing and connectivity both name the first move.
+        assert_eq!(own, vec![true, false, false, false]);
+        let mut distinct = Vec::new();
+        advise(&ctx, &cands, &mut distinct, Sharing::Distinct);
+        // Connectivity, asked after packing, names the other move that joins two areas.
+        assert_eq!(distinct, vec![true, false, true, false]);
     }
 
     #[test]
@@ -224,7 +295,7 @@ mod tests {
             in_plan: &in_plan,
         };
         let mut advised = Vec::new();
-        advise(&ctx, &cands, &mut advised);
+        advise(&ctx, &cands, &mut advised, Sharing::Own);
         assert_eq!(advised, vec![false, true, false, true]);
     }
 
@@ -251,7 +322,7 @@ mod tests {
             in_plan: &in_plan,
         };
         let mut advised = Vec::new();
-        advise(&ctx, &cands, &mut advised);
+        advise(&ctx, &cands, &mut advised, Sharing::Own);
         // x = 5 is nearer the plan's cells; its move onto x = 6 enters them.
         assert_eq!(advised, vec![false, true, false]);
     }

@@ -44,6 +44,7 @@ use crate::dir::Dir;
 use crate::outcome::SearchOutcome;
 use crate::position::{count_regions_beside_player, generate_pushes, Position, Push, Reach};
 use crate::sidematch::SideMatching;
+pub use advisors::Sharing;
 use advisors::{advise, Candidate, Context};
 use hotspot::Hotspots;
 use macros::{MacroGen, MacroMove};
@@ -392,6 +393,8 @@ struct Expander {
     cands: Vec<Candidate>,
     advised: Vec<bool>,
     blocked: Vec<(u16, u32)>,
+    /// How the advisors share out their suggestions.
+    sharing: Sharing,
     /// Scratch: the candidates in the order their cell takes them (unadvised, tie-break key,
     /// index).
     sorted: Vec<(bool, u64, usize)>,
@@ -433,7 +436,7 @@ enum Children {
 }
 
 impl Expander {
-    fn new(board: &Board) -> Expander {
+    fn new(board: &Board, sharing: Sharing) -> Expander {
         let n = board.cells();
         let analysis = Analysis::new(board);
         let (room_area_of, room_areas) = analysis.rooms.areas(board);
@@ -457,6 +460,7 @@ impl Expander {
             cands: Vec::new(),
             advised: Vec::new(),
             blocked: Vec::new(),
+            sharing,
             sorted: Vec::new(),
         }
     }
@@ -575,7 +579,7 @@ impl Expander {
         // position is added, as every position is).
         let mut live = vec![false; self.cands.len()];
         loop {
-            advise(&ctx, &self.cands, &mut self.advised);
+            advise(&ctx, &self.cands, &mut self.advised, self.sharing);
             let mut dropped = false;
             for i in (0..self.cands.len()).rev() {
                 if !self.advised[i] || live[i] {
@@ -684,12 +688,17 @@ pub struct Fess {
 
 impl Fess {
     /// A search of `board` before its first position: the level analysed (packing plan,
-    /// rooms, hotspots), the tree empty.
+    /// rooms, hotspots), the tree empty; the paper's advisors ([`Sharing::Own`]).
     pub fn new(board: &Board) -> Fess {
+        Fess::with_sharing(board, Sharing::Own)
+    }
+
+    /// [`Fess::new`] with the advisors sharing out their suggestions as `sharing` says.
+    pub fn with_sharing(board: &Board, sharing: Sharing) -> Fess {
         let start = Position::start(board);
         let words_per = start.boxes.words().len();
         Fess {
-            exp: Expander::new(board),
+            exp: Expander::new(board, sharing),
             tree: Tree::new(words_per),
             next: Some((start, NO_NODE, None, 0)),
             turn: 0,
@@ -935,7 +944,7 @@ mod tests {
     fn a_room_whose_boxes_cannot_all_leave_is_a_deadlock() {
         let b = xsokoban(17);
         let cell = crate::fess::test_levels::cell;
-        let mut ex = Expander::new(&b);
+        let mut ex = Expander::new(&b, Sharing::Own);
         let start = Position::start(&b);
         let area = ex.room_area_of[cell(&b, 4, 9) as usize];
         assert_ne!(area, NONE, "the boxes' room is a room");
@@ -1010,7 +1019,7 @@ mod tests {
             let Some(pushes) = out.pushes else {
                 panic!("screen {screen} not solved");
             };
-            let mut ex = Expander::new(&b);
+            let mut ex = Expander::new(&b, Sharing::Own);
             let mut pos = Position::start(&b);
             for p in pushes {
                 pos.apply_push(&b, p);
@@ -1289,6 +1298,18 @@ mod tests {
         let level = crate::fess::test_levels::xsokoban_level(72);
         let b = Board::new(&level).expect("board");
         let out = fess(&b, &Budget::iterations(2_000));
+        assert_eq!(out.stop, StopReason::Solved);
+        let lurd = pushes_to_lurd(&b, &out.pushes.expect("pushes")).expect("the pushes join up");
+        assert!(replay(&level, &lurd).expect("replays").solved);
+    }
+
+    #[test]
+    fn with_distinct_advice_xsokoban_28_is_solved_and_replays() {
+        // 11,019 positions; the paper's advisors, each naming its own best move, do not
+        // solve it in 20,000 (docs/benchmarks/sokoban.md#fess).
+        let level = crate::fess::test_levels::xsokoban_level(28);
+        let b = Board::new(&level).expect("board");
+        let out = Fess::with_sharing(&b, Sharing::Distinct).run(&b, &Budget::iterations(15_000));
         assert_eq!(out.stop, StopReason::Solved);
         let lurd = pushes_to_lurd(&b, &out.pushes.expect("pushes")).expect("the pushes join up");
         assert!(replay(&level, &lurd).expect("replays").solved);

@@ -295,6 +295,9 @@ pub struct SearchOptions {
     /// Schaeffer 2020), instead of a best-first search: the order and the other switches do
     /// not apply then. Lets the portfolio give FESS a share of its budget.
     pub fess: bool,
+    /// With `fess`: the advisors name distinct moves ([`crate::fess::Sharing::Distinct`]),
+    /// and the search has a tree of its own, dropped when its phase ends.
+    pub fess_distinct: bool,
 }
 
 impl SearchOptions {
@@ -312,6 +315,7 @@ impl SearchOptions {
         reverse: false,
         meet: 0,
         fess: false,
+        fess_distinct: false,
     };
     /// The broader any-solution phases: corrals and corral deadlocks, no macros (a search
     /// with these settings that exhausts its space proves the level unsolvable).
@@ -328,6 +332,7 @@ impl SearchOptions {
         reverse: false,
         meet: 0,
         fess: false,
+        fess_distinct: false,
     };
     /// The any-solution settings: corrals, goal macros and the goal cut.
     pub const MACROS: SearchOptions = SearchOptions {
@@ -343,6 +348,7 @@ impl SearchOptions {
         reverse: false,
         meet: 0,
         fess: false,
+        fess_distinct: false,
     };
 }
 

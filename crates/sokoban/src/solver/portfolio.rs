@@ -4,11 +4,14 @@
 //! and [`PortfolioConfig`] carries the two lists
 //! (default: the built-in ones). Nothing here reads the environment.
 
-use super::{Order, Phase, SearchOptions, A_STAR, FESS, FIRST_THREAD, SECOND_THREAD};
+use super::{
+    Order, Phase, SearchOptions, A_STAR, FESS, FESS_DISTINCT, FIRST_THREAD, SECOND_THREAD,
+};
 use std::fmt;
 use std::str::FromStr;
 
-/// A search named as `try_orders` names it: `astar`; `fess` (FESS, [`SearchOptions::fess`]); `gm-cX` greedy with macros and
+/// A search named as `try_orders` names it: `astar`; `fess` (FESS, [`SearchOptions::fess`]);
+/// `fess-d` (FESS whose advisors name distinct moves, [`SearchOptions::fess_distinct`]); `gm-cX` greedy with macros and
 /// connectivity weight X, `g-cX` greedy without macros, `wN-cX` weighted A* (w = N) without
 /// macros, `wmN-cX` with them; then optionally `-pY` (packing weight), `-fK` (one expansion in K
 /// from feature-space cycling) and `-aA` (A points per push no advisor suggested). A name
@@ -21,6 +24,9 @@ pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
     }
     if name == "fess" {
         return Some(FESS);
+    }
+    if name == "fess-d" {
+        return Some(FESS_DISTINCT);
     }
     if let Some(rest) = name.strip_prefix("r-") {
         let (order, opts) = parse_search(rest)?;
@@ -78,7 +84,7 @@ pub fn parse_search(name: &str) -> Option<(Order, SearchOptions)> {
 pub fn search_name(order: Order, opts: &SearchOptions) -> String {
     let mut name = String::new();
     if opts.fess {
-        name.push_str("fess");
+        name.push_str(if opts.fess_distinct { "fess-d" } else { "fess" });
         return name;
     }
     if opts.reverse {
@@ -298,7 +304,7 @@ mod tests {
         }
         assert_eq!(
             Phases::built_in_second().to_string(),
-            "fess:20,gm-c4-f1-a1:50,gm-c4-f1:20:500000,fess:0,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
+            "fess-d:5:50000,fess:20,gm-c4-f1-a1:45,gm-c4-f1:20:500000,fess:0,wm2-c4-f1-a1:5,w2-c4-f1-a1:5"
         );
         let text = "astar:2, gm-c8-p2:30: 9000,r-g-c0-f8-m20:20,w3-c4:48";
         let phases: Phases = text.parse().unwrap();
