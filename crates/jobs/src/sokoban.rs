@@ -60,6 +60,10 @@ pub enum AlgorithmName {
     /// four features, seven advisors, one thread (see `docs/METHODS.md#sokoban-fess`).
     #[schemars(title = "FESS: feature space search on macro moves")]
     Fess,
+    /// FESS whose advisors name distinct moves: an advisor whose best move another already
+    /// named names its next best (see `docs/METHODS.md#sokoban-fess`, advisors).
+    #[schemars(title = "FESS with distinct advice")]
+    FessDistinct,
 }
 
 impl AlgorithmName {

@@ -46,10 +46,13 @@ pub enum Algorithm {
     /// FESS, the feature space search of Shoham & Schaeffer (IEEE CoG 2020), on macro moves
     /// with its four features and seven advisors ([`crate::fess`]). Not push-optimal.
     Fess,
+    /// FESS whose advisors name distinct moves ([`crate::fess::Sharing::Distinct`]): an
+    /// advisor whose best move another already named names its next best.
+    FessDistinct,
 }
 
 impl Algorithm {
-    /// Parse a CLI name: `astar`, `idastar`, `bfs`, `greedy`, `ga`, `fess`.
+    /// Parse a CLI name: `astar`, `idastar`, `bfs`, `greedy`, `ga`, `fess`, `fess-distinct`.
     pub fn from_name(name: &str) -> Option<Algorithm> {
         Some(match name {
             "astar" => Algorithm::AStar,
@@ -58,6 +61,7 @@ impl Algorithm {
             "greedy" => Algorithm::Greedy,
             "ga" => Algorithm::Genetic,
             "fess" => Algorithm::Fess,
+            "fess-distinct" => Algorithm::FessDistinct,
             _ => return None,
         })
     }
@@ -71,6 +75,7 @@ impl Algorithm {
             Algorithm::Greedy => "greedy",
             Algorithm::Genetic => "ga",
             Algorithm::Fess => "fess",
+            Algorithm::FessDistinct => "fess-distinct",
         }
     }
 }
@@ -765,6 +770,9 @@ pub fn solve_with(
             crate::genetic::solve_ga(&board, &config, budget, 1)
         }
         Algorithm::Fess => crate::fess::fess(&board, budget),
+        Algorithm::FessDistinct => {
+            Fess::with_sharing(&board, crate::fess::Sharing::Distinct).run(&board, budget)
+        }
     };
     let lurd = outcome
         .pushes
