@@ -218,6 +218,22 @@ mod tests {
         }
     }
 
+    /// The advice on `cands` in a position with features `base`, no hotspot and no box out of
+    /// plan.
+    fn plain_advice(b: &Board, base: Features, cands: &[Candidate], sharing: Sharing) -> Vec<bool> {
+        let in_plan = CellSet::new(b.cells());
+        let ctx = Context {
+            board: b,
+            features: base,
+            blocked: &[],
+            out_of_plan: &[],
+            in_plan: &in_plan,
+        };
+        let mut advised = Vec::new();
+        advise(&ctx, cands, &mut advised, sharing);
+        advised
+    }
+
     #[test]
     fn each_feature_advisor_names_one_move_that_improves_its_feature() {
         let b = board("#########\n#@ $ $ ..#\n#########\n");
@@ -229,18 +245,11 @@ mod tests {
             cand(3, 2, feats(0, 2, 0, 0, 1), false), // opens a room link
             cand(5, 8, feats(1, 3, 1, 0, 1), false), // packs, splits an area
         ];
-        let in_plan = CellSet::new(b.cells());
-        let ctx = Context {
-            board: &b,
-            features: base,
-            blocked: &[],
-            out_of_plan: &[],
-            in_plan: &in_plan,
-        };
-        let mut advised = Vec::new();
-        advise(&ctx, &cands, &mut advised, Sharing::Own);
         // Packing takes the better of the two packing moves (fewer areas after it).
-        assert_eq!(advised, vec![false, true, true, true, false]);
+        assert_eq!(
+            plain_advice(&b, base, &cands, Sharing::Own),
+            vec![false, true, true, true, false]
+        );
     }
 
     #[test]
@@ -253,22 +262,16 @@ mod tests {
             cand(3, 4, feats(0, 1, 1, 0, 1), false), // joins two areas
             cand(3, 2, feats(0, 2, 1, 0, 1), false), // changes nothing
         ];
-        let in_plan = CellSet::new(b.cells());
-        let ctx = Context {
-            board: &b,
-            features: base,
-            blocked: &[],
-            out_of_plan: &[],
-            in_plan: &in_plan,
-        };
-        let mut own = Vec::new();
-        advise(&ctx, &cands, &mut own, Sharing::Own);
         // Packing and connectivity both name the first move.
-        assert_eq!(own, vec![true, false, false, false]);
-        let mut distinct = Vec::new();
-        advise(&ctx, &cands, &mut distinct, Sharing::Distinct);
+        assert_eq!(
+            plain_advice(&b, base, &cands, Sharing::Own),
+            vec![true, false, false, false]
+        );
         // Connectivity, asked after packing, names the other move that joins two areas.
-        assert_eq!(distinct, vec![true, false, true, false]);
+        assert_eq!(
+            plain_advice(&b, base, &cands, Sharing::Distinct),
+            vec![true, false, true, false]
+        );
     }
 
     #[test]

@@ -241,10 +241,7 @@ const fn phase((order, opts): (Order, SearchOptions), share: u32) -> Phase {
 
 /// `search` with `share` per cent of the budget and at most [`GREEDY_CAP`] expansions.
 const fn capped(search: (Order, SearchOptions), share: u32) -> Phase {
-    Phase {
-        max_expansions: Some(GREEDY_CAP),
-        ..phase(search, share)
-    }
+    capped_at(search, share, GREEDY_CAP)
 }
 
 /// `search` with `share` per cent of the budget and at most `cap` expansions.
