@@ -51,14 +51,20 @@ fn grid_distance(board: &Board, a: u16, b: u16) -> usize {
     ax.abs_diff(bx) + ay.abs_diff(by)
 }
 
-/// The best of the candidates `keep` selects, by the features' tie-break order.
-fn best(cands: &[Candidate], keep: impl Fn(&Candidate) -> bool) -> Option<usize> {
+/// The best of the candidates `keep` selects (by index and candidate), by the features'
+/// tie-break order.
+fn best_at(cands: &[Candidate], keep: impl Fn(usize, &Candidate) -> bool) -> Option<usize> {
     cands
         .iter()
         .enumerate()
-        .filter(|(_, c)| keep(c))
+        .filter(|&(i, c)| keep(i, c))
         .min_by_key(|(_, c)| c.features.order())
         .map(|(i, _)| i)
+}
+
+/// The best of the candidates `keep` selects, by the features' tie-break order.
+fn best(cands: &[Candidate], keep: impl Fn(&Candidate) -> bool) -> Option<usize> {
+    best_at(cands, |_, c| keep(c))
 }
 
 /// The best of the candidates `keep` selects that are not `advised` yet: an advisor whose
@@ -69,13 +75,7 @@ fn best_new(
     advised: &[bool],
     keep: &dyn Fn(&Candidate) -> bool,
 ) -> Option<usize> {
-    cands
-        .iter()
-        .zip(advised)
-        .enumerate()
-        .filter(|&(_, (c, &a))| !a && keep(c))
-        .min_by_key(|(_, (c, _))| c.features.order())
-        .map(|(i, _)| i)
+    best_at(cands, |i, c| !advised[i] && keep(c))
 }
 
 /// The box nearest to `target` among the boxes that have a candidate `keep` selects (not
