@@ -493,7 +493,8 @@ impl Expander {
     }
 
     /// Fill `self.cands` with the moves of `pos` (whose features are `features`), mark the
-    /// advised ones in `self.advised`; a corral deadlock leaves no candidates.
+    /// advised ones in `self.advised`; a start position proved dead leaves no candidates
+    /// (a child was tested when its move was chosen).
     fn children(
         &mut self,
         board: &Board,
@@ -586,8 +587,8 @@ impl Expander {
             in_plan: &self.mask,
         };
         // An advised move into a corral deadlock is dropped and the advisors asked again,
-        // so that each advisor names a live move (other moves are tested when their
-        // position is added, as every position is).
+        // so that each advisor names a live move (every move is tested again when the
+        // search chooses it; the cluster search waits until then).
         let mut live = vec![false; self.cands.len()];
         loop {
             advise(&ctx, &self.cands, &mut self.advised, self.sharing);
