@@ -203,6 +203,9 @@ pub struct CorralDeadlock {
     room_cache: FxHashMap<u64, bool>,
     /// Number of rooms proved deadlocked (for statistics).
     pub rooms_proved: u64,
+    /// Whether a corral whose escape the corral search cannot rule out is also searched as
+    /// a cluster of its border boxes ([`CorralDeadlock::with_corral_clusters`]).
+    corral_clusters: bool,
 }
 
 /// The positions of one corral search, in flat arrays reused from search to search: box
@@ -338,6 +341,7 @@ impl CorralDeadlock {
             room_limit: 0,
             room_cache: FxHashMap::default(),
             rooms_proved: 0,
+            corral_clusters: false,
         }
     }
 
@@ -443,6 +447,8 @@ impl CorralDeadlock {
             // (XSokoban 9: three boxes around a two-cell pocket) where the larger set's
             // search runs out of its budget.
             let mut dead = self.relaxed_deadlock(board, &sub, pos, reach, start);
+            let mut border_boxes = std::mem::take(&mut self.few);
+            border_boxes.set_words(sub.words());
             if !dead {
                 self.list.clear();
                 self.list.extend(sub.iter());
@@ -454,6 +460,10 @@ impl CorralDeadlock {
                     dead = self.relaxed_deadlock(board, &sub, pos, reach, start);
                 }
             }
+            if !dead && self.corral_clusters {
+                dead = self.border_cluster_deadlock(board, pos, &mut border_boxes);
+            }
+            self.few = border_boxes;
             self.sub = sub;
             if dead {
                 self.proved += 1;
@@ -461,6 +471,49 @@ impl CorralDeadlock {
             }
         }
         false
+    }
+
+    /// Whether the border boxes `boxes` of a corral that the corral search could not prove
+    /// (at most [`CLUSTER_BOXES`] of them) cannot all reach goals: the cluster search on
+    /// them alone, then on them and the boxes touching them, side or corner, nearest first,
+    /// up to [`CLUSTER_BOXES`] (`boxes` grows to that set). The corral search stops as soon
+    /// as the player gets back into the corral; a border box that can leave only by a way
+    /// another box closes is dead all the same. On XSokoban 17 a box pushed out of the
+    /// bottom-left room onto the corridor above, with the player behind it, can reach the
+    /// goals only by a loop through the right-hand room, which the box still in that room
+    /// closes: the two boxes, searched alone, cannot both reach goals.
+    fn border_cluster_deadlock(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        boxes: &mut CellSet,
+    ) -> bool {
+        let count = boxes.iter().count();
+        if count > CLUSTER_BOXES {
+            return false;
+        }
+        // The cluster searches clear the flag; the caller's next corral needs it.
+        let by_rows = self.by_rows;
+        let mut dead =
+            count >= 2 && count < pos.boxes.len() && self.cluster_search(board, boxes, pos.player);
+        if !dead && count < CLUSTER_BOXES {
+            let mut list = std::mem::take(&mut self.list);
+            list.clear();
+            list.extend(boxes.iter());
+            grow_cluster(&mut list, boxes, &pos.boxes, CLUSTER_BOXES, |b| {
+                &board.ring[b as usize][..]
+            });
+            for &m in list.iter().skip(CLUSTER_BOXES) {
+                boxes.remove(m);
+            }
+            list.truncate(CLUSTER_BOXES);
+            if list.len() > count && list.len() < pos.boxes.len() {
+                dead = self.cluster_search(board, boxes, pos.player);
+            }
+            self.list = list;
+        }
+        self.by_rows = by_rows;
+        dead
     }
 
     /// Whether the position relaxed to the boxes `sub` (the corral's border boxes and maybe
@@ -555,6 +608,14 @@ impl CorralDeadlock {
     pub fn with_room_limit(mut self, board: &Board, limit: usize) -> CorralDeadlock {
         self.room_limit = limit;
         self.size_states(board);
+        self
+    }
+
+    /// The same scratch whose corral test, when the player may get back into a corral, also
+    /// asks whether its border boxes (at most [`CLUSTER_BOXES`], not every box) can all
+    /// reach goals on the board holding only them, with the cluster search.
+    pub fn with_corral_clusters(mut self) -> CorralDeadlock {
+        self.corral_clusters = true;
         self
     }
 
@@ -1040,6 +1101,51 @@ mod tests {
                 let to = board.step(p.from, p.dir);
                 assert!(
                     !dl.is_cluster_deadlock(&board, &pos, to),
+                    "screen {screen}: a position of the solution"
+                );
+            }
+            assert!(pos.is_solved(&board));
+        }
+    }
+
+    /// XSokoban 17 after a box of the bottom-left room is pushed up its one-wide way out,
+    /// the player behind it. Every box that reaches the goals turns back left along the
+    /// corridor, pushed from the right, and the player gets to its right only by going down
+    /// into the right-hand room and back; that room's box closes the loop.
+    const CLOSED_LOOP: &str = "   ##########\n   #..  #   #\n   #..      #\n   #..  #  ####\n  #######  #  ##\n  # $          #\n  # @#  ##  #  #\n#### ##  #### ##\n#  $  ##### #  #\n# #    $  # $  #\n#  $  $   #   ##\n#### ## #######\n   #    #\n   ######\n";
+
+    #[test]
+    fn border_boxes_that_cannot_all_reach_goals_are_a_deadlock_though_the_player_gets_in() {
+        let (_, board, pos, reach) = at_start(CLOSED_LOOP);
+        // Cells run row by row: the box on the corridor is the first.
+        let moved = pos.boxes.iter().next().unwrap();
+        // The corral search alone lets the player back in (the box pushed down a pocket).
+        let mut plain = CorralDeadlock::new(&board, 10_000);
+        assert!(!plain.is_deadlock(&board, &pos, &reach, moved));
+        let mut dl = CorralDeadlock::new(&board, 10_000).with_corral_clusters();
+        assert!(dl.is_deadlock(&board, &pos, &reach, moved));
+        assert_eq!(dl.clusters_proved, 1);
+        // The proof is kept as a pattern, which the next test matches first.
+        assert!(dl.is_deadlock(&board, &pos, &reach, moved));
+        assert_eq!((dl.clusters_proved, dl.by_pattern), (1, 1));
+    }
+
+    #[test]
+    fn no_position_of_a_solution_is_a_border_cluster_deadlock() {
+        for screen in [1, 2, 3, 6, 9, 17] {
+            let board = crate::fess::test_levels::xsokoban(screen);
+            let out = crate::fess::fess(&board, &puzzle_engine::Budget::iterations(20_000));
+            let pushes = out.pushes.expect("solved");
+            let mut dl = CorralDeadlock::new(&board, 300)
+                .with_cluster_limit(&board, 3_000)
+                .with_corral_clusters();
+            let mut reach = Reach::new(board.cells());
+            let mut pos = Position::start(&board);
+            for p in pushes {
+                pos.apply_push(&board, p);
+                reach.compute(&board, &pos.boxes, pos.player);
+                assert!(
+                    !dl.is_deadlock(&board, &pos, &reach, NONE),
                     "screen {screen}: a position of the solution"
                 );
             }
