@@ -447,8 +447,10 @@ impl CorralDeadlock {
             // (XSokoban 9: three boxes around a two-cell pocket) where the larger set's
             // search runs out of its budget.
             let mut dead = self.relaxed_deadlock(board, &sub, pos, reach, start);
-            let mut border_boxes = std::mem::take(&mut self.few);
-            border_boxes.set_words(sub.words());
+            if self.corral_clusters {
+                // The border boxes, before the blockers join them below.
+                self.few.set_words(sub.words());
+            }
             if !dead {
                 self.list.clear();
                 self.list.extend(sub.iter());
@@ -461,9 +463,10 @@ impl CorralDeadlock {
                 }
             }
             if !dead && self.corral_clusters {
-                dead = self.border_cluster_deadlock(board, pos, &mut border_boxes);
+                let mut border = std::mem::take(&mut self.few);
+                dead = self.border_cluster_deadlock(board, pos, &mut border);
+                self.few = border;
             }
-            self.few = border_boxes;
             self.sub = sub;
             if dead {
                 self.proved += 1;
@@ -488,7 +491,7 @@ impl CorralDeadlock {
         pos: &Position,
         boxes: &mut CellSet,
     ) -> bool {
-        let count = boxes.iter().count();
+        let count = boxes.len();
         if count > CLUSTER_BOXES {
             return false;
         }
