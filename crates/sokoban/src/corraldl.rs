@@ -503,13 +503,7 @@ impl CorralDeadlock {
             let mut list = std::mem::take(&mut self.list);
             list.clear();
             list.extend(boxes.iter());
-            grow_cluster(&mut list, boxes, &pos.boxes, CLUSTER_BOXES, |b| {
-                &board.ring[b as usize][..]
-            });
-            for &m in list.iter().skip(CLUSTER_BOXES) {
-                boxes.remove(m);
-            }
-            list.truncate(CLUSTER_BOXES);
+            grow_touching_cluster(board, &mut list, boxes, &pos.boxes);
             if list.len() > count && list.len() < pos.boxes.len() {
                 dead = self.cluster_search(board, boxes, pos.player);
             }
@@ -724,14 +718,7 @@ impl CorralDeadlock {
         let list = &mut self.list;
         list.clear();
         list.push(moved);
-        grow_cluster(list, &mut sub, &pos.boxes, CLUSTER_BOXES, |b| {
-            &board.ring[b as usize][..]
-        });
-        // The last box's neighbours may have taken it past the cap.
-        for &m in list.iter().skip(CLUSTER_BOXES) {
-            sub.remove(m);
-        }
-        list.truncate(CLUSTER_BOXES);
+        grow_touching_cluster(board, list, &mut sub, &pos.boxes);
         if list.len() < 2 || list.iter().all(|&b| board.is_goal(b)) {
             self.sub = sub;
             return false;
@@ -961,6 +948,19 @@ fn grow_cluster<'a>(
     }
 }
 
+/// Grow the cluster `list` (its boxes also in `sub`) by the boxes of `boxes` touching it, side
+/// or corner, nearest first, to exactly [`CLUSTER_BOXES`] or fewer: the last box's neighbours
+/// may take [`grow_cluster`] past the cap, and those are dropped again.
+fn grow_touching_cluster(board: &Board, list: &mut Vec<u16>, sub: &mut CellSet, boxes: &CellSet) {
+    grow_cluster(list, sub, boxes, CLUSTER_BOXES, |b| {
+        &board.ring[b as usize][..]
+    });
+    for &m in list.iter().skip(CLUSTER_BOXES) {
+        sub.remove(m);
+    }
+    list.truncate(CLUSTER_BOXES);
+}
+
 /// Whether `reach` (just computed) reaches a cell of the corral being tested: `in_corral`,
 /// or its rows `corral` when the flag is set and `reach` flooded by rows.
 fn reaches(reach: &Reach, (corral, by_rows): (&Rows, bool), in_corral: &CellSet) -> bool {
@@ -1081,12 +1081,7 @@ mod tests {
         let mut cluster = CellSet::new(board.cells());
         cluster.insert(moved);
         let mut list = vec![moved];
-        grow_cluster(&mut list, &mut cluster, &pos.boxes, CLUSTER_BOXES, |b| {
-            &board.ring[b as usize][..]
-        });
-        for &m in list.iter().skip(CLUSTER_BOXES) {
-            cluster.remove(m);
-        }
+        grow_touching_cluster(&board, &mut list, &mut cluster, &pos.boxes);
         assert_eq!(cluster.len(), 4);
         assert!(!fresh.cluster_search(&board, &cluster, pos.player));
     }
@@ -1133,7 +1128,7 @@ mod tests {
         let mut dl = CorralDeadlock::new(&board, 10_000).with_corral_clusters();
         assert!(dl.is_deadlock(&board, &pos, &reach, moved));
         assert_eq!(dl.clusters_proved, 1);
-        // The proof is kept as a pattern, which the next test matches first.
+        // The proof is kept as a pattern, which the same query now matches first.
         assert!(dl.is_deadlock(&board, &pos, &reach, moved));
         assert_eq!((dl.clusters_proved, dl.by_pattern), (1, 1));
     }
